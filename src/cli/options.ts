@@ -1,0 +1,133 @@
+/**
+ * Command-line flags and their environment variables, validated once into typed config.
+ * Every flag `--foo-bar` has a variable `FLURRY_FOO_BAR`; a flag wins over its variable.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { networkByName, type NetworkIdentity } from '../shared/networks.js';
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface CliOptions {
+  command: string;
+  network: NetworkIdentity;
+  dataDir: string;
+  reset: boolean;
+  seed: string;
+  validators: number;
+  blockTimeMs: number;
+  host: string;
+  nodePort: number;
+  dataPort: number;
+  metricsPort: number;
+  json: boolean;
+  logLevel: string;
+  indexEnabled: boolean;
+  indexAllowIncomplete: boolean;
+  debugApi: boolean;
+}
+
+const FLAGS = {
+  network: { type: 'string' },
+  'data-dir': { type: 'string' },
+  reset: { type: 'boolean' },
+  seed: { type: 'string' },
+  validators: { type: 'string' },
+  'block-time': { type: 'string' },
+  host: { type: 'string' },
+  'node-port': { type: 'string' },
+  'data-port': { type: 'string' },
+  'metrics-port': { type: 'string' },
+  json: { type: 'boolean' },
+  'log-level': { type: 'string' },
+  'index-enabled': { type: 'string' },
+  'index-allow-incomplete': { type: 'boolean' },
+  'debug-api': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const USAGE = `Usage: flurry <command> [options]
+
+Commands:
+  start      the devnet node and every data service in one process (default)
+  node       the node alone
+
+Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
+  --network local|fuji|mainnet   network identity (default local)
+  --data-dir DIR                 state directory (default ./.flurry)
+  --reset                        delete the state directory first
+  --seed TEXT                    seed of every derived key (default "flurry")
+  --validators N                 primary-network validators (default 5)
+  --block-time MS                0 = build a block as soon as a transaction arrives (default 0)
+  --host HOST                    listen address (default 127.0.0.1)
+  --node-port PORT               node JSON-RPC port (default 9650; 0 = any free port)
+  --data-port PORT               chain-data REST port (default 9700)
+  --metrics-port PORT            metrics REST port (default 9701)
+  --index-enabled true|false     serve the index API (default true)
+  --index-allow-incomplete       start even if indexing was on before and is off now
+  --debug-api true|false         serve the EVM debug_ namespace (default true)
+  --log-level LEVEL              trace|debug|info|warn|error (default info)
+  --json                         print one JSON line with every URL and key instead of the banner
+`;
+
+function envName(flag: string): string {
+  return 'FLURRY_' + flag.toUpperCase().replace(/-/g, '_');
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions & { help: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  const get = (flag: keyof typeof FLAGS): string | boolean | undefined =>
+    (values as Record<string, string | boolean | undefined>)[flag] ?? env[envName(flag)];
+  const str = (flag: keyof typeof FLAGS, fallback: string): string => {
+    const v = get(flag);
+    return v === undefined || v === '' ? fallback : String(v);
+  };
+  const bool = (flag: keyof typeof FLAGS, fallback: boolean): boolean => {
+    const v = get(flag);
+    if (v === undefined || v === '') return fallback;
+    if (typeof v === 'boolean') return v;
+    if (/^(1|true|yes|on)$/i.test(v)) return true;
+    if (/^(0|false|no|off)$/i.test(v)) return false;
+    throw new UsageError(`--${flag} must be true or false, got "${v}"`);
+  };
+  const int = (flag: keyof typeof FLAGS, fallback: number, min: number, max: number): number => {
+    const text = str(flag, String(fallback));
+    if (!/^\d+$/.test(text)) throw new UsageError(`--${flag} must be a whole number, got "${text}"`);
+    const n = Number(text);
+    if (n < min || n > max) throw new UsageError(`--${flag} must be between ${min} and ${max}, got ${n}`);
+    return n;
+  };
+
+  const networkName = str('network', 'local');
+  const network = networkByName(networkName);
+  if (!network) throw new UsageError(`--network must be local, fuji or mainnet, got "${networkName}"`);
+  const command = positionals[0] ?? 'start';
+  if (!['start', 'node'].includes(command)) throw new UsageError(`unknown command "${command}"`);
+  return {
+    command,
+    help: values.help === true,
+    network,
+    dataDir: path.resolve(str('data-dir', './.flurry')),
+    reset: bool('reset', false),
+    seed: str('seed', 'flurry'),
+    validators: int('validators', 5, 1, 2000),
+    blockTimeMs: int('block-time', 0, 0, 3_600_000),
+    host: str('host', '127.0.0.1'),
+    nodePort: int('node-port', 9650, 0, 65535),
+    dataPort: int('data-port', 9700, 0, 65535),
+    metricsPort: int('metrics-port', 9701, 0, 65535),
+    json: bool('json', false),
+    logLevel: str('log-level', 'info'),
+    indexEnabled: bool('index-enabled', true),
+    indexAllowIncomplete: bool('index-allow-incomplete', false),
+    debugApi: bool('debug-api', true),
+  };
+}

@@ -1,0 +1,19 @@
+/** The node's configuration, validated once at startup (see src/cli/options.ts). */
+import type { NetworkIdentity } from '../shared/networks.js';
+
+export interface NodeConfig {
+  readonly network: NetworkIdentity;
+  /** Directory of the node's durable state. */
+  readonly dataDir: string;
+  readonly seed: string;
+  readonly validators: number;
+  /** 0: build a block as soon as transactions arrive; otherwise build every `blockTimeMs`. */
+  readonly blockTimeMs: number;
+  readonly host: string;
+  readonly port: number;
+  readonly indexEnabled: boolean;
+  readonly indexAllowIncomplete: boolean;
+  readonly logLevel: string;
+  /** The EVM `debug_` namespace (on in the devnet, off on public nodes). */
+  readonly debugApi: boolean;
+}

@@ -1,0 +1,167 @@
+/**
+ * The node: opens durable state, restores or creates genesis, starts every chain, and serves
+ * them all over one HTTP server (JSON-RPC and WebSocket), exactly as a real node exposes itself.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createLogger, type Logger } from '../shared/logger.js';
+import { NETWORKS } from '../shared/networks.js';
+import { createHealthEndpoint, healthReport } from './api/health.js';
+import { createInfoEndpoint } from './api/info.js';
+import type { Chain, ChainContext } from './chains/chain.js';
+import { PRIMARY_CHAIN_FACTORIES } from './chains/primary.js';
+import { DevnetClock } from './clock.js';
+import type { NodeConfig } from './config.js';
+import { buildGenesis, type Genesis } from './genesis/genesis.js';
+import { ContainerIndex } from './index/container-index.js';
+import { createIndexEndpoint } from './index/index-api.js';
+import { NodeHttpServer, Router } from './rpc/http-server.js';
+import { NodeDatabase } from './storage/database.js';
+import { SharedMemory } from './vms/components/shared-memory.js';
+
+export interface RunningNode {
+  readonly config: NodeConfig;
+  readonly genesis: Genesis;
+  readonly nodeID: string;
+  readonly port: number;
+  readonly url: string;
+  readonly chains: readonly Chain[];
+  readonly clock: DevnetClock;
+  close(): Promise<void>;
+}
+
+const GENESIS_KEY = 'genesis/params';
+const INDEX_HISTORY_KEY = 'index/was-enabled';
+
+/** Index routes that exist on every node with indexing on (the vertex index stays empty). */
+const INDEX_NAMES = ['X/tx', 'X/block', 'X/vtx', 'P/block', 'C/block'];
+
+export class NodeStartError extends Error {
+  override readonly name = 'NodeStartError';
+}
+
+export async function startNode(config: NodeConfig, logger: Logger = createLogger(config.logLevel)): Promise<RunningNode> {
+  const startedAtMs = Date.now();
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const db = new NodeDatabase(path.join(config.dataDir, 'node.db'));
+  try {
+    return await assemble(config, db, logger, startedAtMs);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+async function assemble(config: NodeConfig, db: NodeDatabase, logger: Logger, startedAtMs: number): Promise<RunningNode> {
+  const genesis = restoreGenesis(config, db);
+  checkIndexHistory(config, db);
+  const clock = new DevnetClock(db);
+  const router = new Router();
+  const indexes = new Map<string, ContainerIndex>();
+  const chains: Chain[] = [];
+  const self = genesis.validators[0];
+  let port = config.port;
+
+  const chainByName = (aliasOrId: string): Chain | undefined =>
+    chains.find((c) => c.aliases.includes(aliasOrId) || c.blockchainID === aliasOrId);
+  const index = (name: string): ContainerIndex => {
+    let idx = indexes.get(name);
+    if (!idx) {
+      idx = new ContainerIndex(db, name);
+      indexes.set(name, idx);
+      if (config.indexEnabled) router.mount(`/ext/index/${name}`, { kind: 'avalanche', endpoint: createIndexEndpoint(idx) });
+    }
+    return idx;
+  };
+  for (const name of INDEX_NAMES) index(name);
+
+  const sharedMemory = new SharedMemory(db);
+  const context: ChainContext = { config, genesis, db, router, clock, logger, index, sharedMemory, chain: chainByName };
+  for (const factory of PRIMARY_CHAIN_FACTORIES) chains.push(await factory(context));
+
+  const network = config.network;
+  const info = createInfoEndpoint({
+    config,
+    genesis,
+    self,
+    port: () => port,
+    chains: () => chains,
+    chain: chainByName,
+    primaryChainIds: { X: network.xChainID, P: network.pChainID, C: network.cChainID },
+    startedAtMs,
+  });
+  router.mount('/ext/info', { kind: 'avalanche', endpoint: info });
+  const health = createHealthEndpoint(() => healthReport(chains, startedAtMs));
+  router.mount('/ext/health', { kind: 'avalanche', endpoint: health.endpoint, raw: health.get });
+  router.mount('/ext/health/health', { kind: 'raw', handler: health.get });
+  router.mount('/ext/health/readiness', { kind: 'raw', handler: health.get });
+  router.mount('/ext/health/liveness', {
+    kind: 'raw',
+    handler: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"checks":{},"healthy":true}\n');
+    },
+  });
+
+  const server = new NodeHttpServer({
+    router,
+    nodeId: self.nodeID,
+    host: config.host,
+    port: config.port,
+    onError: (err) => logger.error({ err }, 'request failed'),
+  });
+  port = await server.listen();
+  logger.info({ port, node_id: self.nodeID }, 'node listening');
+
+  let closed = false;
+  return {
+    config,
+    genesis,
+    nodeID: self.nodeID,
+    port,
+    url: `http://${config.host}:${port}`,
+    chains,
+    clock,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.close();
+      for (const chain of [...chains].reverse()) await chain.close();
+      clock.persist();
+      db.close();
+    },
+  };
+}
+
+/**
+ * Genesis is built once and its parameters stored; a restart must ask for the same network,
+ * seed and validator count (or pass --reset), so an existing chain is never silently replaced.
+ */
+function restoreGenesis(config: NodeConfig, db: NodeDatabase): Genesis {
+  const stored = db.getMetaString(GENESIS_KEY);
+  if (stored) {
+    const params = JSON.parse(stored) as { network: string; seed: string; validators: number; startTime: number };
+    if (params.network !== config.network.name || params.seed !== config.seed || params.validators !== config.validators) {
+      throw new NodeStartError(
+        `the data dir ${config.dataDir} holds a ${params.network} network (seed "${params.seed}", ${params.validators} validators); ` +
+          `start with the same options, or pass --reset to start over`,
+      );
+    }
+    return buildGenesis({ network: NETWORKS[config.network.name], seed: params.seed, validators: params.validators, startTime: params.startTime });
+  }
+  const startTime = Math.floor(Date.now() / 1000);
+  const genesis = buildGenesis({ network: config.network, seed: config.seed, validators: config.validators, startTime });
+  db.setMeta(GENESIS_KEY, JSON.stringify({ network: config.network.name, seed: config.seed, validators: config.validators, startTime }));
+  return genesis;
+}
+
+/** A node that indexed before and now runs without indexing refuses to start unless allowed. */
+function checkIndexHistory(config: NodeConfig, db: NodeDatabase): void {
+  const wasEnabled = db.getMetaString(INDEX_HISTORY_KEY) === 'true';
+  if (wasEnabled && !config.indexEnabled && !config.indexAllowIncomplete) {
+    throw new NodeStartError(
+      'indexing was enabled before and is now disabled: the index would be incomplete. Pass --index-allow-incomplete to start anyway',
+    );
+  }
+  if (config.indexEnabled) db.setMeta(INDEX_HISTORY_KEY, 'true');
+  else if (config.indexAllowIncomplete) db.setMeta(INDEX_HISTORY_KEY, 'false');
+}

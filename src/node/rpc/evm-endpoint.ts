@@ -1,0 +1,80 @@
+/**
+ * The geth-style JSON-RPC flavour of the EVM endpoints (`/ext/bc/<chain>/rpc` and `/ws`):
+ * positional params, batches (at most 40 items, larger batches are refused whole), -32601 for
+ * unknown methods, and `data` only when an error carries some.
+ */
+import { RpcCode, RpcError } from './errors.js';
+import { isObject } from './params.js';
+import type { CallContext, RpcResponse } from './types.js';
+import { MAX_BATCH_ITEMS } from './avalanche-endpoint.js';
+
+export type EvmHandler = (params: unknown[], ctx: CallContext) => unknown;
+
+export class EvmEndpoint {
+  private readonly methods = new Map<string, EvmHandler>();
+
+  constructor(readonly name: string) {}
+
+  register(method: string, handler: EvmHandler): this {
+    this.methods.set(method, handler);
+    return this;
+  }
+
+  registerAll(handlers: Record<string, EvmHandler>): this {
+    for (const [method, handler] of Object.entries(handlers)) this.register(method, handler);
+    return this;
+  }
+
+  has(method: string): boolean {
+    return this.methods.has(method);
+  }
+
+  async handle(body: unknown, ctx: CallContext): Promise<RpcResponse | RpcResponse[] | undefined> {
+    if (Array.isArray(body)) {
+      if (body.length === 0) return errorResponse(null, RpcCode.invalidRequest, 'empty batch');
+      if (body.length > MAX_BATCH_ITEMS) {
+        // Like geth: one error, carrying the first call's id, and nothing of the batch is run.
+        const firstId = isObject(body[0]) ? ((body[0].id ?? null) as RpcResponse['id']) : null;
+        return [errorResponse(firstId, RpcCode.invalidRequest, 'batch too large')];
+      }
+      const answers: RpcResponse[] = [];
+      // Sequential, so a batch of dependent calls (send, then read) sees its own effects in order.
+      for (const item of body) {
+        const answer = await this.handleOne(item, ctx);
+        if (answer) answers.push(answer);
+      }
+      return answers;
+    }
+    return this.handleOne(body, ctx);
+  }
+
+  async handleOne(request: unknown, ctx: CallContext): Promise<RpcResponse | undefined> {
+    if (!isObject(request)) return errorResponse(null, RpcCode.invalidRequest, 'invalid request');
+    const id = (request.id ?? null) as RpcResponse['id'];
+    const isNotification = request.id === undefined;
+    if (request.jsonrpc !== '2.0' || typeof request.method !== 'string') {
+      return errorResponse(id, RpcCode.invalidRequest, 'invalid request');
+    }
+    const handler = this.methods.get(request.method);
+    if (!handler) {
+      return errorResponse(id, RpcCode.methodNotFound, `the method ${request.method} does not exist/is not available`);
+    }
+    let params: unknown[];
+    if (request.params === undefined || request.params === null) params = [];
+    else if (Array.isArray(request.params)) params = request.params;
+    else return errorResponse(id, RpcCode.invalidParams, 'non-array args');
+    try {
+      const result = await handler(params, ctx);
+      if (isNotification) return undefined;
+      return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
+    } catch (err) {
+      if (err instanceof RpcError) return errorResponse(id, err.code, err.message, err.data);
+      return errorResponse(id, RpcCode.server, err instanceof Error ? err.message : String(err));
+    }
+  }
+}
+
+function errorResponse(id: RpcResponse['id'], code: number, message: string, data?: unknown): RpcResponse {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return { jsonrpc: '2.0', id, error };
+}

@@ -1,0 +1,231 @@
+/**
+ * The node's HTTP front door: one node:http server, a path table, and the transport rules of the
+ * two JSON-RPC flavours (method and content-type checks, body limits, CORS, the `node-id` header).
+ * WebSocket upgrades are routed through the same table.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { AvalancheEndpoint } from './avalanche-endpoint.js';
+import { EvmEndpoint } from './evm-endpoint.js';
+import type { CallContext } from './types.js';
+
+/** A handler that owns the whole HTTP exchange (health GET, docs). */
+export type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void | Promise<void>;
+export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export type Route =
+  | { kind: 'avalanche'; endpoint: AvalancheEndpoint; raw?: RawHandler }
+  | { kind: 'evm'; endpoint: EvmEndpoint }
+  | { kind: 'raw'; handler: RawHandler };
+
+/** Bodies above this are refused with 413 before they are parsed. */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+const AVALANCHE_CONTENT_TYPES = new Set(['application/json']);
+const EVM_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
+
+export class Router {
+  private readonly routes = new Map<string, Route>();
+  private readonly upgrades = new Map<string, UpgradeHandler>();
+
+  mount(path: string, route: Route): void {
+    this.routes.set(normalise(path), route);
+  }
+
+  unmount(path: string): void {
+    this.routes.delete(normalise(path));
+    this.upgrades.delete(normalise(path));
+  }
+
+  /** Mounts a chain's endpoint under every alias: `/ext/bc/<alias>[/suffix]` and legacy `/ext/<alias>[/suffix]`. */
+  mountChain(aliases: readonly string[], suffix: string, route: Route): void {
+    for (const alias of aliases) {
+      const tail = suffix ? `/${suffix}` : '';
+      this.mount(`/ext/bc/${alias}${tail}`, route);
+      this.mount(`/ext/${alias}${tail}`, route);
+    }
+  }
+
+  mountChainUpgrade(aliases: readonly string[], suffix: string, handler: UpgradeHandler): void {
+    for (const alias of aliases) {
+      this.upgrades.set(normalise(`/ext/bc/${alias}/${suffix}`), handler);
+      this.upgrades.set(normalise(`/ext/${alias}/${suffix}`), handler);
+    }
+  }
+
+  lookup(path: string): Route | undefined {
+    return this.routes.get(normalise(path));
+  }
+
+  lookupUpgrade(path: string): UpgradeHandler | undefined {
+    return this.upgrades.get(normalise(path));
+  }
+
+  paths(): string[] {
+    return [...this.routes.keys()];
+  }
+}
+
+function normalise(path: string): string {
+  const q = path.indexOf('?');
+  let p = q >= 0 ? path.slice(0, q) : path;
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  return p;
+}
+
+export interface HttpServerOptions {
+  router: Router;
+  /** Sent as the `node-id` header on every answer, like the reference node. */
+  nodeId: string;
+  host: string;
+  port: number;
+  onError?: (err: unknown) => void;
+}
+
+export class NodeHttpServer {
+  private readonly server: http.Server;
+
+  constructor(private readonly options: HttpServerOptions) {
+    this.server = http.createServer((req, res) => {
+      this.serve(req, res).catch((err) => {
+        options.onError?.(err);
+        if (!res.headersSent) sendText(res, 500, 'internal error');
+        else res.end();
+      });
+    });
+    this.server.keepAliveTimeout = 65_000;
+    this.server.on('upgrade', (req, socket, head) => {
+      const handler = options.router.lookupUpgrade(req.url ?? '/');
+      if (!handler) {
+        socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      handler(req, socket, head);
+    });
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    res.setHeader('node-id', this.options.nodeId);
+    res.setHeader('access-control-allow-origin', req.headers.origin ?? '*');
+    res.setHeader('access-control-allow-credentials', 'true');
+    if (req.method === 'OPTIONS') {
+      res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
+      res.setHeader('access-control-allow-headers', req.headers['access-control-request-headers'] ?? 'content-type');
+      res.writeHead(204).end();
+      return;
+    }
+    const route = this.options.router.lookup(req.url ?? '/');
+    if (!route) return sendText(res, 404, '404 page not found\n');
+
+    const body = await readBody(req);
+    if (body === undefined) return sendText(res, 413, 'request body too large\n');
+
+    if (route.kind === 'raw') return route.handler(req, res, body);
+    if (route.kind === 'avalanche') {
+      if (req.method !== 'POST') {
+        if (route.raw && req.method === 'GET') return route.raw(req, res, body);
+        return sendText(res, 405, `rpc: POST method required, received ${req.method}`);
+      }
+      const contentType = req.headers['content-type'] ?? '';
+      if (!AVALANCHE_CONTENT_TYPES.has(mediaType(contentType))) {
+        return sendText(res, 415, `rpc: unrecognized Content-Type: ${contentType}`);
+      }
+      const parsed = parseJson(body);
+      if (!parsed.ok) {
+        return sendJson(res, { jsonrpc: '2.0', error: { code: -32700, message: parsed.message, data: null }, id: null });
+      }
+      const answer = await route.endpoint.handle(parsed.value, {});
+      if (answer === undefined) return void res.writeHead(200).end();
+      return sendJson(res, answer);
+    }
+    // EVM flavour
+    if (req.method === 'GET' && body.length === 0) return void res.writeHead(200).end();
+    if (req.method !== 'POST') return sendText(res, 405, 'method not allowed\n');
+    const contentType = req.headers['content-type'] ?? '';
+    if (!EVM_CONTENT_TYPES.has(mediaType(contentType))) {
+      return sendText(res, 415, 'invalid content type, only application/json is supported\n');
+    }
+    const parsed = parseJson(body);
+    if (!parsed.ok) return sendJson(res, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+    const ctx: CallContext = {};
+    const answer = await route.endpoint.handle(parsed.value, ctx);
+    if (answer === undefined) return void res.writeHead(200).end();
+    return sendJson(res, answer);
+  }
+}
+
+/** Media type without parameters, lower-cased (`application/json; charset=UTF-8` → `application/json`). */
+function mediaType(contentType: string): string {
+  return contentType.split(';')[0].trim().toLowerCase();
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(body.toString('utf8')) };
+  } catch (err) {
+    return { ok: false, message: err instanceof Error ? err.message : 'invalid JSON' };
+  }
+}
+
+export function sendJson(res: http.ServerResponse, value: unknown, status = 200): void {
+  const text = stringify(value) + '\n';
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+export function sendText(res: http.ServerResponse, status: number, text: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** JSON with bigints as decimal strings (the node's convention for 64-bit integers). */
+export function stringify(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+  }
+}

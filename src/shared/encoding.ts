@@ -1,0 +1,72 @@
+/**
+ * The node's wire encodings. "hex" on the Avalanche endpoints always means `0x` + hex(bytes ‖ last
+ * four bytes of sha256(bytes)); ids are cb58 (base58 with the same four-byte checksum).
+ */
+import { utils } from '@avalabs/avalanchejs';
+import { sha256 } from '@noble/hashes/sha2.js';
+
+export class EncodingError extends Error {
+  override readonly name = 'EncodingError';
+}
+
+function checksum(bytes: Uint8Array): Uint8Array {
+  return sha256(bytes).subarray(28);
+}
+
+/** Encodes bytes as the node's checksummed hex. */
+export function toCheckedHex(bytes: Uint8Array): string {
+  return '0x' + Buffer.from(bytes).toString('hex') + Buffer.from(checksum(bytes)).toString('hex');
+}
+
+/** Decodes checksummed hex, with the reference node's error messages. */
+export function fromCheckedHex(text: string): Uint8Array {
+  if (typeof text !== 'string' || !text.startsWith('0x')) throw new EncodingError('missing 0x prefix to hex encoding');
+  const body = text.slice(2);
+  if (body.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(body)) throw new EncodingError('invalid hex encoding');
+  const all = Buffer.from(body, 'hex');
+  if (all.length < 4) throw new EncodingError('insufficient length for checksum');
+  const payload = all.subarray(0, all.length - 4);
+  const sum = all.subarray(all.length - 4);
+  if (!Buffer.from(checksum(payload)).equals(sum)) throw new EncodingError('invalid input checksum');
+  return new Uint8Array(payload);
+}
+
+export function toCb58(bytes: Uint8Array): string {
+  return utils.base58check.encode(bytes);
+}
+
+export function fromCb58(text: string): Uint8Array {
+  try {
+    return utils.base58check.decode(text);
+  } catch {
+    throw new EncodingError(`invalid cb58 string "${text}"`);
+  }
+}
+
+/** Parses a 32-byte cb58 id. */
+export function parseId(text: string, what = 'ID'): Uint8Array {
+  const bytes = fromCb58(text);
+  if (bytes.length !== 32) throw new EncodingError(`${what} must be 32 bytes, got ${bytes.length}`);
+  return bytes;
+}
+
+export function plainHex(bytes: Uint8Array): string {
+  return '0x' + Buffer.from(bytes).toString('hex');
+}
+
+export function sha256Id(bytes: Uint8Array): Uint8Array {
+  return sha256(bytes);
+}
+
+export const NODE_ID_PREFIX = 'NodeID-';
+
+export function formatNodeId(shortId: Uint8Array): string {
+  return NODE_ID_PREFIX + toCb58(shortId);
+}
+
+export function parseNodeId(text: string): Uint8Array {
+  if (!text.startsWith(NODE_ID_PREFIX)) throw new EncodingError(`NodeID has no "${NODE_ID_PREFIX}" prefix: ${text}`);
+  const bytes = fromCb58(text.slice(NODE_ID_PREFIX.length));
+  if (bytes.length !== 20) throw new EncodingError(`NodeID must be 20 bytes, got ${bytes.length}`);
+  return bytes;
+}

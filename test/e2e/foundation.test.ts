@@ -1,0 +1,165 @@
+/**
+ * Issue 2: a fresh devnet starts from the CLI, answers info and health through the public SDK
+ * and raw HTTP, keeps its state across SIGKILL, and answers bad requests in the documented shape.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createAvalancheClient } from '@avalanche-sdk/client';
+import { avalancheLocal } from '@avalanche-sdk/client/chains';
+import { call, rpc, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
+
+describe('devnet foundation', () => {
+  let net: Devnet;
+  before(async () => {
+    net = await startDevnet();
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('prints one JSON line with every URL, chain id and prefunded key', () => {
+    const f = net.facts;
+    assert.equal(f.event, 'ready');
+    assert.equal(f.networkID, 12345);
+    assert.equal(f.chains.X.blockchainID, '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed');
+    assert.equal(f.chains.C.evmChainId, 43112);
+    assert.equal(f.keys[0].evmAddress, '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC');
+    assert.equal(f.keys[0].xAddress, 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u');
+    assert.match(f.urls.cChainRpc, /^http:\/\/127\.0\.0\.1:\d+\/ext\/bc\/C\/rpc$/);
+  });
+
+  it('answers info through @avalanche-sdk/client', async () => {
+    const client = createAvalancheClient({
+      chain: avalancheLocal,
+      transport: { type: 'http', url: net.facts.urls.cChainRpc },
+    });
+    const { networkID } = await client.info.getNetworkID();
+    assert.equal(Number(networkID), 12345);
+    const { blockchainID } = await client.info.getBlockchainID({ alias: 'X' });
+    assert.equal(blockchainID, net.facts.chains.X.blockchainID);
+    const { nodeID } = await client.info.getNodeID();
+    assert.equal(nodeID, net.facts.nodeID);
+    const version = await client.info.getNodeVersion();
+    assert.match(version.version, /^avalanchego\/\d+\.\d+\.\d+/);
+    const fees = await client.info.getTxFee();
+    assert.equal(String(fees.txFee), '1000000');
+    const peers = await client.info.peers({ nodeIDs: [] });
+    assert.equal(Number(peers.numPeers), 4);
+    const upgrades = await client.info.upgrades();
+    assert.ok(upgrades.etnaTime);
+    const { networkName } = await client.info.getNetworkName();
+    assert.equal(networkName, 'local');
+  });
+
+  it('answers info and health over raw HTTP with the reference conventions', async () => {
+    const { status, body } = await rpc(`${net.url}/ext/info`, 'info.getNetworkID', undefined, 0);
+    assert.equal(status, 200);
+    assert.deepEqual(body, { jsonrpc: '2.0', result: { networkID: '12345' }, id: 0 });
+    assert.ok(!('error' in body));
+    // params as {}, [], [{}] and null, keys matched case-insensitively
+    for (const params of [{ alias: 'P' }, [{ ALIAS: 'P' }], { Alias: 'P' }]) {
+      const r = await call(`${net.url}/ext/info`, 'info.getBlockchainID', params);
+      assert.equal(r.blockchainID, '11111111111111111111111111111111LpoYY');
+    }
+    for (const params of [null, [], {}]) {
+      const r = await call(`${net.url}/ext/info`, 'info.getNetworkName', params);
+      assert.equal(r.networkName, 'local');
+    }
+    const isBoot = await call(`${net.url}/ext/info`, 'info.isBootstrapped', { chain: 'X' });
+    assert.equal(isBoot.isBootstrapped, true);
+    const health = await fetch(`${net.url}/ext/health`);
+    assert.equal(health.status, 200);
+    assert.equal((await health.json()).healthy, true);
+    const viaRpc = await call(`${net.url}/ext/health`, 'health.health');
+    assert.equal(viaRpc.healthy, true);
+    const res = await fetch(`${net.url}/ext/info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"info.getNodeID"}' });
+    assert.equal(res.headers.get('node-id'), net.facts.nodeID);
+  });
+
+  it('answers bad requests in the documented shapes', async () => {
+    const info = `${net.url}/ext/info`;
+    const malformed = await fetch(info, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+    assert.equal(malformed.status, 200);
+    const m = await malformed.json();
+    assert.equal(m.error.code, -32700);
+    assert.equal(m.id, null);
+
+    const wrongType = await fetch(info, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    assert.equal(wrongType.status, 415);
+    assert.match(await wrongType.text(), /unrecognized Content-Type/);
+
+    const get = await fetch(info);
+    assert.equal(get.status, 405);
+    assert.equal(await get.text(), 'rpc: POST method required, received GET');
+
+    const unknown = await rpc(info, 'info.noSuchMethod');
+    assert.deepEqual(unknown.body, {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'rpc: can\'t find method "info.NoSuchMethod"', data: null },
+      id: 1,
+    });
+    const unknownService = await rpc(info, 'nope.method');
+    assert.equal(unknownService.body.error.code, -32000);
+
+    const badParams = await rpc(info, 'info.getBlockchainID', { alias: 42 });
+    assert.equal(badParams.body.error.code, -32000);
+    assert.match(badParams.body.error.message, /couldn't unmarshal an argument/);
+
+    const batch = Array.from({ length: 41 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'info.getNetworkID' }));
+    const big = await fetch(info, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    const bigBody = await big.json();
+    assert.equal(bigBody.error.code, -32600);
+    assert.match(bigBody.error.message, /batch too large/);
+
+    const small = await fetch(info, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch.slice(0, 40)) });
+    const smallBody = await small.json();
+    assert.equal(smallBody.length, 40);
+    assert.equal(smallBody[39].result.networkID, '12345');
+
+    const notFound = await fetch(`${net.url}/ext/nowhere`, { method: 'POST' });
+    assert.equal(notFound.status, 404);
+  });
+});
+
+describe('devnet durability', () => {
+  it('restarts after SIGKILL on the same data dir with the same state', async () => {
+    const dataDir = tempDir();
+    const first = await startDevnet({ dataDir, args: ['--seed', 'durable'] });
+    const nodeID = first.facts.nodeID;
+    const keys = first.facts.keys;
+    await first.kill();
+    const second = await startDevnet({ dataDir, args: ['--seed', 'durable'] });
+    try {
+      assert.equal(second.facts.nodeID, nodeID);
+      assert.deepEqual(second.facts.keys, keys);
+      const r = await call(`${second.url}/ext/info`, 'info.getNodeID');
+      assert.equal(r.nodeID, nodeID);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('refuses to reuse a data dir with other genesis options, and --reset starts over', async () => {
+    const dataDir = tempDir();
+    const first = await startDevnet({ dataDir, args: ['--seed', 'one'] });
+    await first.stop();
+    await assert.rejects(startDevnet({ dataDir, args: ['--seed', 'two'] }), /--reset/);
+    const again = await startDevnet({ dataDir, args: ['--seed', 'two', '--reset'] });
+    assert.notEqual(again.facts.nodeID, first.facts.nodeID);
+    assert.equal(await again.stop(), 0);
+  });
+
+  it('derives validators and keys from the seed deterministically', async () => {
+    const a = await startDevnet({ args: ['--seed', 'same', '--validators', '3'] });
+    const b = await startDevnet({ args: ['--seed', 'same', '--validators', '3'] });
+    try {
+      assert.equal(a.facts.nodeID, b.facts.nodeID);
+      assert.deepEqual(a.facts.keys, b.facts.keys);
+      const peers = await call(`${a.url}/ext/info`, 'info.peers');
+      assert.equal(peers.numPeers, '2');
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+});
