@@ -15,10 +15,14 @@ export interface BenchResult {
   note?: string;
 }
 
-const suites: { name: string; run: () => Promise<BenchResult[]> }[] = [{ name: 'startup', run: startupBench }];
+const suites: { name: string; run: () => Promise<BenchResult[]> }[] = [
+  { name: 'startup', run: startupBench },
+];
 
 function print(r: BenchResult): void {
-  const peers = (r.peers ?? []).map((p) => `${p.name} ${p.value.toFixed(1)} (ratio ${(r.value / p.value).toFixed(2)}x)`).join(', ');
+  const peers = (r.peers ?? [])
+    .map((p) => `${p.name} ${p.value.toFixed(1)} (ratio ${(r.value / p.value).toFixed(2)}x)`)
+    .join(', ');
   console.log(
     `  ${r.name.padEnd(58)} ${r.value.toFixed(1).padStart(10)} ${r.unit.padEnd(8)}${r.target ? ` target ${r.target}` : ''}${peers ? `  vs ${peers}` : ''}${r.note ? `  (${r.note})` : ''}`,
   );

@@ -25,10 +25,26 @@ async function post(url: string, method: string, params: unknown = {}): Promise<
 async function once(fresh: boolean, dataDir: string): Promise<number> {
   if (fresh) fs.rmSync(dataDir, { recursive: true, force: true });
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'start', '--json', '--node-port', '0', '--data-port', '0', '--metrics-port', '0', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, FLURRY_LOG_LEVEL: 'error' },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'start',
+      '--json',
+      '--node-port',
+      '0',
+      '--data-port',
+      '0',
+      '--metrics-port',
+      '0',
+      '--data-dir',
+      dataDir,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, FLURRY_LOG_LEVEL: 'error' },
+    },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`exited ${code}`)));
@@ -38,7 +54,9 @@ async function once(fresh: boolean, dataDir: string): Promise<number> {
   // Every API that is up must answer (routes that do not exist yet simply fail the check).
   const checks = [
     post(`${base}/ext/info`, 'info.getNetworkID'),
-    fetch(`${base}/ext/health`).then((r) => r.ok).catch(() => false),
+    fetch(`${base}/ext/health`)
+      .then((r) => r.ok)
+      .catch(() => false),
   ];
   if (!(await Promise.all(checks)).every(Boolean)) throw new Error('an API did not answer');
   const elapsed = performance.now() - t0;
@@ -60,7 +78,16 @@ export async function startupBench(): Promise<BenchResult[]> {
   for (let i = 0; i < 5; i++) warm.push(await once(false, path.join(dir, 'net')));
   fs.rmSync(dir, { recursive: true, force: true });
   return [
-    { name: 'cold start to every API answering (empty data dir, median of 5)', value: median(cold), unit: 'ms', target: '<= 1500 ms' },
-    { name: 'restart to every API answering (existing data dir, median of 5)', value: median(warm), unit: 'ms' },
+    {
+      name: 'cold start to every API answering (empty data dir, median of 5)',
+      value: median(cold),
+      unit: 'ms',
+      target: '<= 1500 ms',
+    },
+    {
+      name: 'restart to every API answering (existing data dir, median of 5)',
+      value: median(warm),
+      unit: 'ms',
+    },
   ];
 }

@@ -5,10 +5,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const build = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 function find(dir, out = []) {
@@ -21,7 +25,8 @@ function find(dir, out = []) {
   return out;
 }
 const only = process.argv.slice(2);
-const files = only.length > 0 ? only : [...find(path.join(root, 'src')), ...find(path.join(root, 'test'))].sort();
+const files =
+  only.length > 0 ? only : [...find(path.join(root, 'src')), ...find(path.join(root, 'test'))].sort();
 const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
   cwd: root,
   stdio: 'inherit',

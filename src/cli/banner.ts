@@ -13,7 +13,14 @@ export interface ReadyFacts {
   urls: Record<string, string>;
   chains: Record<string, { blockchainID: string; evmChainId?: number; rpc: string }>;
   avaxAssetID: string;
-  keys: { privateKey: string; privateKeyCb58: string; evmAddress: string; xAddress: string; pAddress: string; cAddress: string }[];
+  keys: {
+    privateKey: string;
+    privateKeyCb58: string;
+    evmAddress: string;
+    xAddress: string;
+    pAddress: string;
+    cAddress: string;
+  }[];
 }
 
 export function readyFacts(node: RunningNode, startupMs: number): ReadyFacts {
@@ -66,7 +73,8 @@ export function formatBanner(facts: ReadyFacts): string {
     '',
     '  Chains',
     ...Object.entries(facts.chains).map(
-      ([alias, c]) => `    ${alias}  ${c.blockchainID}${c.evmChainId ? `  (EVM chain ID ${c.evmChainId})` : ''}`,
+      ([alias, c]) =>
+        `    ${alias}  ${c.blockchainID}${c.evmChainId ? `  (EVM chain ID ${c.evmChainId})` : ''}`,
     ),
     `    native asset  ${facts.avaxAssetID}`,
     '',

@@ -76,7 +76,10 @@ function envName(flag: string): string {
   return 'FLURRY_' + flag.toUpperCase().replace(/-/g, '_');
 }
 
-export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions & { help: boolean } {
+export function parseOptions(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): CliOptions & { help: boolean } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });

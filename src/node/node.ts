@@ -40,7 +40,10 @@ export class NodeStartError extends Error {
   override readonly name = 'NodeStartError';
 }
 
-export async function startNode(config: NodeConfig, logger: Logger = createLogger(config.logLevel)): Promise<RunningNode> {
+export async function startNode(
+  config: NodeConfig,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<RunningNode> {
   const startedAtMs = Date.now();
   fs.mkdirSync(config.dataDir, { recursive: true });
   const db = new NodeDatabase(path.join(config.dataDir, 'node.db'));
@@ -52,7 +55,12 @@ export async function startNode(config: NodeConfig, logger: Logger = createLogge
   }
 }
 
-async function assemble(config: NodeConfig, db: NodeDatabase, logger: Logger, startedAtMs: number): Promise<RunningNode> {
+async function assemble(
+  config: NodeConfig,
+  db: NodeDatabase,
+  logger: Logger,
+  startedAtMs: number,
+): Promise<RunningNode> {
   const genesis = restoreGenesis(config, db);
   checkIndexHistory(config, db);
   const clock = new DevnetClock(db);
@@ -69,14 +77,25 @@ async function assemble(config: NodeConfig, db: NodeDatabase, logger: Logger, st
     if (!idx) {
       idx = new ContainerIndex(db, name);
       indexes.set(name, idx);
-      if (config.indexEnabled) router.mount(`/ext/index/${name}`, { kind: 'avalanche', endpoint: createIndexEndpoint(idx) });
+      if (config.indexEnabled)
+        router.mount(`/ext/index/${name}`, { kind: 'avalanche', endpoint: createIndexEndpoint(idx) });
     }
     return idx;
   };
   for (const name of INDEX_NAMES) index(name);
 
   const sharedMemory = new SharedMemory(db);
-  const context: ChainContext = { config, genesis, db, router, clock, logger, index, sharedMemory, chain: chainByName };
+  const context: ChainContext = {
+    config,
+    genesis,
+    db,
+    router,
+    clock,
+    logger,
+    index,
+    sharedMemory,
+    chain: chainByName,
+  };
   for (const factory of PRIMARY_CHAIN_FACTORIES) chains.push(await factory(context));
 
   const network = config.network;
@@ -98,7 +117,9 @@ async function assemble(config: NodeConfig, db: NodeDatabase, logger: Logger, st
   router.mount('/ext/health/liveness', {
     kind: 'raw',
     handler: (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"checks":{},"healthy":true}\n');
+      res
+        .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+        .end('{"checks":{},"healthy":true}\n');
     },
   });
 
@@ -139,18 +160,45 @@ async function assemble(config: NodeConfig, db: NodeDatabase, logger: Logger, st
 function restoreGenesis(config: NodeConfig, db: NodeDatabase): Genesis {
   const stored = db.getMetaString(GENESIS_KEY);
   if (stored) {
-    const params = JSON.parse(stored) as { network: string; seed: string; validators: number; startTime: number };
-    if (params.network !== config.network.name || params.seed !== config.seed || params.validators !== config.validators) {
+    const params = JSON.parse(stored) as {
+      network: string;
+      seed: string;
+      validators: number;
+      startTime: number;
+    };
+    if (
+      params.network !== config.network.name ||
+      params.seed !== config.seed ||
+      params.validators !== config.validators
+    ) {
       throw new NodeStartError(
         `the data dir ${config.dataDir} holds a ${params.network} network (seed "${params.seed}", ${params.validators} validators); ` +
           `start with the same options, or pass --reset to start over`,
       );
     }
-    return buildGenesis({ network: NETWORKS[config.network.name], seed: params.seed, validators: params.validators, startTime: params.startTime });
+    return buildGenesis({
+      network: NETWORKS[config.network.name],
+      seed: params.seed,
+      validators: params.validators,
+      startTime: params.startTime,
+    });
   }
   const startTime = Math.floor(Date.now() / 1000);
-  const genesis = buildGenesis({ network: config.network, seed: config.seed, validators: config.validators, startTime });
-  db.setMeta(GENESIS_KEY, JSON.stringify({ network: config.network.name, seed: config.seed, validators: config.validators, startTime }));
+  const genesis = buildGenesis({
+    network: config.network,
+    seed: config.seed,
+    validators: config.validators,
+    startTime,
+  });
+  db.setMeta(
+    GENESIS_KEY,
+    JSON.stringify({
+      network: config.network.name,
+      seed: config.seed,
+      validators: config.validators,
+      startTime,
+    }),
+  );
   return genesis;
 }
 

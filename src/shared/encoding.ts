@@ -20,7 +20,8 @@ export function toCheckedHex(bytes: Uint8Array): string {
 
 /** Decodes checksummed hex, with the reference node's error messages. */
 export function fromCheckedHex(text: string): Uint8Array {
-  if (typeof text !== 'string' || !text.startsWith('0x')) throw new EncodingError('missing 0x prefix to hex encoding');
+  if (typeof text !== 'string' || !text.startsWith('0x'))
+    throw new EncodingError('missing 0x prefix to hex encoding');
   const body = text.slice(2);
   if (body.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(body)) throw new EncodingError('invalid hex encoding');
   const all = Buffer.from(body, 'hex');
@@ -65,7 +66,8 @@ export function formatNodeId(shortId: Uint8Array): string {
 }
 
 export function parseNodeId(text: string): Uint8Array {
-  if (!text.startsWith(NODE_ID_PREFIX)) throw new EncodingError(`NodeID has no "${NODE_ID_PREFIX}" prefix: ${text}`);
+  if (!text.startsWith(NODE_ID_PREFIX))
+    throw new EncodingError(`NodeID has no "${NODE_ID_PREFIX}" prefix: ${text}`);
   const bytes = fromCb58(text.slice(NODE_ID_PREFIX.length));
   if (bytes.length !== 20) throw new EncodingError(`NodeID must be 20 bytes, got ${bytes.length}`);
   return bytes;

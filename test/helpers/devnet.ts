@@ -36,7 +36,20 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const dataDir = options.dataDir ?? tempDir();
   const child = spawn(
     process.execPath,
-    [BIN, 'start', '--json', '--node-port', '0', '--data-port', '0', '--metrics-port', '0', '--data-dir', dataDir, ...(options.args ?? [])],
+    [
+      BIN,
+      'start',
+      '--json',
+      '--node-port',
+      '0',
+      '--data-port',
+      '0',
+      '--metrics-port',
+      '0',
+      '--data-dir',
+      dataDir,
+      ...(options.args ?? []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLURRY_LOG_LEVEL: 'warn', ...options.env } },
   );
   let stderr = '';
@@ -85,7 +98,11 @@ export async function rpc(
 ): Promise<{ status: number; body: any }> {
   const payload: Record<string, unknown> = { jsonrpc: '2.0', id, method };
   if (params !== undefined) payload.params = params;
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }

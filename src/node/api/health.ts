@@ -8,7 +8,16 @@ import { sendJson, type RawHandler } from '../rpc/http-server.js';
 import type { Chain } from '../chains/chain.js';
 
 export interface HealthReport {
-  checks: Record<string, { message: Record<string, unknown>; timestamp: string; duration: number; contiguousFailures: number; timeOfFirstFailure: null }>;
+  checks: Record<
+    string,
+    {
+      message: Record<string, unknown>;
+      timestamp: string;
+      duration: number;
+      contiguousFailures: number;
+      timeOfFirstFailure: null;
+    }
+  >;
   healthy: boolean;
 }
 
@@ -28,7 +37,12 @@ export function healthReport(chains: readonly Chain[], startedAtMs: number): Hea
     };
   }
   checks.network = {
-    message: { connectedPeers: chains.length, timeSinceLastMsgReceived: '0s', timeSinceLastMsgSent: '0s', uptimeMs: Date.now() - startedAtMs },
+    message: {
+      connectedPeers: chains.length,
+      timeSinceLastMsgReceived: '0s',
+      timeSinceLastMsgSent: '0s',
+      uptimeMs: Date.now() - startedAtMs,
+    },
     timestamp,
     duration: 0,
     contiguousFailures: 0,
@@ -37,7 +51,10 @@ export function healthReport(chains: readonly Chain[], startedAtMs: number): Hea
   return { checks, healthy };
 }
 
-export function createHealthEndpoint(report: () => HealthReport): { endpoint: AvalancheEndpoint; get: RawHandler } {
+export function createHealthEndpoint(report: () => HealthReport): {
+  endpoint: AvalancheEndpoint;
+  get: RawHandler;
+} {
   const endpoint = new AvalancheEndpoint('health');
   endpoint.registerAll('health', {
     health: () => report(),

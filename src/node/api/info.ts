@@ -2,7 +2,12 @@
 import { AvalancheEndpoint } from '../rpc/avalanche-endpoint.js';
 import { fail } from '../rpc/errors.js';
 import { plainHex } from '../../shared/encoding.js';
-import { COMPATIBLE_NODE_VERSION, RPC_PROTOCOL_VERSION, VM_IDS, networkNameOf } from '../../shared/networks.js';
+import {
+  COMPATIBLE_NODE_VERSION,
+  RPC_PROTOCOL_VERSION,
+  VM_IDS,
+  networkNameOf,
+} from '../../shared/networks.js';
 import type { Chain } from '../chains/chain.js';
 import type { NodeConfig } from '../config.js';
 import type { Genesis, GenesisValidator } from '../genesis/genesis.js';
@@ -61,7 +66,10 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
     },
     getNodeID: () => ({
       nodeID: deps.self.nodeID,
-      nodePOP: { publicKey: plainHex(deps.self.blsPublicKey), proofOfPossession: plainHex(deps.self.blsProofOfPossession) },
+      nodePOP: {
+        publicKey: plainHex(deps.self.blsPublicKey),
+        proofOfPossession: plainHex(deps.self.blsProofOfPossession),
+      },
     }),
     getNodeIP: () => ({ ip: `${config.host}:${deps.port()}` }),
     getNodeVersion: () => ({

@@ -78,16 +78,27 @@ export function buildGenesis(options: GenesisOptions): Genesis {
   // Amounts follow the reference local genesis for the test key; extra accounts get less.
   const xAllocations: Allocation[] = [
     { shortAddress: ewoq.shortAddress, amount: 300_000_000n * NANO_AVAX_PER_AVAX, locktime: 0 },
-    ...extra.map((a) => ({ shortAddress: a.shortAddress, amount: 1_000_000n * NANO_AVAX_PER_AVAX, locktime: 0 })),
+    ...extra.map((a) => ({
+      shortAddress: a.shortAddress,
+      amount: 1_000_000n * NANO_AVAX_PER_AVAX,
+      locktime: 0,
+    })),
   ];
   const pAllocations: Allocation[] = [
     { shortAddress: ewoq.shortAddress, amount: 20_000_000n * NANO_AVAX_PER_AVAX, locktime: 0 },
     { shortAddress: ewoq.shortAddress, amount: 10_000_000n * NANO_AVAX_PER_AVAX, locktime: 1633824000 },
-    ...extra.map((a) => ({ shortAddress: a.shortAddress, amount: 1_000_000n * NANO_AVAX_PER_AVAX, locktime: 0 })),
+    ...extra.map((a) => ({
+      shortAddress: a.shortAddress,
+      amount: 1_000_000n * NANO_AVAX_PER_AVAX,
+      locktime: 0,
+    })),
   ];
   const cAllocations = [
     { evmAddress: ewoq.evmAddress, balanceWei: 50_000_000n * NANO_AVAX_PER_AVAX * WEI_PER_NANO_AVAX },
-    ...extra.map((a) => ({ evmAddress: a.evmAddress, balanceWei: 1_000_000n * NANO_AVAX_PER_AVAX * WEI_PER_NANO_AVAX })),
+    ...extra.map((a) => ({
+      evmAddress: a.evmAddress,
+      balanceWei: 1_000_000n * NANO_AVAX_PER_AVAX * WEI_PER_NANO_AVAX,
+    })),
   ];
 
   const validators: GenesisValidator[] = [];

@@ -37,20 +37,26 @@ export class ContainerIndex {
   /** Appends; call inside the transaction that accepts the container. */
   append(id: string, bytes: Uint8Array, timestampMs: number): void {
     this.db
-      .prepare('INSERT INTO index_containers (idx_name, position, id, bytes, accepted_ms) VALUES (?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO index_containers (idx_name, position, id, bytes, accepted_ms) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(this.name, this.count, id, Buffer.from(bytes), timestampMs);
     this.count++;
   }
 
   /** Re-reads the count after a rolled-back transaction. */
   reload(): void {
-    const row = this.db.prepare('SELECT COUNT(*) AS n FROM index_containers WHERE idx_name = ?').get(this.name);
+    const row = this.db
+      .prepare('SELECT COUNT(*) AS n FROM index_containers WHERE idx_name = ?')
+      .get(this.name);
     this.count = BigInt(row?.n ?? 0);
   }
 
   byIndex(index: bigint): Container | undefined {
     const row = this.db
-      .prepare('SELECT position, id, bytes, accepted_ms FROM index_containers WHERE idx_name = ? AND position = ?')
+      .prepare(
+        'SELECT position, id, bytes, accepted_ms FROM index_containers WHERE idx_name = ? AND position = ?',
+      )
       .get(this.name, index);
     return row ? toContainer(row) : undefined;
   }

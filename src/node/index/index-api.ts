@@ -62,7 +62,8 @@ export function createIndexEndpoint(index: ContainerIndex): AvalancheEndpoint {
       checkEncoding(params);
       const start = params.uint64('startIndex');
       const wanted = params.uint64('numToFetch');
-      if (wanted > BigInt(MAX_FETCH_ITEMS)) fail(`numToFetch must be in [0,${MAX_FETCH_ITEMS}] but is ${wanted}`);
+      if (wanted > BigInt(MAX_FETCH_ITEMS))
+        fail(`numToFetch must be in [0,${MAX_FETCH_ITEMS}] but is ${wanted}`);
       if (wanted === 0n) return { containers: [] };
       if (index.size === 0n) fail('no containers have been accepted');
       const last = index.size - 1n;

@@ -50,7 +50,11 @@ export class AvalancheEndpoint {
     if (Array.isArray(body)) {
       if (body.length === 0) return errorResponse(null, RpcCode.invalidRequest, 'empty batch');
       if (body.length > MAX_BATCH_ITEMS) {
-        return errorResponse(null, RpcCode.invalidRequest, `batch too large: ${body.length} items, at most ${MAX_BATCH_ITEMS}`);
+        return errorResponse(
+          null,
+          RpcCode.invalidRequest,
+          `batch too large: ${body.length} items, at most ${MAX_BATCH_ITEMS}`,
+        );
       }
       const answers = await Promise.all(body.map((item) => this.handleOne(item, ctx)));
       return answers.filter((a): a is RpcResponse => a !== undefined);
@@ -61,16 +65,22 @@ export class AvalancheEndpoint {
   private async handleOne(request: unknown, ctx: CallContext): Promise<RpcResponse | undefined> {
     if (!isObject(request)) return errorResponse(null, RpcCode.parseError, 'invalid request object');
     const id = (request.id ?? null) as RpcResponse['id'];
-    if (request.jsonrpc !== '2.0') return errorResponse(id, RpcCode.invalidRequest, 'jsonrpc must be 2.0', request);
+    if (request.jsonrpc !== '2.0')
+      return errorResponse(id, RpcCode.invalidRequest, 'jsonrpc must be 2.0', request);
     const isNotification = request.id === undefined || request.id === null;
     const answer = await this.call(request, id, ctx);
     return isNotification ? undefined : answer;
   }
 
-  private async call(request: Record<string, unknown>, id: RpcResponse['id'], ctx: CallContext): Promise<RpcResponse> {
+  private async call(
+    request: Record<string, unknown>,
+    id: RpcResponse['id'],
+    ctx: CallContext,
+  ): Promise<RpcResponse> {
     const method = typeof request.method === 'string' ? request.method : '';
     const dot = method.indexOf('.');
-    if (dot < 0) return errorResponse(id, RpcCode.server, `rpc: service/method request ill-formed: "${method}"`);
+    if (dot < 0)
+      return errorResponse(id, RpcCode.server, `rpc: service/method request ill-formed: "${method}"`);
     const service = method.slice(0, dot);
     const name = method.slice(dot + 1);
     if (name.length > 0 && name[0] !== name[0].toLowerCase()) {
@@ -78,7 +88,8 @@ export class AvalancheEndpoint {
     }
     const realService = this.serviceAliases.get(service) ?? service;
     const capitalised = `${service}.${name.charAt(0).toUpperCase()}${name.slice(1)}`;
-    if (!this.hasService(service)) return errorResponse(id, RpcCode.server, `rpc: can't find service "${capitalised}"`);
+    if (!this.hasService(service))
+      return errorResponse(id, RpcCode.server, `rpc: can't find service "${capitalised}"`);
     const handler = this.methods.get(`${realService}.${name}`);
     if (!handler) return errorResponse(id, RpcCode.server, `rpc: can't find method "${capitalised}"`);
     try {
@@ -97,6 +108,11 @@ export function messageOf(err: unknown): string {
   return String(err);
 }
 
-function errorResponse(id: RpcResponse['id'], code: number, message: string, data: unknown = null): RpcResponse {
+function errorResponse(
+  id: RpcResponse['id'],
+  code: number,
+  message: string,
+  data: unknown = null,
+): RpcResponse {
   return { jsonrpc: '2.0', error: { code, message, data }, id };
 }

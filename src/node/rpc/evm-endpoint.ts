@@ -57,7 +57,11 @@ export class EvmEndpoint {
     }
     const handler = this.methods.get(request.method);
     if (!handler) {
-      return errorResponse(id, RpcCode.methodNotFound, `the method ${request.method} does not exist/is not available`);
+      return errorResponse(
+        id,
+        RpcCode.methodNotFound,
+        `the method ${request.method} does not exist/is not available`,
+      );
     }
     let params: unknown[];
     if (request.params === undefined || request.params === null) params = [];

@@ -11,7 +11,11 @@ import { EvmEndpoint } from './evm-endpoint.js';
 import type { CallContext } from './types.js';
 
 /** A handler that owns the whole HTTP exchange (health GET, docs). */
-export type RawHandler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void | Promise<void>;
+export type RawHandler = (
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: Buffer,
+) => void | Promise<void>;
 export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export type Route =
@@ -129,7 +133,10 @@ export class NodeHttpServer {
     res.setHeader('access-control-allow-credentials', 'true');
     if (req.method === 'OPTIONS') {
       res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
-      res.setHeader('access-control-allow-headers', req.headers['access-control-request-headers'] ?? 'content-type');
+      res.setHeader(
+        'access-control-allow-headers',
+        req.headers['access-control-request-headers'] ?? 'content-type',
+      );
       res.writeHead(204).end();
       return;
     }
@@ -151,7 +158,11 @@ export class NodeHttpServer {
       }
       const parsed = parseJson(body);
       if (!parsed.ok) {
-        return sendJson(res, { jsonrpc: '2.0', error: { code: -32700, message: parsed.message, data: null }, id: null });
+        return sendJson(res, {
+          jsonrpc: '2.0',
+          error: { code: -32700, message: parsed.message, data: null },
+          id: null,
+        });
       }
       const answer = await route.endpoint.handle(parsed.value, {});
       if (answer === undefined) return void res.writeHead(200).end();
@@ -165,7 +176,8 @@ export class NodeHttpServer {
       return sendText(res, 415, 'invalid content type, only application/json is supported\n');
     }
     const parsed = parseJson(body);
-    if (!parsed.ok) return sendJson(res, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+    if (!parsed.ok)
+      return sendJson(res, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
     const ctx: CallContext = {};
     const answer = await route.endpoint.handle(parsed.value, ctx);
     if (answer === undefined) return void res.writeHead(200).end();

@@ -84,10 +84,9 @@ export class NodeDatabase {
   }
 
   setMeta(key: string, value: Buffer | string): void {
-    this.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
-      key,
-      typeof value === 'string' ? Buffer.from(value, 'utf8') : value,
-    );
+    this.prepare(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(key, typeof value === 'string' ? Buffer.from(value, 'utf8') : value);
   }
 
   close(): void {

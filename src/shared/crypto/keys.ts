@@ -41,6 +41,7 @@ export function toChecksumAddress(hexNoPrefix: string): string {
   const lower = hexNoPrefix.toLowerCase().replace(/^0x/, '');
   const hash = Buffer.from(keccak256(Buffer.from(lower, 'ascii'))).toString('hex');
   let out = '0x';
-  for (let i = 0; i < lower.length; i++) out += parseInt(hash[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
+  for (let i = 0; i < lower.length; i++)
+    out += parseInt(hash[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
   return out;
 }

@@ -51,13 +51,18 @@ export function verifySpend(
 ): void {
   if (owners.locktime > now) throw new FxError(`output is locked until ${owners.locktime}, now is ${now}`);
   if (sigIndices.length !== owners.threshold) {
-    throw new FxError(`input has ${sigIndices.length} signature indices but the output needs ${owners.threshold}`);
+    throw new FxError(
+      `input has ${sigIndices.length} signature indices but the output needs ${owners.threshold}`,
+    );
   }
   if (signatures.length !== sigIndices.length) {
-    throw new FxError(`credential has ${signatures.length} signatures but the input has ${sigIndices.length} signature indices`);
+    throw new FxError(
+      `credential has ${signatures.length} signatures but the input has ${sigIndices.length} signature indices`,
+    );
   }
   for (let i = 0; i < sigIndices.length; i++) {
-    if (i > 0 && sigIndices[i] <= sigIndices[i - 1]) throw new FxError('signature indices are not sorted and unique');
+    if (i > 0 && sigIndices[i] <= sigIndices[i - 1])
+      throw new FxError('signature indices are not sorted and unique');
     const index = sigIndices[i];
     if (index >= owners.addresses.length) throw new FxError(`signature index ${index} is out of range`);
     const signer = recoverSigner(txHash, signatures[i]);
@@ -70,9 +75,12 @@ export function verifySpend(
 /** Owners of an output that carry no spend right yet (threshold 0 outputs are unspendable burns). */
 export function checkOwnersWellFormed(owners: Owners): void {
   if (owners.threshold > owners.addresses.length) {
-    throw new FxError(`output threshold ${owners.threshold} exceeds its ${owners.addresses.length} addresses`);
+    throw new FxError(
+      `output threshold ${owners.threshold} exceeds its ${owners.addresses.length} addresses`,
+    );
   }
-  if (owners.threshold === 0 && owners.addresses.length > 0) throw new FxError('output has addresses but threshold 0');
+  if (owners.threshold === 0 && owners.addresses.length > 0)
+    throw new FxError('output has addresses but threshold 0');
   for (let i = 1; i < owners.addresses.length; i++) {
     if (Buffer.compare(Buffer.from(owners.addresses[i - 1]), Buffer.from(owners.addresses[i])) >= 0) {
       throw new FxError('output addresses are not sorted and unique');

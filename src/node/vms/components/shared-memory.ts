@@ -56,13 +56,16 @@ export class SharedMemory {
    * rolls the block back) if any is missing: it was never exported or was already imported.
    */
   remove(sourceChain: string, destChain: string, inputIds: readonly Uint8Array[]): void {
-    const del = this.db.prepare('DELETE FROM atomic_utxos WHERE dest_chain = ? AND source_chain = ? AND input_id = ?');
+    const del = this.db.prepare(
+      'DELETE FROM atomic_utxos WHERE dest_chain = ? AND source_chain = ? AND input_id = ?',
+    );
     const delIndex = this.db.prepare(
       'DELETE FROM atomic_utxo_addresses WHERE dest_chain = ? AND source_chain = ? AND input_id = ?',
     );
     for (const id of inputIds) {
       const { changes } = del.run(destChain, sourceChain, Buffer.from(id));
-      if (changes !== 1) throw new Error(`atomic UTXO ${Buffer.from(id).toString('hex')} is not in shared memory`);
+      if (changes !== 1)
+        throw new Error(`atomic UTXO ${Buffer.from(id).toString('hex')} is not in shared memory`);
       delIndex.run(destChain, sourceChain, Buffer.from(id));
     }
   }
@@ -99,7 +102,11 @@ export class SharedMemory {
         const key = Buffer.from(row.input_id as Uint8Array).toString('hex');
         if (seen.has(key)) continue;
         seen.add(key);
-        out.push({ inputId: new Uint8Array(row.input_id), bytes: new Uint8Array(row.bytes), address: new Uint8Array(address) });
+        out.push({
+          inputId: new Uint8Array(row.input_id),
+          bytes: new Uint8Array(row.bytes),
+          address: new Uint8Array(address),
+        });
       }
     }
     return { utxos: out };

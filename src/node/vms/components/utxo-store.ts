@@ -29,13 +29,17 @@ export class UtxoStore {
   }
 
   get(inputId: Uint8Array): Uint8Array | undefined {
-    const row = this.db.prepare('SELECT bytes FROM utxos WHERE chain = ? AND input_id = ?').get(this.chain, Buffer.from(inputId));
+    const row = this.db
+      .prepare('SELECT bytes FROM utxos WHERE chain = ? AND input_id = ?')
+      .get(this.chain, Buffer.from(inputId));
     return row ? new Uint8Array(row.bytes as Uint8Array) : undefined;
   }
 
   put(utxos: readonly StoredUtxo[]): void {
     const insert = this.db.prepare('INSERT INTO utxos (chain, input_id, bytes) VALUES (?, ?, ?)');
-    const index = this.db.prepare('INSERT OR IGNORE INTO utxo_addresses (chain, address, input_id) VALUES (?, ?, ?)');
+    const index = this.db.prepare(
+      'INSERT OR IGNORE INTO utxo_addresses (chain, address, input_id) VALUES (?, ?, ?)',
+    );
     for (const u of utxos) {
       insert.run(this.chain, Buffer.from(u.inputId), Buffer.from(u.bytes));
       for (const a of u.addresses) index.run(this.chain, Buffer.from(a), Buffer.from(u.inputId));
@@ -60,9 +64,9 @@ export class UtxoStore {
     limit: number,
     after?: { address: Uint8Array; inputId: Uint8Array },
   ): { inputId: Uint8Array; bytes: Uint8Array; address: Uint8Array }[] {
-    const sorted = [...new Map(addresses.map((a) => [Buffer.from(a).toString('hex'), Buffer.from(a)])).values()].sort(
-      Buffer.compare,
-    );
+    const sorted = [
+      ...new Map(addresses.map((a) => [Buffer.from(a).toString('hex'), Buffer.from(a)])).values(),
+    ].sort(Buffer.compare);
     const out: { inputId: Uint8Array; bytes: Uint8Array; address: Uint8Array }[] = [];
     const seen = new Set<string>();
     const stmt = this.db.prepare(
@@ -88,7 +92,11 @@ export class UtxoStore {
           const key = cursor.toString('hex');
           if (seen.has(key)) continue;
           seen.add(key);
-          out.push({ inputId: id, bytes: new Uint8Array(row.bytes as Uint8Array), address: new Uint8Array(address) });
+          out.push({
+            inputId: id,
+            bytes: new Uint8Array(row.bytes as Uint8Array),
+            address: new Uint8Array(address),
+          });
         }
       }
     }
