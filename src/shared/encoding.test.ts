@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fromCheckedHex, parseNodeId, toCb58, toCheckedHex, formatNodeId, fromCb58 } from './encoding.js';
+
+describe('checked hex', () => {
+  it('round-trips and appends the sha256 checksum', () => {
+    const bytes = new Uint8Array([0, 1, 2, 255]);
+    const hex = toCheckedHex(bytes);
+    assert.equal(hex.length, 2 + 2 * (4 + 4));
+    assert.deepEqual(fromCheckedHex(hex), bytes);
+  });
+
+  it('refuses a missing prefix and a wrong checksum with the reference wording', () => {
+    assert.throws(() => fromCheckedHex('00010203'), /missing 0x prefix to hex encoding/);
+    const hex = toCheckedHex(new Uint8Array([1, 2, 3]));
+    const broken = hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
+    assert.throws(() => fromCheckedHex(broken), /invalid input checksum/);
+  });
+});
+
+describe('cb58 and NodeIDs', () => {
+  it('encodes the empty id as the P-chain id', () => {
+    assert.equal(toCb58(new Uint8Array(32)), '11111111111111111111111111111111LpoYY');
+    assert.deepEqual(fromCb58('11111111111111111111111111111111LpoYY'), new Uint8Array(32));
+  });
+
+  it('parses what it formats and rejects other prefixes', () => {
+    const id = new Uint8Array(20).fill(7);
+    assert.deepEqual(parseNodeId(formatNodeId(id)), id);
+    assert.throws(() => parseNodeId('Node-abc'), /prefix/);
+  });
+});
