@@ -18,6 +18,8 @@ import { createIndexEndpoint } from './index/index-api.js';
 import { NodeHttpServer, Router } from './rpc/http-server.js';
 import { NodeDatabase } from './storage/database.js';
 import { SharedMemory } from './vms/components/shared-memory.js';
+import { createDevnetEndpoint, ValidatorPeers } from './warp/validator-peers.js';
+import { WarpSigner } from './warp/warp-signer.js';
 
 export interface RunningNode {
   readonly config: NodeConfig;
@@ -85,7 +87,9 @@ async function assemble(
   for (const name of INDEX_NAMES) index(name);
 
   const sharedMemory = new SharedMemory(db);
+  const warp = new WarpSigner(config.network.networkID);
   const context: ChainContext = {
+    warp,
     config,
     genesis,
     db,
@@ -98,6 +102,13 @@ async function assemble(
   };
   for (const factory of PRIMARY_CHAIN_FACTORIES) chains.push(await factory(context));
 
+  // Every genesis validator answers Warp signature requests: the node's own validator on this
+  // port, the others on ports of their own (announced in info.peers).
+  const peers = new ValidatorPeers(genesis.validators, warp, config.host, logger);
+  await peers.start(self.nodeID);
+  router.mount('/ext/acp118', { kind: 'avalanche', endpoint: peers.endpointFor(self) });
+  router.mount('/ext/devnet', { kind: 'avalanche', endpoint: createDevnetEndpoint(peers) });
+
   const network = config.network;
   const info = createInfoEndpoint({
     config,
@@ -107,6 +118,7 @@ async function assemble(
     chains: () => chains,
     chain: chainByName,
     primaryChainIds: { X: network.xChainID, P: network.pChainID, C: network.cChainID },
+    peerAddress: (nodeID) => peers.addressOf(nodeID),
     startedAtMs,
   });
   router.mount('/ext/info', { kind: 'avalanche', endpoint: info });
@@ -146,6 +158,7 @@ async function assemble(
       if (closed) return;
       closed = true;
       await server.close();
+      await peers.close();
       for (const chain of [...chains].reverse()) await chain.close();
       clock.persist();
       db.close();

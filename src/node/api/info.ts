@@ -23,6 +23,8 @@ export interface InfoDeps {
   chain(aliasOrId: string): Chain | undefined;
   /** Ids of the primary-network chains, available even before their VMs run. */
   primaryChainIds: Record<'X' | 'P' | 'C', string>;
+  /** `host:port` where a genesis validator answers signature requests. */
+  peerAddress(nodeID: string): string | undefined;
   startedAtMs: number;
 }
 
@@ -102,8 +104,8 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
         .filter((v) => v.nodeID !== deps.self.nodeID)
         .filter((v) => wanted.size === 0 || wanted.has(v.nodeID))
         .map((v, i) => ({
-          ip: `${config.host}:${deps.port()}`,
-          publicIP: `${config.host}:${deps.port()}`,
+          ip: deps.peerAddress(v.nodeID) ?? '',
+          publicIP: deps.peerAddress(v.nodeID) ?? '',
           nodeID: v.nodeID,
           version: COMPATIBLE_NODE_VERSION,
           lastSent: now,

@@ -10,6 +10,7 @@ import type { ContainerIndex } from '../index/container-index.js';
 import type { Router } from '../rpc/http-server.js';
 import type { NodeDatabase } from '../storage/database.js';
 import type { SharedMemory } from '../vms/components/shared-memory.js';
+import type { WarpSigner } from '../warp/warp-signer.js';
 
 export interface Chain {
   /** Short alias: `X`, `P`, `C`, or the blockchain id for L1 chains. */
@@ -38,6 +39,8 @@ export interface ChainContext {
   index(name: string): ContainerIndex;
   /** Atomic UTXOs between the primary-network chains. */
   readonly sharedMemory: SharedMemory;
+  /** Where a chain registers which Warp messages from it the validators sign. */
+  readonly warp: WarpSigner;
   /** Other chains by alias or id, for cross-chain checks. */
   chain(aliasOrId: string): Chain | undefined;
 }
