@@ -1,0 +1,262 @@
+/**
+ * The signature aggregator: given an unsigned Warp message, find the signing subnet's validator
+ * set at a P-chain height, ask every validator for its signature in parallel, check each answer
+ * against that validator's BLS key, and stop as soon as the signed weight reaches the target
+ * (quorum + buffer); if every answer is in and the quorum is still met, that suffices. The
+ * result is the signed message (BitSetSignature over the canonical set).
+ */
+import { blsVerify } from '../../shared/crypto/bls.js';
+import { fromCb58, toCb58 } from '../../shared/encoding.js';
+import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
+import {
+  aggregateSignatures,
+  canonicalValidatorSet,
+  hasQuorum,
+  requiredWeight,
+  type CanonicalValidatorSet,
+} from '../../shared/warp/index.js';
+import { DataError, InvalidParameterError, NotFoundError } from '../internal/errors.js';
+import { decodeHex, encodeSignedMessage, parseWarpMessage } from './message.js';
+import { jsonRpc, NodeRpcError } from './node-rpc.js';
+
+export interface AggregateRequest {
+  message?: string;
+  justification?: string;
+  signingSubnetId?: string;
+  quorumPercentage?: number;
+  quorumPercentageBuffer?: number;
+  pChainHeight?: number;
+}
+
+export interface AggregateResult {
+  /** Hex without `0x`, as the real service returns it. */
+  signedMessage: string;
+  signedWeight: bigint;
+  totalWeight: bigint;
+  signers: number;
+}
+
+/** Quorum not reached: says how much weight answered correctly. */
+export class AggregationFailedError extends DataError {
+  override readonly name = 'AggregationFailedError';
+  readonly code = 'DATA_AGGREGATION_FAILED';
+}
+
+export interface SignatureAggregatorOptions {
+  /** Base URL of the node (`http://127.0.0.1:9650`). */
+  nodeUrl: string;
+  /** How long one validator may take to answer. */
+  requestTimeoutMs?: number;
+  /** How long the node's own API calls may take. */
+  nodeTimeoutMs?: number;
+}
+
+export interface SignatureAggregator {
+  aggregate(request: AggregateRequest): Promise<AggregateResult>;
+}
+
+interface ValidatorAnswer {
+  index: number;
+  signature: Uint8Array;
+}
+
+export function createSignatureAggregator(options: SignatureAggregatorOptions): SignatureAggregator {
+  const requestTimeoutMs = options.requestTimeoutMs ?? 5_000;
+  const nodeTimeoutMs = options.nodeTimeoutMs ?? 10_000;
+  const node = (path: string, method: string, params: unknown) =>
+    jsonRpc<any>(`${options.nodeUrl}${path}`, method, params, nodeTimeoutMs);
+
+  async function subnetOfChain(chainId: string): Promise<string> {
+    if (chainId === PRIMARY_NETWORK_ID) return PRIMARY_NETWORK_ID;
+    const { blockchains } = await node('/ext/bc/P', 'platform.getBlockchains', {});
+    const chain = (blockchains as { id: string; subnetID: string }[]).find((b) => b.id === chainId);
+    if (!chain) throw new NotFoundError(`source blockchain not found for chain ID ${chainId}`);
+    return chain.subnetID;
+  }
+
+  async function validatorSet(
+    subnetID: string,
+    height: bigint | undefined,
+  ): Promise<{ set: CanonicalValidatorSet; height: bigint }> {
+    const at = height ?? BigInt((await node('/ext/bc/P', 'platform.getHeight', {})).height);
+    let answer: {
+      validators: Record<string, { publicKey?: string | null; weight: string | number } | string | number>;
+    };
+    try {
+      answer = await node('/ext/bc/P', 'platform.getValidatorsAt', { height: at.toString(), subnetID });
+    } catch (err) {
+      if (err instanceof NodeRpcError)
+        throw new InvalidParameterError(
+          `no validator set for subnet ${subnetID} at P-Chain height ${at}: ${err.message}`,
+        );
+      throw err;
+    }
+    const inputs = Object.entries(answer.validators ?? {}).map(([nodeID, v]) => {
+      if (typeof v === 'object') {
+        return {
+          nodeID,
+          weight: BigInt(v.weight),
+          publicKey: v.publicKey ? decodeHex(v.publicKey, 'publicKey') : undefined,
+        };
+      }
+      return { nodeID, weight: BigInt(v) };
+    });
+    if (inputs.length === 0)
+      throw new NotFoundError(`no validators for subnet ${subnetID} at P-Chain height ${at}`);
+    return { set: canonicalValidatorSet(inputs), height: at };
+  }
+
+  async function peerAddresses(): Promise<Map<string, string>> {
+    const [{ peers }, self] = await Promise.all([
+      node('/ext/info', 'info.peers', {}),
+      node('/ext/info', 'info.getNodeID', {}),
+    ]);
+    const map = new Map<string, string>();
+    for (const p of peers as { nodeID: string; ip: string }[]) if (p.ip) map.set(p.nodeID, `http://${p.ip}`);
+    map.set(self.nodeID as string, options.nodeUrl);
+    return map;
+  }
+
+  return {
+    async aggregate(request) {
+      if (!request.message && !request.justification) {
+        throw new InvalidParameterError('Must provide either message or justification');
+      }
+      if (!request.message) throw new InvalidParameterError('message is required to aggregate signatures');
+      const quorum = request.quorumPercentage || 67;
+      const buffer = request.quorumPercentageBuffer ?? 0;
+      if (!Number.isInteger(quorum) || quorum < 1 || quorum > 100)
+        throw new InvalidParameterError('quorumPercentage must be an integer from 0 to 100');
+      if (!Number.isInteger(buffer) || buffer < 0 || quorum + buffer > 100) {
+        throw new InvalidParameterError('quorumPercentage plus quorumPercentageBuffer must be at most 100');
+      }
+      const message = parseWarpMessage(decodeHex(request.message, 'message'));
+      const justification = request.justification
+        ? decodeHex(request.justification, 'justification')
+        : new Uint8Array(0);
+      const { networkID } = await node('/ext/info', 'info.getNetworkID', {});
+      if (Number(networkID) !== message.networkID) {
+        throw new InvalidParameterError(
+          `message is for network ${message.networkID}, this service aggregates for network ${networkID}`,
+        );
+      }
+      let subnetID: string;
+      if (request.signingSubnetId) {
+        subnetID = parseSubnetId(request.signingSubnetId);
+      } else {
+        subnetID = await subnetOfChain(toCb58(message.sourceChainID));
+      }
+      const height = request.pChainHeight ? BigInt(request.pChainHeight) : undefined;
+      const [{ set }, addresses] = await Promise.all([validatorSet(subnetID, height), peerAddresses()]);
+
+      const target = requiredWeight(set.totalWeight, BigInt(Math.min(100, quorum + buffer)));
+      const answers = await collect(set, addresses, message.bytes, justification, target, requestTimeoutMs);
+      const signedWeight = answers.reduce((sum, a) => sum + set.validators[a.index].weight, 0n);
+      if (!hasQuorum(signedWeight, set.totalWeight, BigInt(quorum))) {
+        const percent = set.totalWeight === 0n ? 0 : Number((signedWeight * 10000n) / set.totalWeight) / 100;
+        throw new AggregationFailedError(
+          `failed to collect a threshold of signatures: ${answers.length} of ${set.validators.length} validators signed ` +
+            `with weight ${signedWeight} of ${set.totalWeight} (${percent}%), ${quorum}% required`,
+          {
+            signedWeight: signedWeight.toString(),
+            totalWeight: set.totalWeight.toString(),
+            quorumPercentage: quorum,
+          },
+        );
+      }
+      const aggregate = aggregateSignatures(new Map(answers.map((a) => [a.index, a.signature])));
+      const signed = encodeSignedMessage(message.bytes, aggregate.signers, aggregate.signature);
+      return {
+        signedMessage: Buffer.from(signed).toString('hex'),
+        signedWeight,
+        totalWeight: set.totalWeight,
+        signers: answers.length,
+      };
+    },
+  };
+}
+
+/**
+ * Asks every validator at once; resolves when the verified weight reaches `target` (the rest
+ * are cancelled) or when every request has ended.
+ */
+function collect(
+  set: CanonicalValidatorSet,
+  addresses: Map<string, string>,
+  message: Uint8Array,
+  justification: Uint8Array,
+  target: bigint,
+  timeoutMs: number,
+): Promise<ValidatorAnswer[]> {
+  const controller = new AbortController();
+  const answers: ValidatorAnswer[] = [];
+  let weight = 0n;
+  const messageHex = '0x' + Buffer.from(message).toString('hex');
+  const justificationHex = '0x' + Buffer.from(justification).toString('hex');
+  return new Promise((resolve) => {
+    let pending = set.validators.length;
+    const settle = () => {
+      if (--pending === 0 || weight >= target) {
+        controller.abort();
+        resolve(answers);
+      }
+    };
+    set.validators.forEach((validator, index) => {
+      const url = validator.nodeIDs.map((id) => addresses.get(id)).find((u) => u !== undefined);
+      if (!url) {
+        queueMicrotask(settle);
+        return;
+      }
+      requestSignature(url, messageHex, justificationHex, timeoutMs, controller.signal)
+        .then((signature) => {
+          if (signature && weight < target && blsVerify(validator.publicKey, message, signature)) {
+            answers.push({ index, signature });
+            weight += validator.weight;
+          }
+        })
+        .catch(() => undefined)
+        .finally(settle);
+    });
+    if (set.validators.length === 0) resolve(answers);
+  });
+}
+
+async function requestSignature(
+  baseUrl: string,
+  message: string,
+  justification: string,
+  timeoutMs: number,
+  cancel: AbortSignal,
+): Promise<Uint8Array | undefined> {
+  const res = await fetch(`${baseUrl}/ext/acp118`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'acp118.signatureRequest',
+      params: { message, justification },
+    }),
+    signal: AbortSignal.any([cancel, AbortSignal.timeout(timeoutMs)]),
+  });
+  const body = (await res.json()) as { result?: { signature?: string } };
+  const hex = body.result?.signature;
+  if (!hex) return undefined;
+  const bytes = Uint8Array.from(Buffer.from(hex.replace(/^0x/, ''), 'hex'));
+  // An all-zero or empty signature means "not seen yet" to the reference aggregator.
+  return bytes.length === 96 && bytes.some((b) => b !== 0) ? bytes : undefined;
+}
+
+/** A subnet id given as cb58 or as 0x-hex of 32 bytes. */
+function parseSubnetId(text: string): string {
+  if (/^0x[0-9a-fA-F]{64}$/.test(text)) return toCb58(Uint8Array.from(Buffer.from(text.slice(2), 'hex')));
+  try {
+    const bytes = fromCb58(text);
+    if (bytes.length === 32) return text;
+  } catch {
+    // fall through
+  }
+  throw new InvalidParameterError(
+    'Error parsing signing subnet ID: expected cb58 or 0x-prefixed hex of 32 bytes',
+  );
+}
