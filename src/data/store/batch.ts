@@ -1,0 +1,242 @@
+/**
+ * The indexer's unit of work: every row one batch of containers produces, plus the checkpoint it
+ * advances. `writeBatch` applies it in ONE transaction, so a crash at any point leaves the store
+ * either before or after the whole batch: resuming from the checkpoint loses and duplicates
+ * nothing.
+ */
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type {
+  AssetTable,
+  AssetTransactionTable,
+  BlockTable,
+  BlockchainTable,
+  DataSchema,
+  RewardTable,
+  StakerTable,
+  SubnetTable,
+  TransactionTable,
+  UtxoSpendTable,
+  UtxoTable,
+} from './schema.js';
+import { StoreError } from '../internal/errors.js';
+
+export interface SubnetUpdate {
+  subnet_id: string;
+  owner?: { addresses: string[]; threshold: number; locktime: number };
+  conversion?: { tx: string; managerChainId: string; managerAddress: string };
+}
+
+export interface StakerEnd {
+  staking_tx: string;
+  /** The RewardValidatorTx (or removal tx) that ended the staking period. */
+  end_tx: string;
+  end_ts: number;
+  removed: boolean;
+}
+
+export interface BatchRows {
+  blocks: Insertable<BlockTable>[];
+  transactions: Insertable<TransactionTable>[];
+  assetTransactions: Insertable<AssetTransactionTable>[];
+  assets: Insertable<AssetTable>[];
+  utxos: Insertable<UtxoTable>[];
+  spends: Insertable<UtxoSpendTable>[];
+  subnets: Insertable<SubnetTable>[];
+  subnetUpdates: SubnetUpdate[];
+  blockchains: Insertable<BlockchainTable>[];
+  stakers: Insertable<StakerTable>[];
+  stakerEnds: StakerEnd[];
+  rewards: Insertable<RewardTable>[];
+}
+
+export function emptyBatch(): BatchRows {
+  return {
+    blocks: [],
+    transactions: [],
+    assetTransactions: [],
+    assets: [],
+    utxos: [],
+    spends: [],
+    subnets: [],
+    subnetUpdates: [],
+    blockchains: [],
+    stakers: [],
+    stakerEnds: [],
+    rewards: [],
+  };
+}
+
+/** Rows per INSERT statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 400;
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function insertAll<K extends keyof DataSchema>(
+  trx: Transaction<DataSchema>,
+  table: K,
+  rows: Insertable<DataSchema[K]>[],
+  size = CHUNK,
+): Promise<void> {
+  for (const part of chunks(rows, size))
+    await trx
+      .insertInto(table)
+      .values(part as any)
+      .execute();
+}
+
+/** Where a source has been read up to (0 when never). */
+export async function readCheckpoint(db: Kysely<DataSchema>, source: string): Promise<number> {
+  const row = await db
+    .selectFrom('checkpoints')
+    .select('next_index')
+    .where('source', '=', source)
+    .executeTakeFirst();
+  return row ? Number(row.next_index) : 0;
+}
+
+export class CheckpointConflictError extends StoreError {
+  constructor(source: string, expected: number, found: number) {
+    super(`checkpoint of ${source} moved: expected ${expected}, found ${found} (another indexer?)`, false);
+  }
+}
+
+/**
+ * Applies one batch and moves the checkpoint of `source` from `fromIndex` to `toIndex`, all in
+ * one transaction. Fails without writing anything if the checkpoint is not at `fromIndex`.
+ */
+export async function writeBatch(
+  db: Kysely<DataSchema>,
+  source: string,
+  fromIndex: number,
+  toIndex: number,
+  rows: BatchRows,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const current = await readCheckpoint(trx, source);
+    if (current !== fromIndex) throw new CheckpointConflictError(source, fromIndex, current);
+
+    await insertAll(trx, 'blocks', rows.blocks);
+    await insertAll(trx, 'transactions', rows.transactions);
+    await insertAll(trx, 'asset_transactions', rows.assetTransactions);
+    for (const part of chunks(rows.assets))
+      await trx
+        .insertInto('assets')
+        .values(part)
+        .onConflict((oc) => oc.column('asset_id').doNothing())
+        .execute();
+
+    // Outputs and their address rows, then spends; then settle every spend whose output is known.
+    const utxos = rows.utxos;
+    await insertAll(trx, 'utxos', utxos, 200);
+    const addressRows = utxos.flatMap((u) =>
+      (JSON.parse(u.addresses) as string[]).map((address) => ({
+        chain_id: u.consumed_on,
+        address,
+        utxo_id: u.utxo_id,
+        spent: 0,
+        ts: u.block_ts,
+        amount: u.amount,
+      })),
+    );
+    for (const part of chunks(addressRows))
+      await trx
+        .insertInto('utxo_addresses')
+        .values(part)
+        .onConflict((oc) => oc.columns(['chain_id', 'address', 'utxo_id']).doNothing())
+        .execute();
+    for (const part of chunks(rows.spends))
+      await trx
+        .insertInto('utxo_spends')
+        .values(part)
+        .onConflict((oc) => oc.column('utxo_id').doNothing())
+        .execute();
+    const touched = [...new Set([...utxos.map((u) => u.utxo_id), ...rows.spends.map((s) => s.utxo_id)])];
+    for (const ids of chunks(touched)) await settleSpends(trx, ids);
+
+    await insertAll(trx, 'subnets', rows.subnets);
+    for (const u of rows.subnetUpdates) {
+      if (u.owner)
+        await trx
+          .updateTable('subnets')
+          .set({
+            owner_addresses: JSON.stringify(u.owner.addresses),
+            threshold: u.owner.threshold,
+            locktime: u.owner.locktime,
+          })
+          .where('subnet_id', '=', u.subnet_id)
+          .execute();
+      if (u.conversion)
+        await trx
+          .updateTable('subnets')
+          .set({
+            is_l1: 1,
+            conversion_tx: u.conversion.tx,
+            manager_chain_id: u.conversion.managerChainId,
+            manager_address: u.conversion.managerAddress,
+          })
+          .where('subnet_id', '=', u.subnet_id)
+          .execute();
+    }
+    await insertAll(trx, 'blockchains', rows.blockchains);
+    await insertAll(trx, 'stakers', rows.stakers);
+    for (const end of rows.stakerEnds) {
+      await trx
+        .updateTable('stakers')
+        .set(end.removed ? { removed_tx: end.end_tx, removed_ts: end.end_ts } : { reward_tx: end.end_tx })
+        .where('tx_hash', '=', end.staking_tx)
+        .execute();
+      // The staked outputs become ordinary spendable outputs when the staking period ends.
+      await trx
+        .updateTable('utxos')
+        .set({ staked: 0 })
+        .where('tx_hash', '=', end.staking_tx)
+        .where('utxo_type', '=', 'STAKE')
+        .execute();
+    }
+    await insertAll(trx, 'rewards', rows.rewards);
+    await insertAll(
+      trx,
+      'reward_addresses',
+      rows.rewards.flatMap((r) =>
+        (JSON.parse(r.addresses) as string[]).map((address) => ({ address, seq: r.seq, utxo_id: r.utxo_id })),
+      ),
+    );
+
+    const now = Date.now();
+    await trx
+      .insertInto('checkpoints')
+      .values({ source, next_index: toIndex, updated_at_ms: now })
+      .onConflict((oc) => oc.column('source').doUpdateSet({ next_index: toIndex, updated_at_ms: now }))
+      .execute();
+  });
+}
+
+async function settleSpends(trx: Transaction<DataSchema>, ids: string[]): Promise<void> {
+  const spends = await trx.selectFrom('utxo_spends').selectAll().where('utxo_id', 'in', ids).execute();
+  if (spends.length === 0) return;
+  for (const s of spends) {
+    await trx
+      .updateTable('utxos')
+      .set({
+        consuming_tx: s.consuming_tx,
+        consuming_height: s.consuming_height,
+        consuming_ts: s.consuming_ts,
+        credentials: s.credentials,
+      })
+      .where('utxo_id', '=', s.utxo_id)
+      .execute();
+  }
+  await trx
+    .updateTable('utxo_addresses')
+    .set({ spent: 1 })
+    .where(
+      'utxo_id',
+      'in',
+      spends.map((s) => s.utxo_id),
+    )
+    .execute();
+}

@@ -1,0 +1,129 @@
+/**
+ * The one door to the data platform's storage: `createDatabase(config)` opens SQLite (a file
+ * `data.db` in the data dir) by default, or PostgreSQL when given a `postgres://` URL, runs the
+ * migrations, and hands back one typed kysely instance. Every dialect difference lives in this
+ * folder (sqlite.ts, postgres.ts, errors below); queries elsewhere are dialect-free.
+ */
+import path from 'node:path';
+import { Kysely, Migrator, type MigrationProvider } from 'kysely';
+import { StoreError } from '../internal/errors.js';
+import { MIGRATIONS } from './migrations.js';
+import { openPostgres } from './postgres.js';
+import type { DataSchema } from './schema.js';
+import { openSqlite } from './sqlite.js';
+
+export interface DatabaseConfig {
+  /** Directory of the embedded store (`data.db`). */
+  dataDir: string;
+  /** `postgres://…` selects PostgreSQL; absent selects SQLite. */
+  databaseUrl?: string;
+  /** PostgreSQL pool size (default 10). */
+  poolSize?: number;
+}
+
+export type DialectKind = 'sqlite' | 'postgres';
+
+export interface DataDatabase {
+  readonly kind: DialectKind;
+  readonly db: Kysely<DataSchema>;
+  /** File path, or the URL with its password hidden: safe to log and print. */
+  readonly location: string;
+  close(): Promise<void>;
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** Hides the password of a database URL. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
+}
+
+/** Opens the store and brings its schema up to date. */
+export async function createDatabase(config: DatabaseConfig): Promise<DataDatabase> {
+  let db: Kysely<DataSchema>;
+  let kind: DialectKind;
+  let location: string;
+  if (config.databaseUrl !== undefined && config.databaseUrl !== '') {
+    if (!isPostgresUrl(config.databaseUrl))
+      throw new StoreError(
+        `--database-url must be a postgres:// URL, got "${redactUrl(config.databaseUrl)}"`,
+        false,
+      );
+    const { dialect } = openPostgres(config.databaseUrl, config.poolSize);
+    db = new Kysely<DataSchema>({ dialect });
+    kind = 'postgres';
+    location = redactUrl(config.databaseUrl);
+  } else {
+    const file = path.join(config.dataDir, 'data.db');
+    db = new Kysely<DataSchema>({ dialect: openSqlite(file).dialect });
+    kind = 'sqlite';
+    location = file;
+  }
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.destroy().catch(() => {});
+    throw toStoreError(err, `cannot open the data store at ${location}`);
+  }
+  let closed = false;
+  return {
+    kind,
+    db,
+    location,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+async function migrate(db: Kysely<DataSchema>): Promise<void> {
+  const { error } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) throw error;
+}
+
+const RETRYABLE_CODES = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01', // admin shutdown
+  '57P03', // cannot connect now
+  '40001', // serialization failure
+  '40P01', // deadlock
+]);
+
+/** Maps a driver error to a StoreError that says whether another attempt may succeed. */
+export function toStoreError(err: unknown, message?: string): StoreError {
+  if (err instanceof StoreError) return err;
+  const code = (err as { code?: string })?.code ?? '';
+  const retryable = RETRYABLE_CODES.has(code) || code.startsWith('08');
+  const text = err instanceof Error ? err.message : String(err);
+  return new StoreError(message ? `${message}: ${text}` : text, retryable, { cause: err });
+}
+
+/** Runs `fn`, retrying retryable store errors a few times with a short backoff. */
+export async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const e = toStoreError(err);
+      if (!e.retryable || i + 1 >= attempts) throw e;
+      await new Promise((r) => setTimeout(r, 50 * 2 ** i));
+    }
+  }
+}

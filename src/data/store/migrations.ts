@@ -1,0 +1,216 @@
+/**
+ * Append-only, named migrations; they run on start (createDatabase). Never edit a migration that
+ * has shipped: add a new one. Column types are the ones both dialects read identically.
+ */
+import type { Kysely, Migration } from 'kysely';
+
+type AnyDb = Kysely<any>;
+
+async function initial(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('meta')
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('checkpoints')
+    .addColumn('source', 'text', (c) => c.primaryKey())
+    .addColumn('next_index', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at_ms', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('blocks')
+    .addColumn('chain_id', 'text', (c) => c.notNull())
+    .addColumn('height', 'bigint', (c) => c.notNull())
+    .addColumn('block_id', 'text', (c) => c.notNull())
+    .addColumn('parent_id', 'text', (c) => c.notNull())
+    .addColumn('timestamp', 'bigint', (c) => c.notNull())
+    .addColumn('tx_count', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('blocks_pk', ['chain_id', 'height'])
+    .execute();
+  await db.schema.createIndex('blocks_by_id').on('blocks').columns(['block_id']).execute();
+  await db.schema
+    .createTable('transactions')
+    .addColumn('tx_hash', 'text', (c) => c.primaryKey())
+    .addColumn('chain_id', 'text', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .addColumn('block_height', 'bigint', (c) => c.notNull())
+    .addColumn('block_id', 'text', (c) => c.notNull())
+    .addColumn('timestamp', 'bigint', (c) => c.notNull())
+    .addColumn('tx_type', 'text', (c) => c.notNull())
+    .addColumn('memo', 'text', (c) => c.notNull())
+    .addColumn('source_chain', 'text')
+    .addColumn('destination_chain', 'text')
+    .execute();
+  await db.schema
+    .createIndex('transactions_by_seq')
+    .on('transactions')
+    .columns(['chain_id', 'seq'])
+    .execute();
+  await db.schema
+    .createTable('asset_transactions')
+    .addColumn('asset_id', 'text', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .addColumn('tx_hash', 'text', (c) => c.notNull())
+    .addColumn('tx_type', 'text', (c) => c.notNull())
+    .addColumn('timestamp', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('asset_transactions_pk', ['asset_id', 'seq'])
+    .execute();
+  await db.schema
+    .createTable('assets')
+    .addColumn('asset_id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('symbol', 'text', (c) => c.notNull())
+    .addColumn('denomination', 'integer', (c) => c.notNull())
+    .addColumn('asset_type', 'text', (c) => c.notNull())
+    .addColumn('cap', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('tx_hash', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('utxos')
+    .addColumn('utxo_id', 'text', (c) => c.primaryKey())
+    .addColumn('tx_hash', 'text', (c) => c.notNull())
+    .addColumn('output_index', 'integer', (c) => c.notNull())
+    .addColumn('created_on', 'text', (c) => c.notNull())
+    .addColumn('consumed_on', 'text', (c) => c.notNull())
+    .addColumn('asset_id', 'text', (c) => c.notNull())
+    .addColumn('amount', 'text', (c) => c.notNull())
+    .addColumn('addresses', 'text', (c) => c.notNull())
+    .addColumn('threshold', 'integer', (c) => c.notNull())
+    .addColumn('locktime', 'bigint', (c) => c.notNull())
+    .addColumn('stakeable_locktime', 'bigint', (c) => c.notNull())
+    .addColumn('staked', 'integer', (c) => c.notNull())
+    .addColumn('utxo_type', 'text', (c) => c.notNull())
+    .addColumn('reward_type', 'text')
+    .addColumn('start_ts', 'bigint')
+    .addColumn('end_ts', 'bigint')
+    .addColumn('block_height', 'bigint', (c) => c.notNull())
+    .addColumn('block_ts', 'bigint', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .addColumn('group_id', 'integer')
+    .addColumn('payload', 'text')
+    .addColumn('utxo_bytes', 'text', (c) => c.notNull())
+    .addColumn('consuming_tx', 'text')
+    .addColumn('consuming_height', 'bigint')
+    .addColumn('consuming_ts', 'bigint')
+    .addColumn('credentials', 'text')
+    .execute();
+  await db.schema.createIndex('utxos_by_tx').on('utxos').columns(['tx_hash', 'output_index']).execute();
+  await db.schema.createIndex('utxos_by_consumer').on('utxos').columns(['consuming_tx']).execute();
+  await db.schema
+    .createTable('utxo_spends')
+    .addColumn('utxo_id', 'text', (c) => c.primaryKey())
+    .addColumn('consuming_tx', 'text', (c) => c.notNull())
+    .addColumn('consuming_height', 'bigint', (c) => c.notNull())
+    .addColumn('consuming_ts', 'bigint', (c) => c.notNull())
+    .addColumn('credentials', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('utxo_addresses')
+    .addColumn('chain_id', 'text', (c) => c.notNull())
+    .addColumn('address', 'text', (c) => c.notNull())
+    .addColumn('utxo_id', 'text', (c) => c.notNull())
+    .addColumn('spent', 'integer', (c) => c.notNull())
+    .addColumn('ts', 'bigint', (c) => c.notNull())
+    .addColumn('amount', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('utxo_addresses_pk', ['chain_id', 'address', 'utxo_id'])
+    .execute();
+  // Keyset indexes of the UTXO list: one per sort key, spent flag ahead of it so "unspent only"
+  // and "spent only" are each a single index range (includeSpent merges the two).
+  await db.schema
+    .createIndex('utxo_addresses_by_ts')
+    .on('utxo_addresses')
+    .columns(['chain_id', 'address', 'spent', 'ts', 'utxo_id'])
+    .execute();
+  await db.schema
+    .createIndex('utxo_addresses_by_amount')
+    .on('utxo_addresses')
+    .columns(['chain_id', 'address', 'spent', 'amount', 'utxo_id'])
+    .execute();
+  await db.schema.createIndex('utxo_addresses_by_utxo').on('utxo_addresses').columns(['utxo_id']).execute();
+  await db.schema
+    .createTable('subnets')
+    .addColumn('subnet_id', 'text', (c) => c.primaryKey())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .addColumn('create_ts', 'bigint', (c) => c.notNull())
+    .addColumn('create_block', 'bigint', (c) => c.notNull())
+    .addColumn('owner_addresses', 'text', (c) => c.notNull())
+    .addColumn('threshold', 'integer', (c) => c.notNull())
+    .addColumn('locktime', 'bigint', (c) => c.notNull())
+    .addColumn('is_l1', 'integer', (c) => c.notNull())
+    .addColumn('conversion_tx', 'text')
+    .addColumn('manager_chain_id', 'text')
+    .addColumn('manager_address', 'text')
+    .execute();
+  await db.schema.createIndex('subnets_by_seq').on('subnets').columns(['seq']).execute();
+  await db.schema
+    .createTable('blockchains')
+    .addColumn('blockchain_id', 'text', (c) => c.primaryKey())
+    .addColumn('subnet_id', 'text', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('vm_id', 'text', (c) => c.notNull())
+    .addColumn('create_ts', 'bigint', (c) => c.notNull())
+    .addColumn('create_block', 'bigint', (c) => c.notNull())
+    .addColumn('genesis', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('blockchains_by_subnet')
+    .on('blockchains')
+    .columns(['subnet_id', 'seq'])
+    .execute();
+  await db.schema
+    .createTable('stakers')
+    .addColumn('tx_hash', 'text', (c) => c.primaryKey())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('node_id', 'text', (c) => c.notNull())
+    .addColumn('subnet_id', 'text', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .addColumn('amount_staked', 'text', (c) => c.notNull())
+    .addColumn('delegation_shares', 'integer')
+    .addColumn('start_ts', 'bigint', (c) => c.notNull())
+    .addColumn('end_ts', 'bigint', (c) => c.notNull())
+    .addColumn('bls_public_key', 'text')
+    .addColumn('bls_pop', 'text')
+    .addColumn('reward_addresses', 'text', (c) => c.notNull())
+    .addColumn('reward_tx', 'text')
+    .addColumn('removed_tx', 'text')
+    .addColumn('removed_ts', 'bigint')
+    .execute();
+  await db.schema.createIndex('stakers_by_node').on('stakers').columns(['node_id', 'kind', 'seq']).execute();
+  await db.schema
+    .createTable('rewards')
+    .addColumn('utxo_id', 'text', (c) => c.primaryKey())
+    .addColumn('staking_tx', 'text', (c) => c.notNull())
+    .addColumn('reward_tx', 'text', (c) => c.notNull())
+    .addColumn('node_id', 'text', (c) => c.notNull())
+    .addColumn('reward_type', 'text', (c) => c.notNull())
+    .addColumn('asset_id', 'text', (c) => c.notNull())
+    .addColumn('amount', 'text', (c) => c.notNull())
+    .addColumn('addresses', 'text', (c) => c.notNull())
+    .addColumn('output_index', 'integer', (c) => c.notNull())
+    .addColumn('amount_staked', 'text', (c) => c.notNull())
+    .addColumn('start_ts', 'bigint', (c) => c.notNull())
+    .addColumn('end_ts', 'bigint', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('rewards_by_node')
+    .on('rewards')
+    .columns(['node_id', 'seq', 'utxo_id'])
+    .execute();
+  await db.schema.createIndex('rewards_by_seq').on('rewards').columns(['seq', 'utxo_id']).execute();
+  await db.schema
+    .createTable('reward_addresses')
+    .addColumn('address', 'text', (c) => c.notNull())
+    .addColumn('seq', 'bigint', (c) => c.notNull())
+    .addColumn('utxo_id', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('reward_addresses_pk', ['address', 'seq', 'utxo_id'])
+    .execute();
+}
+
+/** Every migration by name; names sort in the order they run. Append only. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': { up: initial },
+};

@@ -1,0 +1,22 @@
+/**
+ * PostgreSQL through `pg`. int8 columns come back as JS numbers (every bigint column here holds
+ * heights, timestamps or sequence numbers below 2^53; amounts are text).
+ */
+import pg from 'pg';
+import { PostgresDialect } from 'kysely';
+
+const INT8_OID = 20;
+
+export function openPostgres(url: string, poolSize = 10): { pool: pg.Pool; dialect: PostgresDialect } {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: {
+      getTypeParser: ((oid: number, format?: any) =>
+        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as any,
+    },
+  });
+  // An idle client that loses its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return { pool, dialect: new PostgresDialect({ pool }) };
+}

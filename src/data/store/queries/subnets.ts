@@ -1,0 +1,39 @@
+/** Subnets in creation order with their blockchains. */
+import type { Kysely, Selectable } from 'kysely';
+import type { BlockchainTable, DataSchema, SubnetTable } from '../schema.js';
+import type { SortOrder } from './utxos.js';
+
+export type SubnetRow = Selectable<SubnetTable>;
+export type BlockchainRow = Selectable<BlockchainTable>;
+
+export async function listSubnets(
+  db: Kysely<DataSchema>,
+  q: { sortOrder: SortOrder; afterSeq?: number; limit: number },
+): Promise<{ rows: { subnet: SubnetRow; blockchains: BlockchainRow[] }[]; next?: number }> {
+  let sel = db.selectFrom('subnets').selectAll();
+  if (q.afterSeq !== undefined) sel = sel.where('seq', q.sortOrder === 'asc' ? '>' : '<', q.afterSeq);
+  const subnets = await sel
+    .orderBy('seq', q.sortOrder)
+    .limit(q.limit + 1)
+    .execute();
+  const page = subnets.slice(0, q.limit);
+  const chains = page.length
+    ? await db
+        .selectFrom('blockchains')
+        .selectAll()
+        .where(
+          'subnet_id',
+          'in',
+          page.map((s) => s.subnet_id),
+        )
+        .orderBy('seq')
+        .execute()
+    : [];
+  return {
+    rows: page.map((subnet) => ({
+      subnet,
+      blockchains: chains.filter((c) => c.subnet_id === subnet.subnet_id),
+    })),
+    next: subnets.length > q.limit ? Number(page[page.length - 1].seq) : undefined,
+  };
+}

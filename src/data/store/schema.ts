@@ -1,0 +1,211 @@
+/**
+ * The data platform's tables, as kysely types. One schema serves SQLite and PostgreSQL; every
+ * column uses a type both understand the same way (integers, text), so queries never branch on
+ * the dialect. Amounts are uint64 and sort as zero-padded 20-digit text (see amounts.ts).
+ */
+
+/** Where each source (an index API: `X/block`, `P/block`) has been read up to. */
+export interface CheckpointTable {
+  source: string;
+  /** Index of the next container to read. */
+  next_index: number;
+  updated_at_ms: number;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface BlockTable {
+  /** Blockchain id (cb58). */
+  chain_id: string;
+  height: number;
+  block_id: string;
+  parent_id: string;
+  /** Unix seconds (the block's own timestamp, or the node's acceptance time when it has none). */
+  timestamp: number;
+  tx_count: number;
+}
+
+export interface TransactionTable {
+  tx_hash: string;
+  chain_id: string;
+  /** Total order within a chain: block height × 1,000,000 + position in the block. */
+  seq: number;
+  block_height: number;
+  block_id: string;
+  timestamp: number;
+  tx_type: string;
+  memo: string;
+  source_chain: string | null;
+  destination_chain: string | null;
+}
+
+/** One row per (asset, transaction that moved or created it) on the X-chain. */
+export interface AssetTransactionTable {
+  asset_id: string;
+  seq: number;
+  tx_hash: string;
+  tx_type: string;
+  timestamp: number;
+}
+
+export interface AssetTable {
+  asset_id: string;
+  name: string;
+  symbol: string;
+  denomination: number;
+  /** `secp256k1` or `nft`. */
+  asset_type: string;
+  /** `fixed` or `variable`. */
+  cap: string;
+  created_at: number;
+  tx_hash: string;
+}
+
+export interface UtxoTable {
+  utxo_id: string;
+  tx_hash: string;
+  output_index: number;
+  /** Chain whose transaction created the output. */
+  created_on: string;
+  /** Chain that holds (and may consume) it: the destination for exported outputs. */
+  consumed_on: string;
+  asset_id: string;
+  /** Zero-padded 20-digit decimal (sorts as a number in both dialects). */
+  amount: string;
+  /** JSON array of bech32 addresses without chain prefix. */
+  addresses: string;
+  threshold: number;
+  locktime: number;
+  stakeable_locktime: number;
+  /** 1 while the output is locked as stake; 0 once the staking period ends. */
+  staked: number;
+  /** `TRANSFER`, `STAKE`, or an X-chain output kind (`transfer`, `mint`, `nft_transfer`, …). */
+  utxo_type: string;
+  reward_type: string | null;
+  start_ts: number | null;
+  end_ts: number | null;
+  block_height: number;
+  block_ts: number;
+  seq: number;
+  group_id: number | null;
+  payload: string | null;
+  utxo_bytes: string;
+  consuming_tx: string | null;
+  consuming_height: number | null;
+  consuming_ts: number | null;
+  /** JSON array of {signature, publicKey} of the consuming input's credential. */
+  credentials: string | null;
+}
+
+/**
+ * A spend recorded for an input. Kept separately so a spend seen before its output (an import
+ * read before the export on the other chain) is applied when the output arrives.
+ */
+export interface UtxoSpendTable {
+  utxo_id: string;
+  consuming_tx: string;
+  consuming_height: number;
+  consuming_ts: number;
+  credentials: string;
+}
+
+/** Address → UTXO, with the sort keys copied in so each list page is one index range. */
+export interface UtxoAddressTable {
+  /** Chain whose UTXO list shows the output (its `consumed_on`). */
+  chain_id: string;
+  address: string;
+  utxo_id: string;
+  spent: number;
+  ts: number;
+  amount: string;
+}
+
+export interface SubnetTable {
+  subnet_id: string;
+  seq: number;
+  create_ts: number;
+  create_block: number;
+  owner_addresses: string;
+  threshold: number;
+  locktime: number;
+  is_l1: number;
+  conversion_tx: string | null;
+  manager_chain_id: string | null;
+  manager_address: string | null;
+}
+
+export interface BlockchainTable {
+  blockchain_id: string;
+  subnet_id: string;
+  seq: number;
+  name: string;
+  vm_id: string;
+  create_ts: number;
+  create_block: number;
+  /** Genesis bytes as hex. */
+  genesis: string;
+}
+
+/** Validators and delegators of the primary network and of subnets. */
+export interface StakerTable {
+  tx_hash: string;
+  /** `validator` or `delegator`. */
+  kind: string;
+  node_id: string;
+  subnet_id: string;
+  seq: number;
+  amount_staked: string;
+  /** Delegation fee in parts per million (validators only). */
+  delegation_shares: number | null;
+  start_ts: number;
+  end_ts: number;
+  bls_public_key: string | null;
+  bls_pop: string | null;
+  reward_addresses: string;
+  reward_tx: string | null;
+  removed_tx: string | null;
+  removed_ts: number | null;
+}
+
+export interface RewardTable {
+  utxo_id: string;
+  staking_tx: string;
+  reward_tx: string;
+  node_id: string;
+  reward_type: string;
+  asset_id: string;
+  amount: string;
+  addresses: string;
+  output_index: number;
+  amount_staked: string;
+  start_ts: number;
+  end_ts: number;
+  /** Order of payment: the reward transaction's seq × 100 + output position. */
+  seq: number;
+}
+
+export interface RewardAddressTable {
+  address: string;
+  seq: number;
+  utxo_id: string;
+}
+
+export interface DataSchema {
+  checkpoints: CheckpointTable;
+  meta: MetaTable;
+  blocks: BlockTable;
+  transactions: TransactionTable;
+  asset_transactions: AssetTransactionTable;
+  assets: AssetTable;
+  utxos: UtxoTable;
+  utxo_spends: UtxoSpendTable;
+  utxo_addresses: UtxoAddressTable;
+  subnets: SubnetTable;
+  blockchains: BlockchainTable;
+  stakers: StakerTable;
+  rewards: RewardTable;
+  reward_addresses: RewardAddressTable;
+}
