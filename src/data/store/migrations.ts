@@ -3,6 +3,7 @@
  * has shipped: add a new one. Column types are the ones both dialects read identically.
  */
 import type { Kysely, Migration } from 'kysely';
+import { evmInitial } from './migrations-evm.js';
 
 type AnyDb = Kysely<any>;
 
@@ -213,4 +214,5 @@ async function initial(db: AnyDb): Promise<void> {
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
+  '0002_evm': { up: evmInitial },
 };

@@ -3,6 +3,7 @@
  * column uses a type both understand the same way (integers, text), so queries never branch on
  * the dialect. Amounts are uint64 and sort as zero-padded 20-digit text (see amounts.ts).
  */
+import type { EvmSchema } from './schema-evm.js';
 
 /** Where each source (an index API: `X/block`, `P/block`) has been read up to. */
 export interface CheckpointTable {
@@ -193,7 +194,7 @@ export interface RewardAddressTable {
   utxo_id: string;
 }
 
-export interface DataSchema {
+export interface DataSchema extends EvmSchema {
   checkpoints: CheckpointTable;
   meta: MetaTable;
   blocks: BlockTable;
