@@ -48,10 +48,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  const facts = readyFacts(node, Math.round(performance.now() - t0));
-  process.stdout.write(options.json ? JSON.stringify(facts) + '\n' : formatBanner(facts));
-
-  await new Promise<void>((resolve) => {
+  // Listen for signals before announcing readiness: a script may send SIGTERM the moment it
+  // reads the ready line, and without a listener Node would die without closing anything.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
       resolve();
@@ -59,6 +58,9 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  const facts = readyFacts(node, Math.round(performance.now() - t0));
+  process.stdout.write(options.json ? JSON.stringify(facts) + '\n' : formatBanner(facts));
+  await stopped;
   await node.close();
   return 0;
 }

@@ -33,6 +33,7 @@ export interface RunningNode {
 }
 
 const GENESIS_KEY = 'genesis/params';
+const GENESIS_PROOFS_KEY = 'genesis/proofs-of-possession';
 const INDEX_HISTORY_KEY = 'index/was-enabled';
 
 /** Index routes that exist on every node with indexing on (the vertex index stays empty). */
@@ -194,6 +195,7 @@ function restoreGenesis(config: NodeConfig, db: NodeDatabase): Genesis {
       seed: params.seed,
       validators: params.validators,
       startTime: params.startTime,
+      knownProofs: JSON.parse(db.getMetaString(GENESIS_PROOFS_KEY) ?? '[]') as string[],
     });
   }
   const startTime = Math.floor(Date.now() / 1000);
@@ -211,6 +213,10 @@ function restoreGenesis(config: NodeConfig, db: NodeDatabase): Genesis {
       validators: config.validators,
       startTime,
     }),
+  );
+  db.setMeta(
+    GENESIS_PROOFS_KEY,
+    JSON.stringify(genesis.validators.map((v) => Buffer.from(v.blsProofOfPossession).toString('hex'))),
   );
   return genesis;
 }
