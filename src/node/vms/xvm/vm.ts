@@ -1,0 +1,364 @@
+/**
+ * The X-chain VM: verifies issued transactions against accepted state plus the pending ones,
+ * batches them into linear standard blocks (as soon as they arrive with block time 0, else every
+ * `blockTimeMs`), and accepts each block in ONE database transaction: UTXO set, assets, txs,
+ * shared-memory changes and both index appends commit together or not at all.
+ */
+import { avaxSerial, BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo } from '@avalabs/avalanchejs';
+import type { Logger } from '../../../shared/logger.js';
+import { parseId, toCb58 } from '../../../shared/encoding.js';
+import type { DevnetClock } from '../../clock.js';
+import type { Allocation } from '../../genesis/genesis.js';
+import type { ContainerIndex } from '../../index/container-index.js';
+import type { NodeDatabase } from '../../storage/database.js';
+import type { SharedMemory } from '../components/shared-memory.js';
+import { inputIdOf } from '../components/utxo-id.js';
+import { blockIdOf, decodeBlock, EMPTY_ID, encodeBlock } from './block/standard-block.js';
+import { CodecError, idOf, packUtxo, parseUtxo } from './codec.js';
+import { FX, MAX_BLOCK_TX_BYTES, NATIVE_ASSET } from './constants.js';
+import { XState, type StoredBlock } from './state/x-state.js';
+import {
+  effectsOf,
+  keyOf,
+  refInputId,
+  type NewAsset,
+  type ProducedUtxo,
+  type TxEffects,
+} from './txs/effects.js';
+import { readTx, readUtxo, type UtxoRef, type XTx, type XUtxo } from './txs/model.js';
+import {
+  TxVerifyError,
+  verifySemantics,
+  verifySyntax,
+  type AssetInfo,
+  type StateView,
+  type VerifierContext,
+} from './txs/verifier.js';
+
+export type TxStatus = 'Accepted' | 'Processing' | 'Rejected' | 'Unknown';
+
+/** A refused issue: the message is what the client sees. */
+export class IssueError extends Error {
+  override readonly name = 'IssueError';
+}
+
+export interface XvmOptions {
+  readonly db: NodeDatabase;
+  readonly chainId: string;
+  readonly networkId: number;
+  readonly avaxAssetId: string;
+  readonly txFee: bigint;
+  readonly createAssetTxFee: bigint;
+  /** Chains atomic UTXOs may move to and from (P and C), by cb58 id. */
+  readonly atomicPeers: readonly string[];
+  readonly sharedMemory: SharedMemory;
+  readonly clock: DevnetClock;
+  readonly logger: Logger;
+  readonly blockTimeMs: number;
+  /** The `X/tx` and `X/block` indexes; absent while indexing is off. */
+  readonly txIndex?: ContainerIndex;
+  readonly blockIndex?: ContainerIndex;
+  readonly genesisTime: number;
+  readonly allocations: readonly Allocation[];
+}
+
+interface PendingTx {
+  readonly tx: XTx;
+  readonly effects: TxEffects;
+}
+
+/** Rejected tx ids remembered for getTxStatus (bounded). */
+const MAX_REMEMBERED_REJECTIONS = 10_000;
+
+export class XVM {
+  readonly state: XState;
+  readonly verifier: VerifierContext;
+  private last: StoredBlock;
+  private readonly mempool: PendingTx[] = [];
+  private readonly pendingIds = new Set<string>();
+  private readonly pendingSpent = new Map<string, string>();
+  private readonly pendingAtomicSpent = new Map<string, string>();
+  private readonly pendingProduced = new Map<string, ProducedUtxo>();
+  private readonly pendingAssets = new Map<string, NewAsset>();
+  private readonly rejected = new Map<string, string>();
+  private buildTimer: NodeJS.Timeout | undefined;
+  private buildImmediate: NodeJS.Immediate | undefined;
+  private lastBuildMs = 0;
+  private closed = false;
+
+  constructor(private readonly o: XvmOptions) {
+    this.state = new XState(o.db, o.chainId);
+    this.verifier = {
+      networkId: o.networkId,
+      chainId: parseId(o.chainId),
+      avaxAssetId: parseId(o.avaxAssetId),
+      txFee: o.txFee,
+      createAssetTxFee: o.createAssetTxFee,
+      atomicPeers: o.atomicPeers.map((p) => parseId(p)),
+    };
+    this.last = this.state.lastAccepted() ?? this.acceptGenesis();
+  }
+
+  /**
+   * Appends accepted blocks and txs the indexes miss (accepted while indexing was off), in
+   * acceptance order, stamped with the catch-up time as the reference stamps bootstrap-time
+   * containers.
+   */
+  catchUpIndexes(): void {
+    const { txIndex, blockIndex } = this.o;
+    if (!txIndex || !blockIndex) return;
+    if (blockIndex.size >= this.last.height + 1n) return;
+    const nowMs = this.o.clock.nowMs();
+    this.o.db.transaction(() => {
+      for (let h = 0n; h <= this.last.height; h++) {
+        const block = this.state.blockByHeight(h);
+        if (!block || blockIndex.byId(block.id)) continue;
+        for (const txBytes of decodeBlock(block.bytes).txs) {
+          const txId = toCb58(idOf(txBytes));
+          if (!txIndex.byId(txId)) txIndex.append(txId, txBytes, nowMs);
+        }
+        blockIndex.append(block.id, block.bytes, nowMs);
+      }
+    });
+  }
+
+  lastAccepted(): StoredBlock {
+    return this.last;
+  }
+
+  /** Verifies and queues a signed tx; answers its id. Throws IssueError with the reason. */
+  issue(bytes: Uint8Array): string {
+    if (this.closed) throw new IssueError('the chain is shutting down');
+    let tx: XTx;
+    try {
+      tx = readTx(bytes);
+    } catch (err) {
+      if (err instanceof CodecError) throw new IssueError(`problem parsing transaction: ${err.message}`);
+      throw err;
+    }
+    const id = tx.idString;
+    if (this.pendingIds.has(id)) return id;
+    if (this.state.hasTx(id)) throw new IssueError(`transaction ${id} is already accepted`);
+    try {
+      verifySyntax(tx, this.verifier);
+      verifySemantics(tx, this.verifier, this.view, BigInt(this.o.clock.nowSeconds()));
+    } catch (err) {
+      if (err instanceof TxVerifyError)
+        throw new IssueError(`failed to verify transaction ${id}: ${err.message}`);
+      throw err;
+    }
+    this.addPending({ tx, effects: effectsOf(tx) });
+    this.scheduleBuild();
+    return id;
+  }
+
+  status(txId: string): TxStatus {
+    if (this.pendingIds.has(txId)) return 'Processing';
+    if (this.state.hasTx(txId)) return 'Accepted';
+    if (this.rejected.has(txId)) return 'Rejected';
+    return 'Unknown';
+  }
+
+  /** Pending txs go into one last block before the node stops. */
+  close(): void {
+    if (this.closed) return;
+    clearTimeout(this.buildTimer);
+    if (this.buildImmediate) clearImmediate(this.buildImmediate);
+    while (this.mempool.length > 0) this.buildBlock();
+    this.closed = true;
+  }
+
+  /** The state issued txs are checked against: accepted state overlaid with pending txs. */
+  private readonly view: StateView = {
+    utxo: (ref: UtxoRef) => {
+      const { inputId, key } = refInputId(ref);
+      const label = `${toCb58(ref.txId)}:${ref.outputIndex}`;
+      const spender = this.pendingSpent.get(key);
+      if (spender) return `double spend: UTXO ${label} is already spent by pending transaction ${spender}`;
+      const pending = this.pendingProduced.get(key);
+      if (pending) return readUtxo(parseUtxo(pending.bytes));
+      const bytes = this.state.utxos.get(inputId);
+      if (!bytes) return `UTXO ${label} not found: it never existed or is already spent`;
+      return readUtxo(parseUtxo(bytes));
+    },
+    atomicUtxo: (sourceChain: Uint8Array, ref: UtxoRef) => {
+      const { inputId, key } = refInputId(ref);
+      const source = toCb58(sourceChain);
+      const label = `${toCb58(ref.txId)}:${ref.outputIndex}`;
+      const spender = this.pendingAtomicSpent.get(`${source}/${key}`);
+      if (spender)
+        return `double spend: atomic UTXO ${label} is already imported by pending transaction ${spender}`;
+      const bytes = this.o.sharedMemory.get(source, this.o.chainId, inputId);
+      if (!bytes) return `atomic UTXO ${label} from ${source} not found in shared memory`;
+      let utxo: XUtxo;
+      try {
+        utxo = readUtxo(parseUtxo(bytes));
+      } catch (err) {
+        return `atomic UTXO ${label} cannot be read: ${(err as Error).message}`;
+      }
+      return utxo;
+    },
+    asset: (assetId: Uint8Array): AssetInfo | undefined => {
+      const id = toCb58(assetId);
+      const stored = this.state.asset(id);
+      if (stored) return { fxs: stored.fxs };
+      const pending = this.pendingAssets.get(id);
+      return pending ? { fxs: pending.fxs } : undefined;
+    },
+  };
+
+  private addPending(p: PendingTx): void {
+    const id = p.tx.idString;
+    this.mempool.push(p);
+    this.pendingIds.add(id);
+    for (const c of p.effects.consumed) {
+      this.pendingSpent.set(c.key, id);
+      this.pendingProduced.delete(c.key);
+    }
+    const source = p.tx.sourceChain ? toCb58(p.tx.sourceChain) : '';
+    for (const c of p.effects.imported) this.pendingAtomicSpent.set(`${source}/${c.key}`, id);
+    for (const u of p.effects.produced) this.pendingProduced.set(u.key, u);
+    if (p.effects.newAsset) this.pendingAssets.set(toCb58(p.effects.newAsset.id), p.effects.newAsset);
+  }
+
+  private clearPending(batch: readonly PendingTx[]): void {
+    for (const p of batch) {
+      const id = p.tx.idString;
+      this.pendingIds.delete(id);
+      for (const c of p.effects.consumed)
+        if (this.pendingSpent.get(c.key) === id) this.pendingSpent.delete(c.key);
+      const source = p.tx.sourceChain ? toCb58(p.tx.sourceChain) : '';
+      for (const c of p.effects.imported) this.pendingAtomicSpent.delete(`${source}/${c.key}`);
+      for (const u of p.effects.produced) this.pendingProduced.delete(u.key);
+      if (p.effects.newAsset) this.pendingAssets.delete(toCb58(p.effects.newAsset.id));
+    }
+  }
+
+  private scheduleBuild(): void {
+    if (this.buildTimer || this.buildImmediate || this.closed) return;
+    const run = () => {
+      this.buildTimer = undefined;
+      this.buildImmediate = undefined;
+      this.buildBlock();
+      if (this.mempool.length > 0) this.scheduleBuild();
+    };
+    // Block time 0: every tx that arrived in this turn of the event loop joins one block.
+    if (this.o.blockTimeMs <= 0) this.buildImmediate = setImmediate(run);
+    else this.buildTimer = setTimeout(run, Math.max(0, this.lastBuildMs + this.o.blockTimeMs - Date.now()));
+  }
+
+  private buildBlock(): void {
+    if (this.mempool.length === 0) return;
+    let size = 0;
+    let count = 0;
+    while (count < this.mempool.length) {
+      const next = this.mempool[count].tx.bytes.length;
+      if (count > 0 && size + next > MAX_BLOCK_TX_BYTES) break;
+      size += next;
+      count++;
+    }
+    const batch = this.mempool.splice(0, count);
+    this.lastBuildMs = Date.now();
+    try {
+      this.acceptBlock(batch);
+    } catch (err) {
+      // Pending txs are verified against each other, so this means the store failed; nothing of
+      // the block was written (one transaction), and its txs are dropped.
+      this.o.txIndex?.reload();
+      this.o.blockIndex?.reload();
+      for (const p of batch) this.remember(p.tx.idString, (err as Error).message);
+      this.o.logger.error({ err, txs: batch.length }, 'X-chain block could not be accepted');
+    } finally {
+      this.clearPending(batch);
+    }
+  }
+
+  private remember(txId: string, reason: string): void {
+    if (this.rejected.size >= MAX_REMEMBERED_REJECTIONS) {
+      const oldest = this.rejected.keys().next().value;
+      if (oldest !== undefined) this.rejected.delete(oldest);
+    }
+    this.rejected.set(txId, reason);
+  }
+
+  private acceptBlock(batch: readonly PendingTx[]): void {
+    const parent = this.last;
+    const height = parent.height + 1n;
+    const now = BigInt(this.o.clock.nowSeconds());
+    const time = now > parent.time ? now : parent.time;
+    const bytes = encodeBlock({
+      parentId: parseId(parent.id),
+      height,
+      time,
+      merkleRoot: EMPTY_ID,
+      txs: batch.map((p) => p.tx.bytes),
+    });
+    const id = toCb58(blockIdOf(bytes));
+    const acceptedMs = this.o.clock.nowMs();
+    const block: StoredBlock = { height, id, bytes, time, acceptedMs };
+    const { db, sharedMemory, chainId } = this.o;
+    db.transaction(() => {
+      for (const { tx, effects } of batch) {
+        this.state.utxos.remove(effects.consumed.map((c) => c.inputId));
+        if (tx.sourceChain && effects.imported.length > 0)
+          sharedMemory.remove(
+            toCb58(tx.sourceChain),
+            chainId,
+            effects.imported.map((c) => c.inputId),
+          );
+        this.state.utxos.put(effects.produced);
+        if (tx.destinationChain && effects.exported.length > 0)
+          sharedMemory.put(chainId, toCb58(tx.destinationChain), effects.exported);
+        const asset = effects.newAsset;
+        if (asset) this.state.putAsset({ ...asset, id: toCb58(asset.id) });
+        this.state.putTx({ id: tx.idString, bytes: tx.bytes, height });
+        this.o.txIndex?.append(tx.idString, tx.bytes, acceptedMs);
+      }
+      this.state.putBlock(block);
+      this.o.blockIndex?.append(id, bytes, acceptedMs);
+      this.o.clock.persist();
+    });
+    this.last = block;
+  }
+
+  /** Height 0: the native asset and the genesis allocations (UTXO tx id = the asset id). */
+  private acceptGenesis(): StoredBlock {
+    const assetId = parseId(this.o.avaxAssetId);
+    const utxos: ProducedUtxo[] = this.o.allocations.map((alloc, i) => {
+      const utxo = new Utxo(
+        new avaxSerial.UTXOID(new Id(assetId), new Int(i)),
+        new Id(assetId),
+        new TransferOutput(
+          new BigIntPr(alloc.amount),
+          OutputOwners.fromNative([alloc.shortAddress], BigInt(alloc.locktime), 1),
+        ),
+      );
+      const inputId = inputIdOf(assetId, i);
+      const x = readUtxo(utxo);
+      return {
+        inputId,
+        key: keyOf(inputId),
+        bytes: packUtxo(utxo),
+        assetId,
+        output: x.output,
+        addresses: [alloc.shortAddress],
+      };
+    });
+    const time = BigInt(this.o.genesisTime);
+    const bytes = encodeBlock({ parentId: EMPTY_ID, height: 0n, time, merkleRoot: EMPTY_ID, txs: [] });
+    const block: StoredBlock = {
+      height: 0n,
+      id: toCb58(blockIdOf(bytes)),
+      bytes,
+      time,
+      acceptedMs: this.o.genesisTime * 1000,
+    };
+    this.o.db.transaction(() => {
+      this.state.putAsset({ id: this.o.avaxAssetId, ...NATIVE_ASSET, fxs: [FX.secp256k1] });
+      this.state.utxos.put(utxos);
+      this.state.putBlock(block);
+      this.o.blockIndex?.append(block.id, bytes, block.acceptedMs);
+    });
+    return block;
+  }
+}
