@@ -105,7 +105,13 @@ export async function evmInitial(db: AnyDb): Promise<void> {
     .addColumn('gas_limit', 'text', (c) => c.notNull())
     .addColumn('gas_used', 'text', (c) => c.notNull())
     .addColumn('is_reverted', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('evm_internal_txs_pk', ['chain', 'address', 'block_number', 'tx_index', 'trace_index'])
+    .addPrimaryKeyConstraint('evm_internal_txs_pk', [
+      'chain',
+      'address',
+      'block_number',
+      'tx_index',
+      'trace_index',
+    ])
     .execute();
 
   await db.schema
@@ -149,11 +155,7 @@ export async function evmInitial(db: AnyDb): Promise<void> {
     .addColumn('attempts', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('evm_nft_tokens_pk', ['chain', 'contract', 'token_key'])
     .execute();
-  await db.schema
-    .createIndex('evm_nft_tokens_due')
-    .on('evm_nft_tokens')
-    .columns(['next_fetch_at'])
-    .execute();
+  await db.schema.createIndex('evm_nft_tokens_due').on('evm_nft_tokens').columns(['next_fetch_at']).execute();
 
   await db.schema
     .createTable('evm_metric_buckets')

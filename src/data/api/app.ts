@@ -1,0 +1,57 @@
+/**
+ * The chain-data REST service as a fastify plugin tree: error mapping, API keys and rate limits,
+ * the OpenAPI document, then one plugin per route. Everything it needs arrives in `AppOptions`;
+ * it opens nothing itself, so tests and the bench build it around any store.
+ */
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import type { Logger } from '../../shared/logger.js';
+import type { ApiAccessConfig } from './api-keys.js';
+import { registerAccessControl } from './plugins/access.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerOpenApi } from './plugins/swagger.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { RouteDeps } from './routes/deps.js';
+import healthRoute from './routes/health.js';
+import assetTransactionsRoute from './routes/primary-network/asset-transactions.js';
+import balancesRoute from './routes/primary-network/balances.js';
+import rewardsRoute from './routes/primary-network/rewards.js';
+import subnetsRoute from './routes/primary-network/subnets.js';
+import utxosRoute from './routes/primary-network/utxos.js';
+import validatorRoute from './routes/primary-network/validator.js';
+
+export interface AppOptions {
+  deps: RouteDeps;
+  access: ApiAccessConfig;
+  limiter: RateLimiter;
+  version: string;
+  logger?: Logger;
+  /** Further route plugins (e.g. the signature aggregator), registered after the built-in ones. */
+  extraRoutes?: FastifyPluginAsync<RouteDeps>[];
+}
+
+const ROUTES: FastifyPluginAsync<RouteDeps>[] = [
+  healthRoute,
+  utxosRoute,
+  assetTransactionsRoute,
+  subnetsRoute,
+  balancesRoute,
+  rewardsRoute,
+  validatorRoute,
+];
+
+export async function buildDataApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    // Requests are not logged one by one; failures are logged by the error handler.
+    logger: false,
+    bodyLimit: 1 << 20,
+    return503OnClosing: true,
+    ajv: {
+      customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false },
+    },
+  });
+  registerErrorHandling(app, options.logger);
+  registerAccessControl(app, options.access, options.limiter);
+  await registerOpenApi(app, options.version);
+  for (const route of [...ROUTES, ...(options.extraRoutes ?? [])]) await app.register(route, options.deps);
+  return app;
+}

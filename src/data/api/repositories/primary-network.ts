@@ -1,0 +1,402 @@
+/**
+ * The primary-network read model the routes call: queries the store, formats rows, and (for
+ * live validator figures) asks the node. Handlers never see SQL.
+ */
+import type { Kysely } from 'kysely';
+import type { NetworkIdentity } from '../../../shared/networks.js';
+import { NotFoundError } from '../../internal/errors.js';
+import type { NodeClient } from '../../internal/node-client.js';
+import { amountKey, amountText } from '../../store/amounts.js';
+import type { DataSchema } from '../../store/schema.js';
+import { createAssetLookup } from '../../store/queries/assets.js';
+import { listRewards, type RewardCursor } from '../../store/queries/rewards.js';
+import {
+  delegatorsOf,
+  listValidations,
+  rewardsOfStakingTxs,
+  validationStatus,
+  type StakerRow,
+  type ValidationStatus,
+} from '../../store/queries/stakers.js';
+import { listSubnets, type BlockchainRow } from '../../store/queries/subnets.js';
+import { listAssetTransactions } from '../../store/queries/transactions.js';
+import {
+  listUtxos,
+  utxosAt,
+  utxosConsumedBy,
+  utxosCreatedBy,
+  type SortOrder,
+  type UtxoCursor,
+  type UtxoRow,
+  type UtxoSortBy,
+} from '../../store/queries/utxos.js';
+import type { Currency } from '../api-keys.js';
+import { assetInfo, pChainUtxo, sumByAsset, xChainUtxo } from './format.js';
+import { parseGenesisData } from './genesis-data.js';
+
+export interface PrimaryNetworkDeps {
+  db: Kysely<DataSchema>;
+  network: NetworkIdentity;
+  prices: Partial<Record<Currency, number>>;
+  node?: NodeClient;
+}
+
+const VM_SUBNET_EVM = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
+
+export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
+  const { db, network } = deps;
+  const assets = createAssetLookup(db);
+
+  /** Chain time: the newest P-chain block time or the wall clock, whichever is later. */
+  async function now(): Promise<number> {
+    const row = await db
+      .selectFrom('blocks')
+      .select((eb) => eb.fn.max('timestamp').as('t'))
+      .where('chain_id', '=', network.pChainID)
+      .executeTakeFirst();
+    return Math.max(Math.floor(Date.now() / 1000), Number(row?.t ?? 0));
+  }
+
+  async function formatUtxos(chainId: string, rows: UtxoRow[]) {
+    const known = await assets.get(rows.map((r) => r.asset_id));
+    const asP = chainId === network.pChainID;
+    return rows.map((r) => (asP ? pChainUtxo : xChainUtxo)(r, assetInfo(r.asset_id, known.get(r.asset_id))));
+  }
+
+  return {
+    async utxos(q: {
+      chainId: string;
+      addresses: string[];
+      assetId?: string;
+      minUtxoAmount?: number;
+      includeSpent: boolean;
+      sortBy: UtxoSortBy;
+      sortOrder: SortOrder;
+      after?: UtxoCursor;
+      limit: number;
+    }) {
+      const min =
+        q.minUtxoAmount && q.minUtxoAmount > 0 ? amountKey(BigInt(Math.ceil(q.minUtxoAmount))) : undefined;
+      const { rows, next } = await listUtxos(db, {
+        ...q,
+        minAmount: min,
+        assetId: q.chainId === network.xChainID ? q.assetId : undefined,
+      });
+      return { utxos: await formatUtxos(q.chainId, rows), next };
+    },
+
+    async assetTransactions(q: {
+      assetId: string;
+      txTypes?: string[];
+      startTimestamp?: number;
+      endTimestamp?: number;
+      afterSeq?: number;
+      limit: number;
+    }) {
+      const { rows, next } = await listAssetTransactions(db, q);
+      const hashes = rows.map((r) => r.tx_hash);
+      const [created, consumed, createdAssets] = await Promise.all([
+        utxosCreatedBy(db, hashes),
+        utxosConsumedBy(db, hashes),
+        db
+          .selectFrom('assets')
+          .selectAll()
+          .where('tx_hash', 'in', hashes.length ? hashes : [''])
+          .execute(),
+      ]);
+      const known = await assets.get([...created, ...consumed].map((u) => u.asset_id));
+      const info = (id: string) => assetInfo(id, known.get(id));
+      const transactions = rows.map((tx) => {
+        const emitted = created.filter((u) => u.tx_hash === tx.tx_hash);
+        const spent = consumed.filter((u) => u.consuming_tx === tx.tx_hash);
+        const newAsset = createdAssets.find((a) => a.tx_hash === tx.tx_hash);
+        const out: Record<string, unknown> = {
+          txHash: tx.tx_hash,
+          chainFormat: 'linear',
+          timestamp: Number(tx.timestamp),
+          txType: tx.tx_type,
+          memo: tx.memo,
+          consumedUtxos: spent.map((u) => xChainUtxo(u, info(u.asset_id))),
+          emittedUtxos: emitted.map((u) => xChainUtxo(u, info(u.asset_id))),
+          amountUnlocked: sumByAsset(spent, known).map(({ utxoCount: _, ...a }) => a),
+          amountCreated: sumByAsset(emitted, known).map(({ utxoCount: _, ...a }) => a),
+          blockHeight: Number(tx.block_height),
+          blockHash: tx.block_id,
+          vertices: [{ hash: tx.block_id, height: Number(tx.block_height), timestamp: Number(tx.timestamp) }],
+        };
+        if (tx.source_chain) out.sourceChain = tx.source_chain;
+        if (tx.destination_chain) out.destinationChain = tx.destination_chain;
+        if (newAsset)
+          out.assetCreated = {
+            assetId: newAsset.asset_id,
+            name: newAsset.name,
+            symbol: newAsset.symbol,
+            denomination: newAsset.denomination,
+            type: newAsset.asset_type,
+            createdAtTimestamp: Number(newAsset.created_at),
+            cap: newAsset.cap,
+          };
+        return out;
+      });
+      return { transactions, next };
+    },
+
+    async subnets(q: { sortOrder: SortOrder; afterSeq?: number; limit: number }) {
+      const { rows, next } = await listSubnets(db, q);
+      const subnets = rows.map(({ subnet: s, blockchains }) => {
+        const owners = JSON.parse(s.owner_addresses) as string[];
+        const out: Record<string, unknown> = {
+          createBlockTimestamp: Number(s.create_ts),
+          createBlockIndex: String(s.create_block),
+          subnetId: s.subnet_id,
+          ownerAddresses: owners,
+          threshold: Number(s.threshold),
+          locktime: Number(s.locktime),
+          subnetOwnershipInfo: {
+            locktime: Number(s.locktime),
+            threshold: Number(s.threshold),
+            addresses: owners,
+          },
+          isL1: s.is_l1 === 1,
+          blockchains: blockchains.map(formatBlockchain),
+        };
+        if (s.conversion_tx) out.l1ConversionTransactionHash = s.conversion_tx;
+        if (s.manager_chain_id && s.manager_address)
+          out.l1ValidatorManagerDetails = {
+            blockchainId: s.manager_chain_id,
+            contractAddress: s.manager_address,
+          };
+        return out;
+      });
+      return { subnets, next };
+    },
+
+    async balances(chainId: string, addresses: string[], at?: number) {
+      const t = at ?? (await now());
+      const rows = await utxosAt(db, chainId, addresses, t);
+      const known = await assets.get(rows.map((r) => r.asset_id));
+      const local = rows.filter((r) => r.created_on === chainId);
+      const atomic = rows.filter((r) => r.created_on !== chainId);
+      const sharedBy = (list: UtxoRow[], status?: string) => {
+        const bySource = new Map<string, UtxoRow[]>();
+        for (const r of list) bySource.set(r.created_on, [...(bySource.get(r.created_on) ?? []), r]);
+        return [...bySource].flatMap(([source, rs]) =>
+          sumByAsset(rs, known).map((a) => ({
+            ...a,
+            sharedWithChainId: source,
+            ...(status ? { status } : {}),
+          })),
+        );
+      };
+      const locked = (r: UtxoRow) => Number(r.locktime) > t;
+      const atomicStatus = chainId === network.pChainID ? 'pendingImport' : undefined;
+      const atomicParts = {
+        atomicMemoryUnlocked: sharedBy(
+          atomic.filter((r) => !locked(r)),
+          atomicStatus,
+        ),
+        atomicMemoryLocked: sharedBy(atomic.filter(locked), atomicStatus),
+      };
+      if (chainId === network.cChainID) return atomicParts;
+      if (chainId === network.xChainID)
+        return {
+          locked: sumByAsset(local.filter(locked), known),
+          unlocked: sumByAsset(
+            local.filter((r) => !locked(r)),
+            known,
+          ),
+          ...atomicParts,
+        };
+      const cat: Record<string, UtxoRow[]> = {
+        unlockedUnstaked: [],
+        unlockedStaked: [],
+        lockedPlatform: [],
+        lockedStakeable: [],
+        lockedStaked: [],
+        pendingStaked: [],
+      };
+      for (const r of local) {
+        const stakeLocked = Number(r.stakeable_locktime) > t;
+        if (r.utxo_type === 'STAKE' && (r.staked === 1 || Number(r.end_ts) > t)) {
+          if (Number(r.start_ts) > t) cat.pendingStaked.push(r);
+          else if (Number(r.end_ts) > t || r.staked === 1)
+            (stakeLocked ? cat.lockedStaked : cat.unlockedStaked).push(r);
+          else cat.unlockedUnstaked.push(r);
+        } else if (stakeLocked) cat.lockedStakeable.push(r);
+        else if (locked(r)) cat.lockedPlatform.push(r);
+        else cat.unlockedUnstaked.push(r);
+      }
+      return {
+        ...Object.fromEntries(Object.entries(cat).map(([k, rs]) => [k, sumByAsset(rs, known)])),
+        ...atomicParts,
+      };
+    },
+
+    async rewards(q: {
+      addresses: string[];
+      nodeIds: string[];
+      sortOrder: SortOrder;
+      after?: RewardCursor;
+      limit: number;
+      currency: Currency;
+    }) {
+      const { rows, next } = await listRewards(db, q);
+      const known = await assets.get(rows.map((r) => r.asset_id));
+      const price = deps.prices[q.currency];
+      const historicalRewards = rows.map((r) => ({
+        addresses: JSON.parse(r.addresses) as string[],
+        txHash: r.staking_tx,
+        amountStaked: amountText(r.amount_staked),
+        nodeId: r.node_id,
+        startTimestamp: Number(r.start_ts),
+        endTimestamp: Number(r.end_ts),
+        rewardType: r.reward_type,
+        utxoId: r.utxo_id,
+        outputIndex: Number(r.output_index),
+        reward: {
+          ...assetInfo(r.asset_id, known.get(r.asset_id)),
+          amount: amountText(r.amount),
+          ...(price !== undefined ? { historicalPrice: { currencyCode: q.currency, value: price } } : {}),
+        },
+        rewardTxHash: r.reward_tx,
+      }));
+      return { historicalRewards, next };
+    },
+
+    async validators(q: {
+      nodeId: string;
+      sortOrder: SortOrder;
+      afterSeq?: number;
+      limit: number;
+      status?: ValidationStatus;
+    }) {
+      const t = await now();
+      const { rows, next } = await listValidations(db, { ...q, now: t });
+      if (rows.length === 0 && q.afterSeq === undefined && !q.status) {
+        const any = await db
+          .selectFrom('stakers')
+          .select('tx_hash')
+          .where('node_id', '=', q.nodeId)
+          .executeTakeFirst();
+        if (!any) throw new NotFoundError(`no validator with nodeId ${q.nodeId}`);
+      }
+      const validators = [];
+      for (const v of rows) validators.push(await formatValidator(v, t));
+      return { validators, next };
+    },
+  };
+
+  async function formatValidator(v: StakerRow, t: number) {
+    const status = validationStatus(v, t);
+    const base: Record<string, unknown> = {
+      txHash: v.tx_hash,
+      nodeId: v.node_id,
+      subnetId: v.subnet_id,
+      amountStaked: amountText(v.amount_staked),
+      startTimestamp: Number(v.start_ts),
+      endTimestamp: Number(v.end_ts),
+      validationStatus: status,
+    };
+    if (v.delegation_shares !== null) base.delegationFee = (Number(v.delegation_shares) / 10_000).toString();
+    if (v.bls_public_key && v.bls_pop)
+      base.blsCredentials = { publicKey: v.bls_public_key, proofOfPossession: v.bls_pop };
+    if (status === 'pending') return base;
+    if (status === 'removed')
+      return { ...base, removeTxHash: v.removed_tx, removeTimestamp: Number(v.removed_ts) };
+    const delegators = await delegatorsOf(db, v.node_id, v.subnet_id, Number(v.start_ts), Number(v.end_ts));
+    const delegated = delegators.reduce((s, d) => s + BigInt(amountText(d.amount_staked)), 0n);
+    base.delegatorCount = delegators.length;
+    base.amountDelegated = delegated.toString();
+    const rewardAddresses = JSON.parse(v.reward_addresses) as string[];
+    if (status === 'completed') {
+      const paid = await rewardsOfStakingTxs(db, [v.tx_hash]);
+      const sum = (type: string) =>
+        paid
+          .filter((r) => r.reward_type === type)
+          .reduce((s, r) => s + BigInt(amountText(r.amount)), 0n)
+          .toString();
+      return {
+        ...base,
+        rewards: {
+          validationRewardAmount: sum('VALIDATOR'),
+          delegationRewardAmount: sum('VALIDATOR_FEE'),
+          rewardAddresses,
+          ...(v.reward_tx ? { rewardTxHash: v.reward_tx } : {}),
+        },
+      };
+    }
+    const live = await liveValidator(v);
+    const total = await activeStake(t);
+    const weight = BigInt(amountText(v.amount_staked)) + delegated;
+    return {
+      ...base,
+      stakePercentage: total > 0n ? Number((weight * 1_000_000n) / total) / 10_000 : 0,
+      uptimePerformance: live?.uptime ?? 100,
+      delegationCapacity: (BigInt(amountText(v.amount_staked)) * 4n - delegated > 0n
+        ? BigInt(amountText(v.amount_staked)) * 4n - delegated
+        : 0n
+      ).toString(),
+      potentialRewards: {
+        validationRewardAmount: live?.potentialReward ?? '0',
+        delegationRewardAmount: live?.accruedDelegateeReward ?? '0',
+        rewardAddresses,
+      },
+      validatorHealth: {
+        reachabilityPercent: live?.connected === false ? 0 : 100,
+        benchedPChainRequestsPercent: 0,
+        benchedXChainRequestsPercent: 0,
+        benchedCChainRequestsPercent: 0,
+      },
+      geolocation: null,
+    };
+  }
+
+  /** Total stake (validators and delegators) active at `t`. */
+  async function activeStake(t: number): Promise<bigint> {
+    const rows = await db
+      .selectFrom('stakers')
+      .select('amount_staked')
+      .where('subnet_id', '=', network.pChainID)
+      .where('start_ts', '<=', t)
+      .where('end_ts', '>', t)
+      .where('reward_tx', 'is', null)
+      .where('removed_tx', 'is', null)
+      .execute();
+    return rows.reduce((s, r) => s + BigInt(amountText(r.amount_staked)), 0n);
+  }
+
+  /** Uptime and potential reward of an active validator, from the node when one is configured. */
+  async function liveValidator(v: StakerRow) {
+    if (!deps.node) return undefined;
+    const res = await deps.node.call<{ validators: any[] }>('/ext/bc/P', 'platform.getCurrentValidators', {
+      subnetID: v.subnet_id,
+      nodeIDs: [v.node_id],
+    });
+    const found = res.validators?.find((x) => x.txID === v.tx_hash) ?? res.validators?.[0];
+    if (!found) return undefined;
+    return {
+      uptime: found.uptime !== undefined ? Number(found.uptime) : undefined,
+      connected: found.connected as boolean | undefined,
+      potentialReward: found.potentialReward !== undefined ? String(found.potentialReward) : undefined,
+      accruedDelegateeReward:
+        found.accruedDelegateeReward !== undefined ? String(found.accruedDelegateeReward) : undefined,
+    };
+  }
+}
+
+function formatBlockchain(b: BlockchainRow) {
+  const out: Record<string, unknown> = {
+    createBlockTimestamp: Number(b.create_ts),
+    createBlockNumber: String(b.create_block),
+    blockchainId: b.blockchain_id,
+    vmId: b.vm_id,
+    subnetId: b.subnet_id,
+    blockchainName: b.name,
+  };
+  const parsed = parseGenesisData(b.genesis, b.vm_id === VM_SUBNET_EVM);
+  if (parsed.evmChainId !== undefined) out.evmChainId = parsed.evmChainId;
+  if (parsed.genesisData !== undefined) out.genesisData = parsed.genesisData;
+  return out;
+}
+
+export type PrimaryNetworkRepository = ReturnType<typeof createPrimaryNetworkRepository>;

@@ -1,0 +1,89 @@
+/**
+ * Starts the REST service on its own port over an opened store: builds the read model, the
+ * page-token signer (secret kept in the store) and the app, then listens.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from '../../shared/logger.js';
+import type { NetworkIdentity } from '../../shared/networks.js';
+import { createNodeClient } from '../internal/node-client.js';
+import type { DataDatabase } from '../store/database.js';
+import { pageTokenSecret } from '../store/queries/meta.js';
+import type { ApiAccessConfig } from './api-keys.js';
+import { buildDataApp, type AppOptions } from './app.js';
+import { createPageTokens } from './page-token.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { createPrimaryNetworkRepository } from './repositories/primary-network.js';
+import type { RouteDeps } from './routes/deps.js';
+
+export interface DataApiConfig {
+  host: string;
+  port: number;
+  network: NetworkIdentity;
+  database: DataDatabase;
+  access: ApiAccessConfig;
+  /** Node for live figures (validator uptime, potential rewards); optional. */
+  nodeUrl?: string;
+  version: string;
+  logger?: Logger;
+  extraRoutes?: AppOptions['extraRoutes'];
+}
+
+export interface RunningDataApi {
+  readonly url: string;
+  readonly port: number;
+  readonly app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** The read model, page tokens and health probe over an opened store. */
+export async function createRouteDeps(config: {
+  network: NetworkIdentity;
+  database: DataDatabase;
+  prices?: ApiAccessConfig['prices'];
+  nodeUrl?: string;
+}): Promise<RouteDeps> {
+  const { db } = config.database;
+  return {
+    network: config.network,
+    repo: createPrimaryNetworkRepository({
+      db,
+      network: config.network,
+      prices: config.prices ?? {},
+      node: config.nodeUrl ? createNodeClient(config.nodeUrl, 5000) : undefined,
+    }),
+    tokens: createPageTokens(await pageTokenSecret(db)),
+    health: {
+      async database() {
+        await db.selectFrom('meta').select('key').limit(1).execute();
+      },
+      async checkpoints() {
+        const rows = await db.selectFrom('checkpoints').selectAll().execute();
+        return Object.fromEntries(rows.map((r) => [r.source, Number(r.next_index)]));
+      },
+    },
+  };
+}
+
+export async function startDataApi(config: DataApiConfig): Promise<RunningDataApi> {
+  const deps = await createRouteDeps({ ...config, prices: config.access.prices });
+  const app = await buildDataApp({
+    deps,
+    access: config.access,
+    limiter: createRateLimiter(),
+    version: config.version,
+    logger: config.logger,
+    extraRoutes: config.extraRoutes,
+  });
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    app,
+    async close() {
+      await app.close();
+    },
+  };
+}

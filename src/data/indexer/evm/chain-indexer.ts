@@ -1,0 +1,172 @@
+/**
+ * Follows one EVM chain: backfills from its checkpoint in batched ranges (the next range is
+ * fetched while the current one is written), then follows the head by polling eth_blockNumber.
+ * Each range is written with its checkpoint in one transaction (write-batch.ts), so a crash at
+ * any point resumes exactly where the store says.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from '../../../shared/logger.js';
+import type { DataSchema } from '../../store/schema.js';
+import { readCheckpoint } from '../../store/batch.js';
+import { decodeBlock, type DecodedBlock } from './decode-block.js';
+import { fetchRange, type FetchCapabilities } from './fetch-range.js';
+import { EvmRpcClient } from './rpc-client.js';
+import { readContractInfo } from './token-info.js';
+import { evmSource, writeEvmBatch, type EvmBatch } from './write-batch.js';
+
+export interface EvmChainSource {
+  blockchainId: string;
+  evmChainId: number;
+  rpcUrl: string;
+}
+
+export interface ChainIndexerOptions {
+  /** Largest range fetched and written at once while backfilling. */
+  maxBlocksPerRange?: number;
+  /** Head polling interval once caught up. */
+  pollMs?: number;
+  /** Concurrent batches in flight towards the node. */
+  logger?: Logger;
+}
+
+interface Prepared {
+  from: number;
+  to: number;
+  batch: EvmBatch;
+}
+
+export class EvmChainIndexer {
+  private readonly rpc: EvmRpcClient;
+  private readonly source: string;
+  private readonly caps: FetchCapabilities = { blockReceipts: true, tracing: true };
+  /** Contracts whose standard and metadata are already stored. */
+  private readonly knownContracts = new Set<string>();
+  private stopped = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private indexedUpTo = -1;
+  private waiters: { height: number; resolve: () => void }[] = [];
+  private readonly maxBlocks: number;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly db: Kysely<DataSchema>,
+    readonly chain: EvmChainSource,
+    private readonly options: ChainIndexerOptions = {},
+  ) {
+    this.rpc = new EvmRpcClient(chain.rpcUrl);
+    this.source = evmSource(chain.blockchainId);
+    this.maxBlocks = options.maxBlocksPerRange ?? 100;
+    this.pollMs = options.pollMs ?? 100;
+  }
+
+  /** Height of the newest block written (-1 before the first). */
+  get height(): number {
+    return this.indexedUpTo;
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.loop = this.run().catch((err) =>
+      this.options.logger?.error({ err, chain: this.chain }, 'EVM indexer stopped'),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** Resolves once block `height` is in the store. */
+  waitFor(height: number): Promise<void> {
+    if (this.indexedUpTo >= height) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ height, resolve }));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  }
+
+  private async run(): Promise<void> {
+    const log = this.options.logger;
+    const chain = this.chain.evmChainId;
+    const known = await this.db
+      .selectFrom('evm_contracts')
+      .select('address')
+      .where('chain', '=', chain)
+      .execute();
+    for (const k of known) this.knownContracts.add(k.address);
+    let next = await readCheckpoint(this.db, this.source);
+    this.advanced(next - 1);
+    let failures = 0;
+    let pending: Promise<Prepared> | undefined;
+    while (!this.stopped) {
+      try {
+        let prepared: Prepared;
+        if (pending) {
+          prepared = await pending;
+          pending = undefined;
+        } else {
+          const head = Number(BigInt(await this.rpc.call<string>('eth_blockNumber')));
+          if (head < next) {
+            await this.sleep(this.pollMs);
+            continue;
+          }
+          prepared = await this.prepare(next, Math.min(head, next + this.maxBlocks - 1));
+        }
+        // Fetch the following range while this one is written.
+        const head = Number(BigInt(await this.rpc.call<string>('eth_blockNumber')));
+        if (head > prepared.to) {
+          pending = this.prepare(prepared.to + 1, Math.min(head, prepared.to + this.maxBlocks));
+          pending.catch(() => {});
+        }
+        await writeEvmBatch(this.db, this.source, prepared.from, prepared.to + 1, prepared.batch);
+        for (const c of prepared.batch.contracts) this.knownContracts.add(c.address);
+        next = prepared.to + 1;
+        this.advanced(prepared.to);
+        failures = 0;
+      } catch (err) {
+        pending = undefined;
+        failures++;
+        log?.warn({ err, chain, next, failures }, 'EVM indexer: range failed, retrying');
+        next = await readCheckpoint(this.db, this.source).catch(() => next);
+        await this.sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
+      }
+    }
+    await pending?.catch(() => {});
+  }
+
+  private async prepare(from: number, to: number): Promise<Prepared> {
+    const fetched = await fetchRange(this.rpc, from, to, this.caps, (err) =>
+      this.options.logger?.warn(
+        { chain: this.chain.evmChainId, err: err.message },
+        'node does not serve debug_traceBlockByNumber: internal transactions are not indexed',
+      ),
+    );
+    const blocks: DecodedBlock[] = fetched.map((f) =>
+      decodeBlock(this.chain.evmChainId, f.block, f.receipts, f.traces),
+    );
+    const fresh = new Map<string, 'ERC-20' | 'ERC-721' | 'ERC-1155' | undefined>();
+    for (const b of blocks) {
+      for (const d of b.deployments) if (!this.knownContracts.has(d.address)) fresh.set(d.address, undefined);
+      for (const [address, kind] of b.tokens)
+        if (!this.knownContracts.has(address) || fresh.has(address)) fresh.set(address, kind);
+    }
+    const contracts = await readContractInfo(this.rpc, fresh, 'latest');
+    return { from, to, batch: { chain: this.chain.evmChainId, blocks, contracts } };
+  }
+
+  private advanced(height: number): void {
+    this.indexedUpTo = height;
+    const ready = this.waiters.filter((w) => w.height <= height);
+    this.waiters = this.waiters.filter((w) => w.height > height);
+    for (const w of ready) w.resolve();
+  }
+}

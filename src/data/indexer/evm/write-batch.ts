@@ -1,0 +1,329 @@
+/**
+ * Applies the rows of a range of EVM blocks and advances the chain's checkpoint in ONE
+ * transaction, metric buckets included: a crash leaves the store before or after the whole
+ * range, and resuming from the checkpoint neither loses nor double-counts anything.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { DataSchema } from '../../store/schema.js';
+import { CheckpointConflictError, readCheckpoint } from '../../store/batch.js';
+import { SPANS, bucketStart, type Span } from '../../metrics/buckets.js';
+import type { DecodedBlock } from './decode-block.js';
+
+export interface ContractInfo {
+  address: string;
+  ercType?: string;
+  name?: string | null;
+  symbol?: string | null;
+  decimals?: number | null;
+}
+
+export interface EvmBatch {
+  chain: number;
+  blocks: DecodedBlock[];
+  /** Classification and metadata of contracts first seen in this range. */
+  contracts: ContractInfo[];
+}
+
+const CHUNK = 400;
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Token ids sort as text once padded to the width of 2^256. */
+export function tokenKey(tokenId: bigint): string {
+  return tokenId.toString().padStart(78, '0');
+}
+
+export function evmSource(blockchainId: string): string {
+  return `evm:${blockchainId}`;
+}
+
+export async function writeEvmBatch(
+  db: Kysely<DataSchema>,
+  source: string,
+  fromBlock: number,
+  toBlock: number,
+  batch: EvmBatch,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const current = await readCheckpoint(trx, source);
+    if (current !== fromBlock) throw new CheckpointConflictError(source, fromBlock, current);
+    const { chain, blocks } = batch;
+
+    for (const part of chunks(blocks.map((b) => b.block)))
+      await trx.insertInto('evm_blocks').values(part).execute();
+    for (const part of chunks(
+      blocks.flatMap((b) => b.nativeTxs),
+      300,
+    ))
+      await trx.insertInto('evm_native_txs').values(part).execute();
+    for (const part of chunks(blocks.flatMap((b) => b.tokenTransfers)))
+      await trx.insertInto('evm_token_transfers').values(part).execute();
+    for (const part of chunks(blocks.flatMap((b) => b.internalTxs)))
+      await trx.insertInto('evm_internal_txs').values(part).execute();
+
+    await writeContracts(trx, batch);
+    await writeNfts(trx, batch);
+    await writeMetrics(trx, batch);
+
+    const now = Date.now();
+    await trx
+      .insertInto('checkpoints')
+      .values({ source, next_index: toBlock, updated_at_ms: now })
+      .onConflict((oc) => oc.column('source').doUpdateSet({ next_index: toBlock, updated_at_ms: now }))
+      .execute();
+  });
+}
+
+async function writeContracts(trx: Transaction<DataSchema>, batch: EvmBatch): Promise<void> {
+  const { chain } = batch;
+  const info = new Map(batch.contracts.map((c) => [c.address, c]));
+  const deployments = batch.blocks.flatMap((b) => b.deployments);
+  const deployed = new Set(deployments.map((d) => d.address));
+  for (const d of deployments) {
+    const c = info.get(d.address);
+    const deployment = {
+      tx_hash: d.txHash,
+      block_number: d.blockNumber,
+      deployer: d.deployer,
+      deployer_contract: d.deployerContract,
+    };
+    await trx
+      .insertInto('evm_contracts')
+      .values({
+        chain,
+        address: d.address,
+        erc_type: c?.ercType ?? 'UNKNOWN',
+        name: c?.name ?? null,
+        symbol: c?.symbol ?? null,
+        decimals: c?.decimals ?? null,
+        ...deployment,
+      })
+      .onConflict((oc) => oc.columns(['chain', 'address']).doUpdateSet(deployment))
+      .execute();
+  }
+  for (const c of batch.contracts) {
+    if (deployed.has(c.address)) continue;
+    const meta = {
+      erc_type: c.ercType ?? 'UNKNOWN',
+      name: c.name ?? null,
+      symbol: c.symbol ?? null,
+      decimals: c.decimals ?? null,
+    };
+    await trx
+      .insertInto('evm_contracts')
+      .values({
+        chain,
+        address: c.address,
+        ...meta,
+        tx_hash: null,
+        block_number: null,
+        deployer: null,
+        deployer_contract: null,
+      })
+      .onConflict((oc) => oc.columns(['chain', 'address']).doUpdateSet(meta))
+      .execute();
+  }
+  const rows = deployments.flatMap((d) => {
+    const seq = d.txIndex * 100_000 + d.traceIndex;
+    const base = { chain, block_number: d.blockNumber, seq, address: d.address };
+    const out = [{ ...base, deployer: d.deployer }];
+    if (d.deployerContract && d.deployerContract !== d.deployer)
+      out.push({ ...base, deployer: d.deployerContract });
+    return out;
+  });
+  for (const part of chunks(rows)) await trx.insertInto('evm_deployments').values(part).execute();
+}
+
+async function writeNfts(trx: Transaction<DataSchema>, batch: EvmBatch): Promise<void> {
+  const { chain } = batch;
+  // The last transfer of a token in the range decides its owner.
+  const latest = new Map<
+    string,
+    { contract: string; tokenId: bigint; ercType: string; owner: string | null }
+  >();
+  for (const b of batch.blocks)
+    for (const n of b.nfts)
+      latest.set(`${n.contract}:${n.tokenId}`, {
+        contract: n.contract,
+        tokenId: n.tokenId,
+        ercType: n.ercType,
+        owner: n.owner ?? null,
+      });
+  for (const n of latest.values()) {
+    const insert = trx.insertInto('evm_nft_tokens').values({
+      chain,
+      contract: n.contract,
+      token_key: tokenKey(n.tokenId),
+      token_id: n.tokenId.toString(),
+      erc_type: n.ercType,
+      owner: n.owner,
+      token_uri: null,
+      index_status: 'UNINDEXED',
+      metadata: '{}',
+      metadata_updated_at: null,
+      next_fetch_at: 0,
+      attempts: 0,
+    });
+    if (n.owner !== null)
+      await insert
+        .onConflict((oc) => oc.columns(['chain', 'contract', 'token_key']).doUpdateSet({ owner: n.owner }))
+        .execute();
+    else
+      await insert.onConflict((oc) => oc.columns(['chain', 'contract', 'token_key']).doNothing()).execute();
+  }
+}
+
+interface BucketDelta {
+  span: Span;
+  start: number;
+  txCount: number;
+  gasUsed: number;
+  fees: bigint;
+  gasPriceSum: bigint;
+  maxGasPrice: bigint;
+  maxTps: number;
+  maxGps: number;
+  contracts: number;
+  members: Record<'a' | 's' | 'd', Set<string>>;
+}
+
+async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Promise<void> {
+  const { chain } = batch;
+  const buckets = new Map<string, BucketDelta>();
+  const bucketsOf = (ts: number): BucketDelta[] =>
+    SPANS.map((span) => {
+      const start = bucketStart(span, ts);
+      const key = `${span}:${start}`;
+      let b = buckets.get(key);
+      if (!b) {
+        b = {
+          span,
+          start,
+          txCount: 0,
+          gasUsed: 0,
+          fees: 0n,
+          gasPriceSum: 0n,
+          maxGasPrice: 0n,
+          maxTps: 0,
+          maxGps: 0,
+          contracts: 0,
+          members: { a: new Set(), s: new Set(), d: new Set() },
+        };
+        buckets.set(key, b);
+      }
+      return b;
+    });
+
+  const seconds = new Map<number, { txs: number; gas: number }>();
+  for (const { block, txFacts, deployments } of batch.blocks) {
+    const ts = Number(block.timestamp);
+    const targets = bucketsOf(ts);
+    if (txFacts.length > 0) {
+      const s = seconds.get(ts) ?? { txs: 0, gas: 0 };
+      s.txs += txFacts.length;
+      s.gas += Number(block.gas_used);
+      seconds.set(ts, s);
+    }
+    for (const b of targets) {
+      b.contracts += deployments.length;
+      for (const d of deployments) b.members.d.add(d.deployer);
+      for (const t of txFacts) {
+        b.txCount += 1;
+        b.gasUsed += Number(t.gasUsed);
+        b.fees += t.gasUsed * t.gasPrice;
+        b.gasPriceSum += t.gasPrice;
+        if (t.gasPrice > b.maxGasPrice) b.maxGasPrice = t.gasPrice;
+        b.members.a.add(t.from);
+        if (t.to) b.members.a.add(t.to);
+        b.members.s.add(t.from);
+      }
+    }
+  }
+  if (buckets.size === 0) return;
+
+  // Per-second totals across batches (a second can span two ranges), then the bucket maxima.
+  const secs = [...seconds.keys()];
+  const existingSecs = new Map<number, { txs: number; gas: number }>();
+  for (const part of chunks(secs))
+    for (const r of await trx
+      .selectFrom('evm_metric_seconds')
+      .select(['sec', 'tx_count', 'gas_used'])
+      .where('chain', '=', chain)
+      .where('sec', 'in', part)
+      .execute())
+      existingSecs.set(Number(r.sec), { txs: Number(r.tx_count), gas: Number(r.gas_used) });
+  for (const [sec, s] of seconds) {
+    const prev = existingSecs.get(sec);
+    const total = { txs: s.txs + (prev?.txs ?? 0), gas: s.gas + (prev?.gas ?? 0) };
+    await trx
+      .insertInto('evm_metric_seconds')
+      .values({ chain, sec, tx_count: total.txs, gas_used: total.gas })
+      .onConflict((oc) =>
+        oc.columns(['chain', 'sec']).doUpdateSet({ tx_count: total.txs, gas_used: total.gas }),
+      )
+      .execute();
+    for (const b of bucketsOf(sec)) {
+      b.maxTps = Math.max(b.maxTps, total.txs);
+      b.maxGps = Math.max(b.maxGps, total.gas);
+    }
+  }
+
+  for (const b of buckets.values()) {
+    const counts = { a: 0, s: 0, d: 0 };
+    for (const kind of ['a', 's', 'd'] as const) {
+      const members = [...b.members[kind]];
+      for (const part of chunks(members)) {
+        const known = new Set(
+          (
+            await trx
+              .selectFrom('evm_metric_members')
+              .select('address')
+              .where('chain', '=', chain)
+              .where('span', '=', b.span)
+              .where('bucket_start', '=', b.start)
+              .where('kind', '=', kind)
+              .where('address', 'in', part)
+              .execute()
+          ).map((r) => r.address),
+        );
+        const fresh = part.filter((a) => !known.has(a));
+        counts[kind] += fresh.length;
+        if (fresh.length > 0)
+          await trx
+            .insertInto('evm_metric_members')
+            .values(fresh.map((address) => ({ chain, span: b.span, bucket_start: b.start, kind, address })))
+            .execute();
+      }
+    }
+    const prev = await trx
+      .selectFrom('evm_metric_buckets')
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('span', '=', b.span)
+      .where('bucket_start', '=', b.start)
+      .executeTakeFirst();
+    const prevMaxGasPrice = BigInt(prev?.max_gas_price ?? '0');
+    const row = {
+      tx_count: Number(prev?.tx_count ?? 0) + b.txCount,
+      gas_used: Number(prev?.gas_used ?? 0) + b.gasUsed,
+      fees_paid: (BigInt(prev?.fees_paid ?? '0') + b.fees).toString(),
+      gas_price_sum: (BigInt(prev?.gas_price_sum ?? '0') + b.gasPriceSum).toString(),
+      max_gas_price: (b.maxGasPrice > prevMaxGasPrice ? b.maxGasPrice : prevMaxGasPrice).toString(),
+      max_tps: Math.max(Number(prev?.max_tps ?? 0), b.maxTps),
+      max_gps: Math.max(Number(prev?.max_gps ?? 0), b.maxGps),
+      active_addresses: Number(prev?.active_addresses ?? 0) + counts.a,
+      active_senders: Number(prev?.active_senders ?? 0) + counts.s,
+      contracts: Number(prev?.contracts ?? 0) + b.contracts,
+      deployers: Number(prev?.deployers ?? 0) + counts.d,
+    };
+    await trx
+      .insertInto('evm_metric_buckets')
+      .values({ chain, span: b.span, bucket_start: b.start, ...row })
+      .onConflict((oc) => oc.columns(['chain', 'span', 'bucket_start']).doUpdateSet(row))
+      .execute();
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * What the REST service accepts in `{network}` and `{blockchainId}`, resolved against the one
+ * network identity this service indexes. Addresses are checked as bech32 with that network's
+ * human-readable part.
+ */
+import { utils } from '@avalabs/avalanchejs';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { NETWORKS, networkByName, type NetworkIdentity } from '../shared/networks.js';
+import { InvalidParameterError, NotFoundError } from './internal/errors.js';
+
+export type ChainAlias = 'p-chain' | 'x-chain' | 'c-chain';
+
+/** The five primary-network chain ids public clients enumerate (mainnet P/X/C, fuji X/C). */
+export const ENUMERATED_BLOCKCHAIN_IDS = [
+  NETWORKS.mainnet.pChainID,
+  NETWORKS.mainnet.xChainID,
+  NETWORKS.fuji.xChainID,
+  NETWORKS.mainnet.cChainID,
+  NETWORKS.fuji.cChainID,
+] as const;
+
+export const NETWORK_PARAM_VALUES = ['mainnet', 'fuji', 'testnet', 'local'] as const;
+
+export interface ResolvedChain {
+  alias: ChainAlias;
+  blockchainId: string;
+}
+
+/** The network a request names, or a 404 when this service does not index it. */
+export function resolveNetwork(indexed: NetworkIdentity, requested: string): NetworkIdentity {
+  const n = networkByName(requested);
+  if (!n) throw new InvalidParameterError(`network must be one of ${NETWORK_PARAM_VALUES.join(', ')}`);
+  if (n.name !== indexed.name)
+    throw new NotFoundError(
+      `network "${requested}" is not indexed by this service (it indexes ${indexed.name})`,
+    );
+  return n;
+}
+
+/** `{blockchainId}`: an alias, or a primary-network chain id of the indexed network. */
+export function resolveChain(network: NetworkIdentity, value: string, allowed?: ChainAlias[]): ResolvedChain {
+  const lower = value.toLowerCase();
+  let alias: ChainAlias | undefined;
+  if (lower === 'p-chain' || value === network.pChainID) alias = 'p-chain';
+  else if (lower === 'x-chain' || value === network.xChainID) alias = 'x-chain';
+  else if (lower === 'c-chain' || value === network.cChainID) alias = 'c-chain';
+  if (!alias) {
+    const known = (ENUMERATED_BLOCKCHAIN_IDS as readonly string[]).includes(value);
+    throw new InvalidParameterError(
+      known
+        ? `blockchainId ${value} is not a chain of the ${network.name} network`
+        : `blockchainId must be p-chain, x-chain, c-chain or a primary-network blockchain id, got "${value}"`,
+    );
+  }
+  if (allowed && !allowed.includes(alias))
+    throw new InvalidParameterError(
+      `blockchainId must be ${allowed.join(' or ')} on this route, got "${value}"`,
+    );
+  const blockchainId =
+    alias === 'p-chain' ? network.pChainID : alias === 'x-chain' ? network.xChainID : network.cChainID;
+  return { alias, blockchainId };
+}
+
+/**
+ * Parses a comma-separated address list (each optionally `P-`/`X-`/`C-` prefixed) into bech32
+ * addresses without chain prefix, checking checksum and human-readable part.
+ */
+export function parseAddresses(network: NetworkIdentity, list: string, max = 1024): string[] {
+  const parts = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (parts.length === 0) throw new InvalidParameterError('addresses must name at least one address');
+  if (parts.length > max)
+    throw new InvalidParameterError(`at most ${max} addresses per request, got ${parts.length}`);
+  const out = new Set<string>();
+  for (const p of parts) {
+    const bare = p.replace(/^[PXC]-/i, '');
+    let hrp: string;
+    let bytes: Uint8Array;
+    try {
+      [hrp, bytes] = utils.parseBech32(bare);
+    } catch {
+      throw new InvalidParameterError(`invalid address "${p}"`);
+    }
+    if (hrp !== network.hrp)
+      throw new InvalidParameterError(
+        `address "${p}" is not a ${network.name} address (prefix ${network.hrp})`,
+      );
+    if (bytes.length !== 20) throw new InvalidParameterError(`invalid address "${p}"`);
+    out.add(utils.formatBech32(hrp, bytes));
+  }
+  return [...out];
+}
+
+const CB58 = /^[1-9A-HJ-NP-Za-km-z]{20,60}$/;
+
+/** Decodes cb58, verifying the four-byte checksum; undefined when malformed. */
+export function decodeCb58(value: string): Uint8Array | undefined {
+  if (!CB58.test(value)) return undefined;
+  let all: Uint8Array;
+  try {
+    all = utils.base58.decode(value);
+  } catch {
+    return undefined;
+  }
+  if (all.length < 5) return undefined;
+  const payload = all.subarray(0, all.length - 4);
+  const sum = sha256(payload).subarray(28);
+  for (let i = 0; i < 4; i++) if (sum[i] !== all[all.length - 4 + i]) return undefined;
+  return payload;
+}
+
+/** A cb58 id (tx, asset, chain, subnet): checked for its checksum and 32-byte length. */
+export function parseCb58Id(value: string, what: string): string {
+  if (decodeCb58(value)?.length !== 32) throw new InvalidParameterError(`invalid ${what} "${value}"`);
+  return value;
+}
+
+/** `NodeID-…`: cb58 with checksum, 20 bytes. */
+export function parseNodeIdParam(value: string): string {
+  const m = /^NodeID-(.+)$/.exec(value);
+  if (!m || decodeCb58(m[1])?.length !== 20)
+    throw new InvalidParameterError(`invalid nodeId "${value}": expected NodeID-<cb58 of 20 bytes>`);
+  return value;
+}
