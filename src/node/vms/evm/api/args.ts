@@ -1,0 +1,104 @@
+/**
+ * Positional-argument parsing with geth's -32602 messages (`invalid argument N: …`,
+ * `missing value for required argument N`, `too many arguments, want at most N`).
+ */
+import { RpcCode, RpcError } from '../../../rpc/errors.js';
+
+export function bad(index: number, message: string): never {
+  throw new RpcError(RpcCode.invalidParams, `invalid argument ${index}: ${message}`);
+}
+
+export function arity(params: unknown[], max: number, required = 0): void {
+  if (params.length > max)
+    throw new RpcError(RpcCode.invalidParams, `too many arguments, want at most ${max}`);
+  for (let i = 0; i < required; i++) {
+    if (params[i] === undefined || params[i] === null)
+      throw new RpcError(RpcCode.invalidParams, `missing value for required argument ${i}`);
+  }
+}
+
+const HEX_DATA = /^0x([0-9a-fA-F]{2})*$/;
+const HEX_QUANTITY = /^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/;
+
+export function data(params: unknown[], i: number, length?: number): Uint8Array {
+  const v = params[i];
+  if (typeof v !== 'string') bad(i, 'json: cannot unmarshal non-string into Go value of type hexutil.Bytes');
+  if (!v.startsWith('0x'))
+    bad(i, 'json: cannot unmarshal hex string without 0x prefix into Go value of type hexutil.Bytes');
+  if (!HEX_DATA.test(v))
+    bad(i, 'json: cannot unmarshal invalid hex string into Go value of type hexutil.Bytes');
+  const out = Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
+  if (length !== undefined && out.length !== length)
+    bad(i, `hex string has length ${out.length * 2}, want ${length * 2}`);
+  return out;
+}
+
+export function dataValue(v: unknown, i: number, field: string, length?: number): Uint8Array {
+  if (typeof v !== 'string' || !HEX_DATA.test(v)) bad(i, `invalid hex data for ${field}`);
+  const out = Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
+  if (length !== undefined && out.length !== length) bad(i, `${field} must be ${length} bytes`);
+  return out;
+}
+
+export function quantityValue(v: unknown, i: number, field = 'quantity'): bigint {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v !== 'string')
+    bad(i, `json: cannot unmarshal non-string into Go value of type hexutil.Big (${field})`);
+  if (!v.startsWith('0x'))
+    bad(
+      i,
+      `json: cannot unmarshal hex string without 0x prefix into Go value of type hexutil.Big (${field})`,
+    );
+  if (v.length > 2 && v[2] === '0' && v.length > 3)
+    bad(i, `json: cannot unmarshal hex number with leading zero digits (${field})`);
+  if (!HEX_QUANTITY.test(v))
+    bad(i, `json: cannot unmarshal invalid hex string into Go value of type hexutil.Big (${field})`);
+  return BigInt(v);
+}
+
+export function quantity(params: unknown[], i: number): bigint {
+  return quantityValue(params[i], i);
+}
+
+export function address(params: unknown[], i: number): Uint8Array {
+  const v = params[i];
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(v))
+    bad(
+      i,
+      'hex string has length ' + (typeof v === 'string' ? v.length - 2 : 0) + ', want 40 for common.Address',
+    );
+  return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
+}
+
+export function addressValue(v: unknown, i: number, field: string): Uint8Array {
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(v)) bad(i, `invalid address for ${field}`);
+  return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
+}
+
+export function bool(params: unknown[], i: number, fallback = false): boolean {
+  const v = params[i];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'boolean') bad(i, 'json: cannot unmarshal into Go value of type bool');
+  return v;
+}
+
+export type BlockRef =
+  { kind: 'tag'; tag: string } | { kind: 'number'; number: bigint } | { kind: 'hash'; hash: Uint8Array };
+
+export function blockRef(params: unknown[], i: number, fallback = 'latest'): BlockRef {
+  const v = params[i] ?? fallback;
+  if (typeof v === 'string') {
+    if (['latest', 'pending', 'safe', 'finalized', 'earliest', 'accepted'].includes(v))
+      return { kind: 'tag', tag: v };
+    if (/^0x[0-9a-fA-F]{64}$/.test(v))
+      return { kind: 'hash', hash: Uint8Array.from(Buffer.from(v.slice(2), 'hex')) };
+    return { kind: 'number', number: quantityValue(v, i, 'block number') };
+  }
+  if (typeof v === 'object' && v !== null) {
+    const o = v as Record<string, unknown>;
+    if (typeof o.blockHash === 'string')
+      return { kind: 'hash', hash: dataValue(o.blockHash, i, 'blockHash', 32) };
+    if (o.blockNumber !== undefined) return blockRef([o.blockNumber], 0);
+  }
+  bad(i, 'hex string without 0x prefix');
+}

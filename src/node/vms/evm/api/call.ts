@@ -1,0 +1,273 @@
+/**
+ * `eth_call` and `eth_estimateGas`: the call runs as a full transaction (intrinsic gas,
+ * refunds) from any sender without a signature, on a throwaway copy of the state at the chosen
+ * block, with optional state and block overrides. Reverts become code 3 with the revert data
+ * and the decoded `Error(string)` reason, as geth reports them.
+ */
+import { createTx, type TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import type { RunTxResult } from '@ethereumjs/vm';
+import { runTx } from '@ethereumjs/vm';
+import { RpcCode, RpcError } from '../../../rpc/errors.js';
+import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
+import { addressValue, bad, dataValue, quantityValue } from './args.js';
+
+/** geth's RPCGasCap default (coreth uses 50M; a call may use more gas than a block holds). */
+export const CALL_GAS_CAP = 50_000_000n;
+
+export interface CallArgs {
+  from?: Uint8Array;
+  to?: Uint8Array;
+  gas?: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  value?: bigint;
+  data?: Uint8Array;
+  nonce?: bigint;
+  accessList?: { address: string; storageKeys: string[] }[];
+}
+
+export function parseCallArgs(v: unknown, i: number): CallArgs {
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    bad(i, 'json: cannot unmarshal into TransactionArgs');
+  const o = v as Record<string, unknown>;
+  const out: CallArgs = {};
+  if (o.from != null) out.from = addressValue(o.from, i, 'from');
+  if (o.to != null) out.to = addressValue(o.to, i, 'to');
+  if (o.gas != null) out.gas = quantityValue(o.gas, i, 'gas');
+  if (o.gasPrice != null) out.gasPrice = quantityValue(o.gasPrice, i, 'gasPrice');
+  if (o.maxFeePerGas != null) out.maxFeePerGas = quantityValue(o.maxFeePerGas, i, 'maxFeePerGas');
+  if (o.maxPriorityFeePerGas != null)
+    out.maxPriorityFeePerGas = quantityValue(o.maxPriorityFeePerGas, i, 'maxPriorityFeePerGas');
+  if (o.value != null) out.value = quantityValue(o.value, i, 'value');
+  if (o.nonce != null) out.nonce = quantityValue(o.nonce, i, 'nonce');
+  const input = o.input ?? o.data;
+  if (o.input != null && o.data != null && o.input !== o.data)
+    bad(i, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
+  if (input != null) out.data = dataValue(input, i, 'input');
+  if (Array.isArray(o.accessList)) out.accessList = o.accessList as CallArgs['accessList'];
+  if (
+    out.gasPrice !== undefined &&
+    (out.maxFeePerGas !== undefined || out.maxPriorityFeePerGas !== undefined)
+  )
+    bad(i, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
+  return out;
+}
+
+export interface StateOverride {
+  balance?: bigint;
+  nonce?: bigint;
+  code?: Uint8Array;
+  state?: Map<string, Uint8Array>;
+  stateDiff?: Map<string, Uint8Array>;
+}
+
+export function parseStateOverrides(v: unknown, i: number): Map<string, StateOverride> | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) bad(i, 'json: cannot unmarshal into StateOverride');
+  const out = new Map<string, StateOverride>();
+  for (const [addr, raw] of Object.entries(v as Record<string, any>)) {
+    addressValue(addr, i, 'override address');
+    const o: StateOverride = {};
+    if (raw.balance != null) o.balance = quantityValue(raw.balance, i, 'balance');
+    if (raw.nonce != null) o.nonce = quantityValue(raw.nonce, i, 'nonce');
+    if (raw.code != null) o.code = dataValue(raw.code, i, 'code');
+    if (raw.state != null && raw.stateDiff != null)
+      bad(i, `account ${addr} has both 'state' and 'stateDiff'`);
+    for (const key of ['state', 'stateDiff'] as const) {
+      if (raw[key] == null) continue;
+      const m = new Map<string, Uint8Array>();
+      for (const [slot, value] of Object.entries(raw[key] as Record<string, unknown>))
+        m.set(slot, dataValue(value, i, 'storage value', 32));
+      o[key] = m;
+    }
+    out.set(addr.toLowerCase(), o);
+  }
+  return out;
+}
+
+export interface BlockOverride {
+  number?: bigint;
+  time?: bigint;
+  gasLimit?: bigint;
+  baseFee?: bigint;
+}
+
+export function parseBlockOverrides(v: unknown, i: number): BlockOverride | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object') bad(i, 'json: cannot unmarshal into BlockOverrides');
+  const o = v as Record<string, unknown>;
+  return {
+    number: o.number != null ? quantityValue(o.number, i, 'number') : undefined,
+    time: o.time != null ? quantityValue(o.time, i, 'time') : undefined,
+    gasLimit: o.gasLimit != null ? quantityValue(o.gasLimit, i, 'gasLimit') : undefined,
+    baseFee:
+      (o.baseFee ?? o.baseFeePerGas != null)
+        ? quantityValue(o.baseFee ?? o.baseFeePerGas, i, 'baseFee')
+        : undefined,
+  };
+}
+
+/** An unsigned transaction that claims to come from `from` (the engine never checks a signature here). */
+export function impersonatedTx(
+  chain: EvmChain,
+  args: CallArgs,
+  gas: bigint,
+  nonce: bigint,
+): TypedTransaction {
+  const common = chain.common;
+  const base = {
+    nonce,
+    gasLimit: gas,
+    to: args.to ? new Address(args.to) : undefined,
+    value: args.value ?? 0n,
+    data: args.data ?? new Uint8Array(),
+    accessList: (args.accessList ?? []).map((e) => [e.address, e.storageKeys]) as any,
+  };
+  let tx: TypedTransaction;
+  if (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined) {
+    const maxFee = args.maxFeePerGas ?? args.maxPriorityFeePerGas!;
+    tx = createTx(
+      { ...base, type: 2, maxFeePerGas: maxFee, maxPriorityFeePerGas: args.maxPriorityFeePerGas ?? 0n },
+      { common, freeze: false },
+    );
+  } else {
+    tx = createTx({ ...base, type: 1, gasPrice: args.gasPrice ?? 0n }, { common, freeze: false });
+  }
+  const from = new Address(args.from ?? new Uint8Array(20));
+  (tx as any).getSenderAddress = () => from;
+  return tx;
+}
+
+export interface PreparedCall {
+  run(gas: bigint): Promise<RunTxResult>;
+  header: ExecutionHeader;
+}
+
+/** Sets up a throwaway state at `blockNumber` with overrides applied; each `run` starts clean. */
+export async function prepareCall(
+  chain: EvmChain,
+  args: CallArgs,
+  blockNumber: bigint,
+  stateOverrides?: Map<string, StateOverride>,
+  blockOverride?: BlockOverride,
+): Promise<PreparedCall> {
+  const found = chain.headerAt(blockNumber);
+  if (!found) throw new RpcError(RpcCode.server, 'header not found');
+  const state = chain.scratchStateAt(blockNumber);
+  const priced =
+    args.gasPrice !== undefined || args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined;
+  const header: ExecutionHeader = {
+    number: blockOverride?.number ?? found.header.number,
+    timestamp: blockOverride?.time ?? found.header.timestamp,
+    gasLimit:
+      blockOverride?.gasLimit ??
+      (found.header.gasLimit > CALL_GAS_CAP ? found.header.gasLimit : CALL_GAS_CAP),
+    // Like geth: a call without a price runs with no base fee.
+    baseFeePerGas: blockOverride?.baseFee ?? (priced ? found.header.baseFeePerGas : 0n),
+  };
+  for (const [addr, o] of stateOverrides ?? []) {
+    const address = new Address(Buffer.from(addr.slice(2), 'hex'));
+    const acct = (await state.getAccount(address)) ?? new Account();
+    if (o.balance !== undefined) acct.balance = o.balance;
+    if (o.nonce !== undefined) acct.nonce = o.nonce;
+    await state.putAccount(address, acct);
+    if (o.code !== undefined) await state.putCode(address, o.code);
+    if (o.state) await state.clearStorage(address);
+    for (const m of [o.state, o.stateDiff]) {
+      for (const [slot, value] of m ?? [])
+        await state.putStorage(address, setLengthLeft(Buffer.from(slot.slice(2), 'hex'), 32), value);
+    }
+  }
+  const vm = await chain.vmFor(state, header.timestamp);
+  const block = chain.executionBlock(header);
+  const from = new Address(args.from ?? new Uint8Array(20));
+  const nonce = args.nonce ?? (await state.getAccount(from))?.nonce ?? 0n;
+  return {
+    header,
+    async run(gas: bigint) {
+      await state.checkpoint();
+      try {
+        return await runTx(vm, {
+          tx: impersonatedTx(chain, args, gas, nonce),
+          block,
+          skipNonce: true,
+          skipBalance: !priced,
+          skipBlockGasLimitValidation: true,
+          skipHardForkValidation: true,
+        });
+      } finally {
+        await state.revert();
+      }
+    },
+  };
+}
+
+/** Throws the geth error for a failed call result, or returns its output. */
+export function callOutput(result: RunTxResult): Uint8Array {
+  const err = result.execResult.exceptionError;
+  if (!err) return result.execResult.returnValue;
+  if (err.error === 'revert') {
+    const data = result.execResult.returnValue;
+    const reason = revertReason(data);
+    throw new RpcError(
+      RpcCode.executionReverted,
+      reason ? `execution reverted: ${reason}` : 'execution reverted',
+      bytesToHex(data),
+    );
+  }
+  throw new RpcError(RpcCode.server, err.error);
+}
+
+/** The `Error(string)` reason or a `Panic(uint256)` description of revert data. */
+export function revertReason(data: Uint8Array): string | undefined {
+  const hex = Buffer.from(data).toString('hex');
+  if (hex.startsWith('08c379a0') && data.length >= 68) {
+    const offset = Number(BigInt('0x' + hex.slice(8, 72)));
+    const len = Number(BigInt('0x' + hex.slice(8 + offset * 2, 8 + offset * 2 + 64)));
+    const start = 4 + offset + 32;
+    if (start + len <= data.length) return Buffer.from(data.subarray(start, start + len)).toString('utf8');
+  }
+  if (hex.startsWith('4e487b71') && data.length === 36) {
+    return `panic: 0x${BigInt('0x' + hex.slice(8)).toString(16)}`;
+  }
+  return undefined;
+}
+
+/** geth's estimator: a first run at the cap, an optimistic guess, then bisection. */
+export async function estimateGas(call: PreparedCall, cap: bigint, intrinsic: bigint): Promise<bigint> {
+  const failed = (r: RunTxResult) => r.execResult.exceptionError !== undefined;
+  const first = await tryRun(call, cap);
+  if (first instanceof Error) throw new RpcError(RpcCode.server, first.message);
+  if (failed(first)) {
+    callOutput(first);
+    throw new RpcError(RpcCode.server, `gas required exceeds allowance (${cap})`);
+  }
+  let lo = intrinsic - 1n;
+  let hi = cap;
+  const used = first.totalGasSpent + first.gasRefund;
+  const optimistic = ((used + 2300n) * 64n) / 63n;
+  if (optimistic < hi) {
+    const r = await tryRun(call, optimistic);
+    if (!(r instanceof Error) && !failed(r)) hi = optimistic;
+    else lo = optimistic;
+  }
+  if (used - 1n > lo) lo = used - 1n;
+  while (lo + 1n < hi) {
+    if ((hi - lo) * 1000n < hi * 15n) break; // within 1.5%, as geth
+    const mid = (hi + lo) / 2n;
+    const r = await tryRun(call, mid);
+    if (r instanceof Error || failed(r)) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+async function tryRun(call: PreparedCall, gas: bigint): Promise<RunTxResult | Error> {
+  try {
+    return await call.run(gas);
+  } catch (err) {
+    return err as Error;
+  }
+}

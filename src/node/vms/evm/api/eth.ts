@@ -1,0 +1,618 @@
+/**
+ * The `eth_`, `net_`, `web3_`, `personal_` and `txpool_` namespaces of an EVM chain, with the
+ * reference C-chain's extras (`eth_baseFee`, `eth_maxPriorityFeePerGas`, `eth_getChainConfig`).
+ * Handlers only translate: parse positional args, ask the chain, format geth's JSON.
+ */
+import { createTx } from '@ethereumjs/tx';
+import { getMerkleStateProof } from '@ethereumjs/statemanager';
+import {
+  Address,
+  bytesToHex,
+  createAddressFromString,
+  hashPersonalMessage,
+  setLengthLeft,
+} from '@ethereumjs/util';
+import secp from 'secp256k1';
+import { Bloom } from '@ethereumjs/vm';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { AccountKey } from '../../../../shared/crypto/keys.js';
+import { RpcCode, RpcError } from '../../../rpc/errors.js';
+import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
+import { chainConfigJson } from '../chain-config.js';
+import { decodeHeader, type EvmHeader } from '../block/evm-block.js';
+import { EvmTxError, type EvmChain } from '../evm-chain.js';
+import type { StoredTx } from '../state/chain-store.js';
+import { feeCaps } from '../txpool/txpool.js';
+import { COMPATIBLE_NODE_VERSION } from '../../../../shared/networks.js';
+import { address, arity, bad, blockRef, bool, data, quantity, quantityValue, type BlockRef } from './args.js';
+import {
+  CALL_GAS_CAP,
+  callOutput,
+  estimateGas,
+  parseBlockOverrides,
+  parseCallArgs,
+  parseStateOverrides,
+  prepareCall,
+} from './call.js';
+import { decodeStoredTx, h, headerJson, logJson, q, receiptJson, txJson } from './format.js';
+import { nativeEcrecover } from '../common.js';
+
+/** The most logs one eth_getLogs answer may hold, and the widest block range (coreth's defaults). */
+export const MAX_LOGS = 10_000;
+export const MAX_LOG_BLOCK_RANGE = 100_000n;
+/** The reference's archival default window of eth_getProof, in blocks (24 h of 2 s blocks). */
+export const DEFAULT_PROOF_WINDOW = 43_200n;
+export const PRUNING_PROOF_WINDOW = 32n;
+
+export interface EthApiOptions {
+  /** Keys `eth_sendTransaction` and `personal_sign` may use (the devnet's prefunded keys). */
+  unlocked: readonly AccountKey[];
+}
+
+export function resolveBlockNumber(chain: EvmChain, ref: BlockRef): bigint | undefined {
+  const head = chain.latest.number;
+  if (ref.kind === 'tag') return ref.tag === 'earliest' ? 0n : head;
+  if (ref.kind === 'number') return ref.number <= head ? ref.number : undefined;
+  return chain.store.numberOfHash(ref.hash);
+}
+
+function stateBlock(chain: EvmChain, params: unknown[], i: number): bigint {
+  const n = resolveBlockNumber(chain, blockRef(params, i));
+  if (n === undefined) throw new RpcError(RpcCode.server, 'header not found');
+  return n;
+}
+
+export function txBloom(logs: { address: Uint8Array; topics: Uint8Array[] }[]): Uint8Array {
+  const bloom = new Bloom();
+  for (const l of logs) {
+    bloom.add(l.address);
+    for (const t of l.topics) bloom.add(t);
+  }
+  return bloom.bitvector;
+}
+
+export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<string, EvmHandler> {
+  const keys = new Map(options.unlocked.map((k) => [k.evmAddress.toLowerCase(), k]));
+  const common = chain.common;
+
+  function blockJson(n: bigint, full: boolean): Record<string, unknown> | null {
+    const block = chain.store.blockByNumber(n);
+    if (!block) return null;
+    const header = decodeHeader(block.header);
+    const out = headerJson(header, block.hash, block.bytes.length);
+    const txs = chain.store.txsOfBlock(n);
+    out.transactions = full
+      ? txs.map((t) => txJson(decodeStoredTx(common, t), h(t.sender), pos(t, block.hash, header)))
+      : txs.map((t) => h(t.hash));
+    return out;
+  }
+
+  function pos(t: StoredTx, blockHash: Uint8Array, header: EvmHeader) {
+    return { blockHash, blockNumber: t.blockNumber, index: t.index, baseFee: header.baseFeePerGas };
+  }
+
+  function txByStored(t: StoredTx | undefined): Record<string, unknown> | null {
+    if (!t) return null;
+    const found = chain.headerAt(t.blockNumber)!;
+    return txJson(decodeStoredTx(common, t), h(t.sender), pos(t, found.hash, found.header));
+  }
+
+  function receiptOf(t: StoredTx): Record<string, unknown> {
+    const found = chain.headerAt(t.blockNumber)!;
+    const logs = chain.store.logsOfTx(t.blockNumber, t.index);
+    return receiptJson(decodeStoredTx(common, t), t, found.hash, logs, txBloom(logs));
+  }
+
+  function blockFromRef(params: unknown[], i: number): bigint | undefined {
+    const ref = blockRef(params, i);
+    return resolveBlockNumber(chain, ref);
+  }
+
+  function suggestedTip(): bigint {
+    // The 60th percentile of the tips paid in the last 20 blocks, at least 1 wei.
+    const tips: bigint[] = [];
+    const head = chain.latest.number;
+    for (let n = head; n > head - 20n && n > 0n; n--) {
+      const header = chain.headerAt(n)?.header;
+      if (!header) break;
+      for (const t of chain.store.txsOfBlock(n)) tips.push(t.effectiveGasPrice - header.baseFeePerGas);
+    }
+    if (tips.length === 0) return 1n;
+    tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const tip = tips[Math.floor((tips.length - 1) * 0.6)];
+    return tip > 1n ? tip : 1n;
+  }
+
+  async function send(raw: Uint8Array): Promise<string> {
+    const tx = chain.decodeRawTx(raw);
+    try {
+      return await chain.submit(tx);
+    } catch (err) {
+      if (err instanceof EvmTxError || err instanceof Error) throw new RpcError(RpcCode.server, err.message);
+      throw err;
+    }
+  }
+
+  function keyFor(addr: Uint8Array): AccountKey {
+    const k = keys.get(bytesToHex(addr));
+    if (!k) throw new RpcError(RpcCode.server, 'unknown account');
+    return k;
+  }
+
+  function personalSign(message: Uint8Array, addr: Uint8Array): string {
+    const key = keyFor(addr);
+    const { signature, recid } = secp.ecdsaSign(hashPersonalMessage(message), key.privateKey);
+    return bytesToHex(Buffer.concat([signature, Uint8Array.of(27 + recid)]));
+  }
+
+  async function sendTransaction(params: unknown[]): Promise<string> {
+    arity(params, 2, 1);
+    const args = parseCallArgs(params[0], 0);
+    if (!args.from) bad(0, 'from is required');
+    const key = keyFor(args.from);
+    const from = new Address(args.from);
+    const nonce = args.nonce ?? chain.pool.nextNonce(from.toString(), await chain.nonceOf(from));
+    let gas = args.gas;
+    if (gas === undefined) {
+      const call = await prepareCall(chain, args, chain.latest.number);
+      const intrinsic = 21_000n;
+      gas = await estimateGas(
+        call,
+        CALL_GAS_CAP < chain.maxBlockGas() ? CALL_GAS_CAP : chain.maxBlockGas(),
+        intrinsic,
+      );
+    }
+    const baseFee = chain.nextBaseFee();
+    const tip = args.maxPriorityFeePerGas ?? suggestedTip();
+    const txData = {
+      nonce,
+      gasLimit: gas,
+      to: args.to ? new Address(args.to) : undefined,
+      value: args.value ?? 0n,
+      data: args.data ?? new Uint8Array(),
+      chainId: BigInt(chain.config.chainId),
+    };
+    const tx =
+      args.gasPrice !== undefined
+        ? createTx({ ...txData, type: 0, gasPrice: args.gasPrice }, { common })
+        : createTx(
+            {
+              ...txData,
+              type: 2,
+              maxPriorityFeePerGas: tip,
+              maxFeePerGas: args.maxFeePerGas ?? baseFee * 2n + tip,
+            },
+            { common },
+          );
+    const signed = tx.sign(key.privateKey);
+    return send(signed.serialize());
+  }
+
+  return {
+    web3_clientVersion: (params) => (arity(params, 0), `Flurry/${COMPATIBLE_NODE_VERSION}`),
+    web3_sha3: (params) => (arity(params, 1, 1), bytesToHex(keccak_256(data(params, 0)))),
+    net_version: () => String(chain.config.chainId),
+    net_listening: () => true,
+    net_peerCount: () => '0x0',
+    eth_chainId: (params) => (arity(params, 0), q(chain.config.chainId)),
+    eth_protocolVersion: () => '0x41',
+    eth_syncing: () => false,
+    eth_mining: () => false,
+    eth_hashrate: () => '0x0',
+    eth_coinbase: () => h(chain.latest.header.coinbase),
+    eth_accounts: () => options.unlocked.map((k) => k.evmAddress.toLowerCase()),
+    eth_blockNumber: (params) => (arity(params, 0), q(chain.latest.number)),
+
+    eth_getBalance: async (params) => {
+      arity(params, 2, 1);
+      const addr = new Address(address(params, 0));
+      const acct = await chain.stateAt(stateBlock(chain, params, 1)).getAccount(addr);
+      return q(acct?.balance ?? 0n);
+    },
+    eth_getTransactionCount: async (params) => {
+      arity(params, 2, 1);
+      const addr = new Address(address(params, 0));
+      const ref = blockRef(params, 1);
+      const n = stateBlock(chain, params, 1);
+      const nonce = (await chain.stateAt(n).getAccount(addr))?.nonce ?? 0n;
+      if (ref.kind === 'tag' && ref.tag === 'pending') return q(chain.pool.nextNonce(addr.toString(), nonce));
+      return q(nonce);
+    },
+    eth_getCode: async (params) => {
+      arity(params, 2, 1);
+      const addr = new Address(address(params, 0));
+      return h(await chain.stateAt(stateBlock(chain, params, 1)).getCode(addr));
+    },
+    eth_getStorageAt: async (params) => {
+      arity(params, 3, 2);
+      const addr = new Address(address(params, 0));
+      const slot = setLengthLeft(bigToBytes(quantityOrData(params, 1)), 32);
+      const value = await chain.stateAt(stateBlock(chain, params, 2)).getStorage(addr, slot);
+      return h(setLengthLeft(value, 32));
+    },
+
+    eth_call: async (params) => {
+      arity(params, 4, 1);
+      const args = parseCallArgs(params[0], 0);
+      const n = stateBlock(chain, params, 1);
+      const call = await prepareCall(
+        chain,
+        args,
+        n,
+        parseStateOverrides(params[2], 2),
+        parseBlockOverrides(params[3], 3),
+      );
+      const result = await call.run(args.gas ?? CALL_GAS_CAP).catch((err: Error) => {
+        throw new RpcError(RpcCode.server, err.message.split(' -> ')[0].split('\n')[0]);
+      });
+      return h(callOutput(result));
+    },
+    eth_estimateGas: async (params) => {
+      arity(params, 3, 1);
+      const args = parseCallArgs(params[0], 0);
+      const n = stateBlock(chain, params, 1);
+      const call = await prepareCall(chain, args, n, parseStateOverrides(params[2], 2));
+      const cap = args.gas ?? (chain.maxBlockGas() < CALL_GAS_CAP ? chain.maxBlockGas() : CALL_GAS_CAP);
+      return q(await estimateGas(call, cap, 21_000n));
+    },
+    eth_sendRawTransaction: async (params) => {
+      arity(params, 1, 1);
+      return send(data(params, 0));
+    },
+    eth_sendTransaction: sendTransaction,
+    eth_sign: (params) => {
+      arity(params, 2, 2);
+      return personalSign(data(params, 1), address(params, 0));
+    },
+
+    eth_getBlockByNumber: (params) => {
+      arity(params, 2, 1);
+      const n = blockFromRef(params, 0);
+      return n === undefined ? null : blockJson(n, bool(params, 1));
+    },
+    eth_getBlockByHash: (params) => {
+      arity(params, 2, 1);
+      const n = chain.store.numberOfHash(data(params, 0, 32));
+      return n === undefined ? null : blockJson(n, bool(params, 1));
+    },
+    eth_getBlockTransactionCountByNumber: (params) => {
+      arity(params, 1, 1);
+      const n = blockFromRef(params, 0);
+      const b = n === undefined ? undefined : chain.store.blockByNumber(n);
+      return b ? q(b.txCount) : null;
+    },
+    eth_getBlockTransactionCountByHash: (params) => {
+      arity(params, 1, 1);
+      const b = chain.store.blockByHash(data(params, 0, 32));
+      return b ? q(b.txCount) : null;
+    },
+    eth_getUncleCountByBlockNumber: () => '0x0',
+    eth_getUncleCountByBlockHash: () => '0x0',
+    eth_getUncleByBlockNumberAndIndex: () => null,
+    eth_getUncleByBlockHashAndIndex: () => null,
+    eth_getTransactionByHash: (params) => {
+      arity(params, 1, 1);
+      const hash = data(params, 0, 32);
+      const stored = chain.store.txByHash(hash);
+      if (stored) return txByStored(stored);
+      const pooled = chain.pool.get(bytesToHex(hash));
+      return pooled ? txJson(pooled.tx, pooled.sender) : null;
+    },
+    eth_getTransactionByBlockNumberAndIndex: (params) => {
+      arity(params, 2, 2);
+      const n = blockFromRef(params, 0);
+      return n === undefined ? null : txByStored(chain.store.txByPosition(n, Number(quantity(params, 1))));
+    },
+    eth_getTransactionByBlockHashAndIndex: (params) => {
+      arity(params, 2, 2);
+      const n = chain.store.numberOfHash(data(params, 0, 32));
+      return n === undefined ? null : txByStored(chain.store.txByPosition(n, Number(quantity(params, 1))));
+    },
+    eth_getRawTransactionByHash: (params) => {
+      arity(params, 1, 1);
+      const stored = chain.store.txByHash(data(params, 0, 32));
+      return stored ? h(stored.raw) : null;
+    },
+    eth_getTransactionReceipt: (params) => {
+      arity(params, 1, 1);
+      const stored = chain.store.txByHash(data(params, 0, 32));
+      return stored ? receiptOf(stored) : null;
+    },
+    eth_getBlockReceipts: (params) => {
+      arity(params, 1, 1);
+      const n = blockFromRef(params, 0);
+      if (n === undefined) return null;
+      return chain.store.txsOfBlock(n).map(receiptOf);
+    },
+
+    eth_getLogs: (params) => {
+      arity(params, 1, 1);
+      const filter = parseLogFilter(chain, params[0], 0);
+      return queryLogs(chain, filter);
+    },
+
+    eth_gasPrice: () => q(chain.nextBaseFee() + suggestedTip()),
+    eth_baseFee: () => q(chain.nextBaseFee()),
+    eth_maxPriorityFeePerGas: () => q(suggestedTip()),
+    eth_feeHistory: (params) => {
+      arity(params, 3, 2);
+      const count = quantityValue(params[0], 0, 'blockCount');
+      const newest = resolveBlockNumber(chain, blockRef(params, 1));
+      if (newest === undefined) throw new RpcError(RpcCode.server, 'header not found');
+      const percentiles = (params[2] ?? []) as number[];
+      if (
+        !Array.isArray(percentiles) ||
+        percentiles.some(
+          (p, i) => typeof p !== 'number' || p < 0 || p > 100 || (i > 0 && p < percentiles[i - 1]),
+        )
+      )
+        bad(2, 'invalid reward percentile');
+      const blocks = count > 1024n ? 1024n : count;
+      const oldest = newest + 1n - blocks > 0n ? newest + 1n - blocks : 0n;
+      const baseFees: string[] = [];
+      const ratios: number[] = [];
+      const rewards: string[][] = [];
+      for (let n = oldest; n <= newest; n++) {
+        const header = chain.headerAt(n)!.header;
+        baseFees.push(q(header.baseFeePerGas));
+        ratios.push(header.gasLimit > 0n ? Number(header.gasUsed) / Number(header.gasLimit) : 0);
+        if (percentiles.length) {
+          const txs = chain.store
+            .txsOfBlock(n)
+            .map((t) => ({ tip: t.effectiveGasPrice - header.baseFeePerGas, gas: t.gasUsed }))
+            .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
+          rewards.push(
+            percentiles.map((p) => {
+              if (txs.length === 0) return '0x0';
+              const threshold = (Number(header.gasUsed) * p) / 100;
+              let sum = 0;
+              for (const t of txs) {
+                sum += Number(t.gas);
+                if (sum >= threshold) return q(t.tip);
+              }
+              return q(txs[txs.length - 1].tip);
+            }),
+          );
+        }
+      }
+      baseFees.push(
+        q(
+          newest === chain.latest.number
+            ? chain.nextBaseFee()
+            : chain.headerAt(newest + 1n)!.header.baseFeePerGas,
+        ),
+      );
+      const out: Record<string, unknown> = {
+        oldestBlock: q(oldest),
+        baseFeePerGas: baseFees,
+        gasUsedRatio: ratios,
+      };
+      if (percentiles.length) out.reward = rewards;
+      return out;
+    },
+    eth_getChainConfig: () => chainConfigJson(chain.config),
+
+    eth_getProof: async (params) => {
+      arity(params, 3, 3);
+      const addr = new Address(address(params, 0));
+      if (!Array.isArray(params[1]))
+        bad(1, 'json: cannot unmarshal non-array into Go value of type []string');
+      const slots = (params[1] as unknown[]).map((s, i) => {
+        if (typeof s !== 'string' || !/^0x[0-9a-fA-F]{0,64}$/.test(s)) bad(1, `invalid storage key at ${i}`);
+        return setLengthLeft(
+          Buffer.from(s.slice(2).padStart(s.length % 2 ? s.length - 1 : s.length - 2, '0'), 'hex'),
+          32,
+        );
+      });
+      const n = stateBlock(chain, params, 2);
+      checkProofWindow(chain, n);
+      const proof = await getMerkleStateProof(chain.scratchStateAt(n), addr, slots);
+      return proof;
+    },
+
+    personal_listAccounts: () => options.unlocked.map((k) => k.evmAddress.toLowerCase()),
+    personal_unlockAccount: (params) => {
+      arity(params, 3, 1);
+      return keys.has(bytesToHex(address(params, 0)));
+    },
+    personal_lockAccount: (params) => {
+      arity(params, 1, 1);
+      return keys.has(bytesToHex(address(params, 0)));
+    },
+    personal_sign: (params) => {
+      arity(params, 3, 2);
+      return personalSign(data(params, 0), address(params, 1));
+    },
+    personal_ecRecover: (params) => {
+      arity(params, 2, 2);
+      const message = data(params, 0);
+      const sig = data(params, 1, 65);
+      const v = BigInt(sig[64]);
+      if (v !== 27n && v !== 28n) bad(1, 'invalid Ethereum signature (V is not 27 or 28)');
+      const pub = nativeEcrecover(hashPersonalMessage(message), v, sig.subarray(0, 32), sig.subarray(32, 64));
+      return bytesToHex(keccak_256(pub).subarray(12));
+    },
+    personal_sendTransaction: (params) => sendTransaction([params[0]]),
+
+    txpool_status: async () => {
+      const { pending, queued } = await classifyPool(chain);
+      return { pending: q(pending.length), queued: q(queued.length) };
+    },
+    txpool_content: async () => {
+      const { pending, queued } = await classifyPool(chain);
+      const group = (list: typeof pending) => {
+        const out: Record<string, Record<string, unknown>> = {};
+        for (const p of list) (out[checksum(p.sender)] ??= {})[p.nonce.toString()] = txJson(p.tx, p.sender);
+        return out;
+      };
+      return { pending: group(pending), queued: group(queued) };
+    },
+    txpool_contentFrom: async (params) => {
+      arity(params, 1, 1);
+      const who = bytesToHex(address(params, 0));
+      const { pending, queued } = await classifyPool(chain);
+      const group = (list: typeof pending) => {
+        const out: Record<string, unknown> = {};
+        for (const p of list) if (p.sender === who) out[p.nonce.toString()] = txJson(p.tx, p.sender);
+        return out;
+      };
+      return { pending: group(pending), queued: group(queued) };
+    },
+    txpool_inspect: async () => {
+      const { pending, queued } = await classifyPool(chain);
+      const group = (list: typeof pending) => {
+        const out: Record<string, Record<string, string>> = {};
+        for (const p of list) {
+          const { maxFee } = feeCaps(p.tx);
+          const to = p.tx.to ? p.tx.to.toString() : 'contract creation';
+          (out[checksum(p.sender)] ??= {})[p.nonce.toString()] =
+            `${to}: ${p.tx.value} wei + ${p.tx.gasLimit} gas × ${maxFee} wei`;
+        }
+        return out;
+      };
+      return { pending: group(pending), queued: group(queued) };
+    },
+  };
+}
+
+function checksum(addr: string): string {
+  return createAddressFromString(addr).toString();
+}
+
+async function classifyPool(chain: EvmChain) {
+  const nonces = new Map<string, bigint>();
+  for (const s of chain.pool.senders()) nonces.set(s, await chain.nonceOf(createAddressFromString(s)));
+  return chain.pool.classify((s) => nonces.get(s) ?? 0n);
+}
+
+function bigToBytes(n: bigint): Uint8Array {
+  let hex = n.toString(16);
+  if (hex.length % 2) hex = '0' + hex;
+  return Uint8Array.from(Buffer.from(hex, 'hex'));
+}
+
+function quantityOrData(params: unknown[], i: number): bigint {
+  const v = params[i];
+  if (typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v)) return BigInt(v);
+  bad(i, 'invalid storage slot');
+}
+
+export function checkProofWindow(chain: EvmChain, n: bigint): void {
+  const head = chain.latest.number;
+  if (chain.config.pruning) {
+    if (head - n > PRUNING_PROOF_WINDOW)
+      throw new RpcError(
+        RpcCode.server,
+        `block ${n} is outside the ${PRUNING_PROOF_WINDOW}-block proof window of a pruning node (last accepted ${head})`,
+      );
+    return;
+  }
+  const window = chain.config.historicalProofQueryWindow;
+  if (window > 0n && head - n > window)
+    throw new RpcError(
+      RpcCode.server,
+      `block ${n} is older than the historical proof query window of ${window} blocks (last accepted ${head}); set historical-proof-query-window to 0 to allow any block`,
+    );
+}
+
+export interface LogFilter {
+  fromBlock: bigint;
+  toBlock: bigint;
+  addresses: Uint8Array[];
+  topics: (Uint8Array[] | null)[];
+  blockHash?: Uint8Array;
+}
+
+/** Parses an eth_getLogs / eth_newFilter object; `fromBlock`/`toBlock` tags resolve now. */
+export function parseLogFilter(
+  chain: EvmChain,
+  v: unknown,
+  i: number,
+  resolveNow = true,
+): LogFilter & { fromTag?: string; toTag?: string } {
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    bad(i, 'json: cannot unmarshal into FilterCriteria');
+  const o = v as Record<string, unknown>;
+  const addresses: Uint8Array[] = [];
+  if (o.address != null) {
+    const list = Array.isArray(o.address) ? o.address : [o.address];
+    for (const a of list) {
+      if (typeof a !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(a)) bad(i, 'invalid address');
+      addresses.push(Uint8Array.from(Buffer.from(a.slice(2), 'hex')));
+    }
+  }
+  const topics: (Uint8Array[] | null)[] = [];
+  if (o.topics != null) {
+    if (!Array.isArray(o.topics)) bad(i, 'invalid topics');
+    if (o.topics.length > 4) bad(i, 'exceed max topics');
+    for (const t of o.topics) {
+      if (t === null) topics.push(null);
+      else {
+        const list = Array.isArray(t) ? t : [t];
+        topics.push(
+          list.map((x) => {
+            if (typeof x !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(x)) bad(i, 'invalid topic');
+            return Uint8Array.from(Buffer.from(x.slice(2), 'hex'));
+          }),
+        );
+      }
+    }
+  }
+  const head = chain.latest.number;
+  if (o.blockHash != null) {
+    if (o.fromBlock != null || o.toBlock != null)
+      bad(i, 'cannot specify both BlockHash and FromBlock/Choose either');
+    if (typeof o.blockHash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(o.blockHash))
+      bad(i, 'invalid block hash');
+    const hash = Uint8Array.from(Buffer.from(o.blockHash.slice(2), 'hex'));
+    const n = chain.store.numberOfHash(hash);
+    if (n === undefined) throw new RpcError(RpcCode.server, 'unknown block');
+    return { fromBlock: n, toBlock: n, addresses, topics, blockHash: hash };
+  }
+  const edge = (x: unknown, fallback: bigint): { n: bigint; tag?: string } => {
+    if (x == null) return { n: fallback, tag: 'latest' };
+    const ref = blockRef([x], 0);
+    if (ref.kind === 'tag')
+      return { n: ref.tag === 'earliest' ? 0n : head, tag: ref.tag === 'earliest' ? undefined : 'latest' };
+    if (ref.kind === 'number') return { n: ref.number };
+    bad(i, 'invalid block number');
+  };
+  const from = edge(o.fromBlock, head);
+  const to = edge(o.toBlock, head);
+  void resolveNow;
+  return { fromBlock: from.n, toBlock: to.n, addresses, topics, fromTag: from.tag, toTag: to.tag };
+}
+
+export function queryLogs(chain: EvmChain, f: LogFilter): Record<string, unknown>[] {
+  const head = chain.latest.number;
+  const to = f.toBlock > head ? head : f.toBlock;
+  if (f.fromBlock > to) {
+    if (f.fromBlock > head) return [];
+    throw new RpcError(RpcCode.invalidParams, 'invalid block range params');
+  }
+  if (to - f.fromBlock > MAX_LOG_BLOCK_RANGE)
+    throw new RpcError(
+      RpcCode.server,
+      `requested too many blocks from ${f.fromBlock} to ${to}, maximum is set to ${MAX_LOG_BLOCK_RANGE}`,
+    );
+  const logs = chain.store.queryLogs({
+    fromBlock: f.fromBlock,
+    toBlock: to,
+    addresses: f.addresses,
+    topics: f.topics,
+    limit: MAX_LOGS,
+  });
+  if (logs.length > MAX_LOGS)
+    throw new RpcError(RpcCode.server, `query returned more than ${MAX_LOGS} results`);
+  const hashes = new Map<bigint, Uint8Array>();
+  return logs.map((l) => {
+    let hash = hashes.get(l.blockNumber);
+    if (!hash) {
+      hash = chain.blockHashAt(l.blockNumber)!;
+      hashes.set(l.blockNumber, hash);
+    }
+    return logJson(l, hash);
+  });
+}
+
+export { logJson, headerJson };

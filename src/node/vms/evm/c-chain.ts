@@ -1,0 +1,54 @@
+/**
+ * The C-chain: the EVM chain of the primary network, with the network identity's EVM chain id,
+ * the genesis C allocations, Avalanche's fee rules, atomic transactions with X and P, and the
+ * reference routes (`/rpc`, `/ws`, `/avax`, `/admin`) under `C`, `evm` and its cb58 id.
+ */
+import type { Chain, ChainContext } from '../../chains/chain.js';
+import { PRIMARY_NETWORK_ID, VM_IDS } from '../../../shared/networks.js';
+import type { EvmChainConfig, GenesisAccount } from './chain-config.js';
+import { createEvmChain } from './evm-chain.js';
+import { mountEvmRoutes } from './api/routes.js';
+import { DEFAULT_PROOF_WINDOW } from './api/eth.js';
+
+/** The reference local C-chain genesis gas limit (0x5f5e100). */
+export const C_GENESIS_GAS_LIMIT = 100_000_000n;
+/**
+ * The devnet validators' preferred gas target: 10M gas/s gives a 100M-gas bucket, the same as the
+ * genesis gas limit (the reference lets each validator set `gas-target`; see docs/evm.md).
+ */
+export const DEVNET_GAS_TARGET = 10_000_000n;
+
+export function cChainConfig(ctx: ChainContext): EvmChainConfig {
+  const network = ctx.config.network;
+  const alloc = new Map<string, GenesisAccount>();
+  for (const a of ctx.genesis.cAllocations) alloc.set(a.evmAddress.toLowerCase(), { balance: a.balanceWei });
+  const cfg = ctx.config as unknown as Record<string, unknown>;
+  return {
+    alias: 'C',
+    aliases: ['C', 'evm', network.cChainID],
+    blockchainID: network.cChainID,
+    subnetID: PRIMARY_NETWORK_ID,
+    vmID: VM_IDS.evm,
+    name: 'C-Chain',
+    chainId: network.evmChainID,
+    blockIndex: 'C/block',
+    tablePrefix: 'evm_c',
+    genesis: { timestamp: ctx.genesis.startTime, gasLimit: C_GENESIS_GAS_LIMIT, alloc },
+    gasTargetPerSecond: DEVNET_GAS_TARGET,
+    precompiles: [],
+    atomicTxs: true,
+    blockTimeMs: ctx.config.blockTimeMs,
+    debugApi: ctx.config.debugApi,
+    pruning: cfg.pruningEnabled === true,
+    historicalProofQueryWindow:
+      typeof cfg.historicalProofQueryWindow === 'number'
+        ? BigInt(cfg.historicalProofQueryWindow)
+        : DEFAULT_PROOF_WINDOW,
+  };
+}
+
+export async function createCChain(ctx: ChainContext): Promise<Chain> {
+  const chain = await createEvmChain(ctx, cChainConfig(ctx));
+  mountEvmRoutes(ctx, chain, { unlocked: ctx.genesis.prefunded });
+  return chain;
+}

@@ -1,0 +1,691 @@
+/**
+ * One EVM chain: the C-chain, and later every Subnet-EVM chain, differing only by their
+ * `EvmChainConfig`. It keeps the accepted chain in SQLite, executes transactions with
+ * @ethereumjs/vm, builds blocks itself around `runTx` (linear in the block size), and commits
+ * each block — state trie nodes, block, receipts, logs, index entry, atomic effects — in one
+ * database transaction. On start it resumes at the last accepted block.
+ */
+import { EventEmitter } from 'node:events';
+import { createBlock, createBlockHeader, genTransactionsTrieRoot, type Block } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import {
+  Account,
+  Address,
+  bigIntToBytes,
+  bytesToBigInt,
+  bytesToHex,
+  createAddressFromString,
+  hexToBytes,
+  setLengthLeft,
+} from '@ethereumjs/util';
+import { createVM, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import type { Chain, ChainContext } from '../../chains/chain.js';
+import type { Logger } from '../../../shared/logger.js';
+import { toCb58 } from '../../../shared/encoding.js';
+import * as acp176 from './block/acp176.js';
+import {
+  BLACKHOLE_ADDRESS,
+  EMPTY_ROOT,
+  EMPTY_UNCLE_HASH,
+  decodeHeader,
+  encodeBlock,
+  encodeHeader,
+  extDataHash,
+  hashHeader,
+  type EvmHeader,
+} from './block/evm-block.js';
+import type { EvmChainConfig } from './chain-config.js';
+import { createEvmCommon } from './common.js';
+import { PrecompileRegistry } from './precompiles/registry.js';
+import { bindPrecompiles } from './precompiles/bind.js';
+import { ChainStore, type StoredLog, type StoredTx } from './state/chain-store.js';
+import { TrieDb, TrieNodeTable } from './state/trie-db.js';
+import { stateManagerAt } from './state/world.js';
+import { TxPool, feeCaps } from './txpool/txpool.js';
+
+export class EvmTxError extends Error {
+  override readonly name = 'EvmTxError';
+}
+
+/** What a block adds besides its EVM transactions (the C-chain's atomic transactions). */
+export interface ExtraBlockPart {
+  readonly extData: Uint8Array;
+  readonly gasUsed: bigint;
+  readonly atomicTxs: readonly { id: Uint8Array; bytes: Uint8Array }[];
+  /** Shared-memory effects; runs inside the accept transaction. */
+  commit(): void;
+  /** After the block is durable (drops the txs from the mempool). */
+  accepted(): void;
+}
+
+export interface ExtraBlockBuilder {
+  /** Whether anything waits to go into a block. */
+  hasWork(): boolean;
+  /** Applies the part's state changes to `state` (after the block's EVM transactions). */
+  build(
+    state: MerkleStateManager,
+    ctx: { baseFee: bigint; capacityLeft: bigint; timestamp: bigint; height: bigint },
+  ): Promise<ExtraBlockPart | undefined>;
+}
+
+export interface AcceptedBlock {
+  readonly number: bigint;
+  readonly hash: Uint8Array;
+  readonly header: EvmHeader;
+  readonly txHashes: readonly Uint8Array[];
+  readonly logs: readonly StoredLog[];
+}
+
+export interface ExecutionHeader {
+  number: bigint;
+  timestamp: bigint;
+  gasLimit: bigint;
+  baseFeePerGas: bigint;
+}
+
+interface Head {
+  number: bigint;
+  hash: Uint8Array;
+  header: EvmHeader;
+}
+
+export class EvmChain extends EventEmitter implements Chain {
+  readonly alias: string;
+  readonly aliases: readonly string[];
+  readonly blockchainID: string;
+  readonly subnetID: string;
+  readonly vmID: string;
+  readonly name: string;
+  readonly common: Common;
+  readonly store: ChainStore;
+  readonly pool = new TxPool();
+  readonly precompiles: PrecompileRegistry;
+  readonly logger: Logger;
+  readonly desiredTargetExcess: bigint;
+  extraBuilder?: ExtraBlockBuilder;
+
+  private readonly trieDb: TrieDb;
+  private head!: Head;
+  private live!: MerkleStateManager;
+  private liveVm?: { key: string; vm: VM };
+  private readView?: { root: string; state: MerkleStateManager };
+  private producing?: Promise<void>;
+  private scheduled = false;
+  private timer?: NodeJS.Timeout;
+  private closed = false;
+  private readonly hashCache = new Map<bigint, Uint8Array>();
+
+  constructor(
+    readonly ctx: ChainContext,
+    readonly config: EvmChainConfig,
+  ) {
+    super();
+    this.setMaxListeners(0);
+    this.alias = config.alias;
+    this.aliases = config.aliases;
+    this.blockchainID = config.blockchainID;
+    this.subnetID = config.subnetID;
+    this.vmID = config.vmID;
+    this.name = config.name;
+    this.logger = ctx.logger.child({ chain: config.alias });
+    this.common = createEvmCommon(config.chainId);
+    this.store = new ChainStore(ctx.db, config.tablePrefix);
+    this.trieDb = new TrieDb(new TrieNodeTable(ctx.db, `${config.tablePrefix}_trie`));
+    this.precompiles = new PrecompileRegistry(config.precompiles);
+    this.desiredTargetExcess = acp176.targetExcessFor(config.gasTargetPerSecond);
+  }
+
+  async open(): Promise<void> {
+    const last = this.store.lastBlock();
+    if (last) {
+      const header = decodeHeader(last.header);
+      this.head = { number: last.number, hash: last.hash, header };
+      this.live = stateManagerAt(this.common, this.trieDb, header.stateRoot);
+      this.logger.info({ height: Number(last.number) }, 'resumed at the last accepted block');
+    } else {
+      await this.writeGenesis();
+    }
+    if (this.config.blockTimeMs > 0) {
+      this.timer = setInterval(() => void this.produce(), this.config.blockTimeMs);
+      this.timer.unref();
+    }
+  }
+
+  // ---- Chain interface -------------------------------------------------------------------
+
+  isBootstrapped(): boolean {
+    return true;
+  }
+
+  height(): bigint {
+    return this.head.number;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.producing;
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  get latest(): Head {
+    return this.head;
+  }
+
+  blockHashAt(n: bigint): Uint8Array | undefined {
+    if (n === this.head.number) return this.head.hash;
+    let h = this.hashCache.get(n);
+    if (!h) {
+      h = this.store.headerByNumber(n)?.hash;
+      if (h) {
+        if (this.hashCache.size > 512) this.hashCache.clear();
+        this.hashCache.set(n, h);
+      }
+    }
+    return h;
+  }
+
+  headerAt(n: bigint): { hash: Uint8Array; header: EvmHeader } | undefined {
+    if (n === this.head.number) return { hash: this.head.hash, header: this.head.header };
+    const row = this.store.headerByNumber(n);
+    return row ? { hash: row.hash, header: decodeHeader(row.header) } : undefined;
+  }
+
+  /** A read-only state at an accepted block (latest when omitted). */
+  stateAt(number?: bigint): MerkleStateManager {
+    const header = number === undefined ? this.head.header : this.headerAt(number)?.header;
+    if (!header) throw new EvmTxError(`header not found`);
+    const rootHex = bytesToHex(header.stateRoot);
+    if (number === undefined || number === this.head.number) {
+      if (this.readView?.root !== rootHex)
+        this.readView = {
+          root: rootHex,
+          state: stateManagerAt(this.common, this.trieDb.scratch(), header.stateRoot),
+        };
+      return this.readView.state;
+    }
+    return stateManagerAt(this.common, this.trieDb.scratch(), header.stateRoot);
+  }
+
+  /** A throwaway state at a block (for calls that write: eth_call, estimates, traces). */
+  scratchStateAt(number: bigint): MerkleStateManager {
+    const header = this.headerAt(number)?.header;
+    if (!header) throw new EvmTxError('header not found');
+    return stateManagerAt(this.common, this.trieDb.scratch(), header.stateRoot);
+  }
+
+  async nonceOf(address: Address): Promise<bigint> {
+    return (await this.stateAt().getAccount(address))?.nonce ?? 0n;
+  }
+
+  /** The base fee the next block would pay if built now. */
+  nextBaseFee(): bigint {
+    return acp176.gasPrice(this.nextFeeState(BigInt(this.ctx.clock.nowSeconds())));
+  }
+
+  nextFeeState(timestamp: bigint): acp176.FeeState {
+    const parent = acp176.decodeFeeState(this.head.header.extraData);
+    const elapsed = timestamp - this.head.header.timestamp;
+    const advanced = acp176.advanceSeconds(parent, elapsed > 0n ? elapsed : 0n);
+    return acp176.updateTargetExcess(advanced, this.desiredTargetExcess);
+  }
+
+  maxBlockGas(): bigint {
+    return acp176.maxCapacity(this.nextFeeState(BigInt(this.ctx.clock.nowSeconds())));
+  }
+
+  /** A VM over `state` with the precompiles active at `timestamp`. */
+  async vmFor(state: MerkleStateManager, timestamp: bigint): Promise<VM> {
+    const active = this.precompiles.activeAt(Number(timestamp));
+    const bound = bindPrecompiles(active, () => timestamp);
+    const vm = await createVM({
+      common: this.common,
+      stateManager: state,
+      blockchain: this.blockchainView(),
+      evmOpts: bound.customPrecompiles.length ? { customPrecompiles: bound.customPrecompiles } : undefined,
+    });
+    bound.attach(vm.evm);
+    return vm;
+  }
+
+  private blockchainView() {
+    const chain = this;
+    const view = {
+      async getBlock(n: number) {
+        const h = chain.blockHashAt(BigInt(n));
+        return { hash: () => h ?? new Uint8Array(32) };
+      },
+      async putBlock() {},
+      shallowCopy() {
+        return view;
+      },
+    };
+    return view;
+  }
+
+  executionBlock(h: ExecutionHeader): Block {
+    const header = createBlockHeader(
+      {
+        number: h.number,
+        timestamp: h.timestamp,
+        gasLimit: h.gasLimit,
+        baseFeePerGas: h.baseFeePerGas,
+        coinbase: new Address(BLACKHOLE_ADDRESS),
+        difficulty: 0n,
+        parentBeaconBlockRoot: new Uint8Array(32),
+        blobGasUsed: 0n,
+        excessBlobGas: 0n,
+      },
+      { common: this.common, skipConsensusFormatValidation: true },
+    );
+    return createBlock({ header }, { common: this.common, skipConsensusFormatValidation: true });
+  }
+
+  executionHeaderOf(header: EvmHeader): ExecutionHeader {
+    return {
+      number: header.number,
+      timestamp: header.timestamp,
+      gasLimit: header.gasLimit,
+      baseFeePerGas: header.baseFeePerGas,
+    };
+  }
+
+  // ---- transaction admission ---------------------------------------------------------------
+
+  decodeRawTx(raw: Uint8Array): TypedTransaction {
+    let tx: TypedTransaction;
+    try {
+      tx = createTxFromRLP(raw, { common: this.common });
+    } catch (err) {
+      const chainId = signedChainId(raw);
+      if (chainId !== undefined && chainId !== BigInt(this.config.chainId))
+        throw new EvmTxError(`invalid chain id for signer: have ${chainId} want ${this.config.chainId}`);
+      throw new EvmTxError(`invalid transaction: ${(err as Error).message.split('\n')[0].split(' (')[0]}`);
+    }
+    return tx;
+  }
+
+  /** Validates and pools a signed transaction; returns its hash. Errors use geth's messages. */
+  async submit(tx: TypedTransaction): Promise<string> {
+    if (tx.type === 3) throw new EvmTxError('transaction type not supported');
+    if (!tx.isSigned()) throw new EvmTxError('invalid transaction: not signed');
+    const txChainId = (tx as any).chainId as bigint | undefined;
+    if (tx.type === 0 && !tx.supports(155 as any) && txChainId === undefined) {
+      // Pre-EIP-155 legacy transactions are refused, as the reference's default allows.
+      throw new EvmTxError('only replay-protected (EIP-155) transactions allowed over RPC');
+    }
+    if (txChainId !== undefined && txChainId !== BigInt(this.config.chainId)) {
+      throw new EvmTxError(`invalid chain id for signer: have ${txChainId} want ${this.config.chainId}`);
+    }
+    let sender: Address;
+    try {
+      sender = tx.getSenderAddress();
+    } catch {
+      throw new EvmTxError('invalid sender');
+    }
+    const intrinsic = tx.getIntrinsicGas();
+    if (tx.gasLimit < intrinsic)
+      throw new EvmTxError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`);
+    if (tx.gasLimit > this.maxBlockGas()) throw new EvmTxError('exceeds block gas limit');
+    const { maxFee, tip } = feeCaps(tx);
+    if (tip > maxFee) throw new EvmTxError('max priority fee per gas higher than max fee per gas');
+    const baseFee = this.nextBaseFee();
+    if (maxFee < baseFee) {
+      throw new EvmTxError(
+        `transaction underpriced: address ${sender.toString()} gasFeeCap ${maxFee} < baseFee ${baseFee}`,
+      );
+    }
+    const account = (await this.stateAt().getAccount(sender)) ?? new Account();
+    if (tx.nonce < account.nonce) {
+      throw new EvmTxError(
+        `nonce too low: address ${sender.toString()}, tx: ${tx.nonce} state: ${account.nonce}`,
+      );
+    }
+    const cost = tx.gasLimit * maxFee + tx.value;
+    if (account.balance < cost) {
+      throw new EvmTxError(
+        `insufficient funds for gas * price + value: address ${sender.toString()} have ${account.balance} want ${cost}`,
+      );
+    }
+    const { pooled } = this.pool.add(tx, sender.toString());
+    this.emit('pendingTx', pooled.hash);
+    this.requestBlock();
+    return pooled.hash;
+  }
+
+  // ---- block production --------------------------------------------------------------------
+
+  /** Asks for a block: immediately (batching this tick's txs) or at the next interval. */
+  requestBlock(): void {
+    // With a block time, blocks come only from the interval timer.
+    if (this.closed || this.scheduled || this.config.blockTimeMs > 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.produce();
+    });
+  }
+
+  /** Builds blocks until the pool holds nothing executable. Serialised. */
+  async produce(): Promise<void> {
+    if (this.producing) {
+      await this.producing;
+      if (this.config.blockTimeMs === 0) return this.produce();
+      return;
+    }
+    this.producing = (async () => {
+      try {
+        for (let round = 0; round < 1000 && !this.closed; round++) {
+          const built = await this.buildOne();
+          if (!built || this.config.blockTimeMs > 0) break;
+        }
+      } catch (err) {
+        this.logger.error({ err }, 'block production failed');
+      }
+    })();
+    try {
+      await this.producing;
+    } finally {
+      this.producing = undefined;
+    }
+  }
+
+  /** Builds and accepts one block; false when there was nothing to put in it. */
+  private async buildOne(): Promise<boolean> {
+    const nonceCache = new Map<string, bigint>();
+    const readState = this.stateAt();
+    for (const sender of this.pool.senders()) {
+      const acct = await readState.getAccount(createAddressFromString(sender));
+      nonceCache.set(sender, acct?.nonce ?? 0n);
+    }
+    const candidates = this.pool.executable((s) => nonceCache.get(s) ?? 0n);
+    if (candidates.length === 0 && !this.extraBuilder?.hasWork()) return false;
+
+    const parent = this.head;
+    const now = BigInt(this.ctx.clock.nowSeconds());
+    const timestamp = now > parent.header.timestamp ? now : parent.header.timestamp;
+    const feeState = this.nextFeeState(timestamp);
+    const baseFee = acp176.gasPrice(feeState);
+    const gasLimit = feeState.capacity;
+    const number = parent.number + 1n;
+    const execBlock = this.executionBlock({ number, timestamp, gasLimit, baseFeePerGas: baseFee });
+    const vm = await this.liveVmFor(timestamp);
+
+    const included: { tx: TypedTransaction; result: RunTxResult; sender: Uint8Array }[] = [];
+    let gasUsed = 0n;
+    const skipSender = new Set<string>();
+    for (const p of candidates) {
+      if (skipSender.has(p.sender)) continue;
+      if (gasUsed + p.tx.gasLimit > gasLimit) {
+        skipSender.add(p.sender);
+        continue;
+      }
+      try {
+        const result = await runTx(vm, {
+          tx: p.tx,
+          block: execBlock,
+          blockGasUsed: gasUsed,
+          skipBlockGasLimitValidation: true,
+          skipHardForkValidation: true,
+        });
+        gasUsed += result.totalGasSpent;
+        included.push({ tx: p.tx, result, sender: hexToBytes(p.sender as `0x${string}`) });
+      } catch (err) {
+        // Invalid at execution (balance spent by an earlier tx, fee below the base fee): drop it
+        // and the sender's later ones, which can no longer run in order.
+        const msg = (err as Error).message.split('\n')[0];
+        this.logger.debug({ tx: p.hash, err: msg }, 'dropped transaction');
+        if (/is less than the block's baseFeePerGas/.test(msg)) {
+          skipSender.add(p.sender);
+          continue;
+        }
+        for (const d of this.pool.dropFrom(p.sender, p.nonce)) this.emit('droppedTx', d.hash, msg);
+        skipSender.add(p.sender);
+      }
+    }
+
+    let extra: ExtraBlockPart | undefined;
+    if (this.extraBuilder?.hasWork()) {
+      try {
+        extra = await this.extraBuilder.build(this.live, {
+          baseFee,
+          capacityLeft: gasLimit - gasUsed,
+          timestamp,
+          height: number,
+        });
+      } catch (err) {
+        this.logger.error({ err }, 'atomic part failed');
+        extra = undefined;
+      }
+    }
+    if (included.length === 0 && !extra) {
+      if (candidates.length > 0) await this.resetLive();
+      return false;
+    }
+
+    // Seal.
+    const stateRoot = await this.live.getStateRoot();
+    const txs = included.map((i) => i.tx);
+    const transactionsRoot = txs.length ? await genTransactionsTrieRoot(txs) : EMPTY_ROOT;
+    const receiptTrie = new MerklePatriciaTrie();
+    const bloom = new Uint8Array(256);
+    for (let i = 0; i < included.length; i++) {
+      const { result, tx } = included[i];
+      await receiptTrie.put(RLP.encode(i), encodeReceipt(result.receipt, tx.type));
+      const bits = result.bloom.bitvector;
+      for (let j = 0; j < 256; j++) bloom[j] |= bits[j];
+    }
+    const receiptsRoot = included.length ? receiptTrie.root() : EMPTY_ROOT;
+    const extData = extra?.extData ?? new Uint8Array();
+    const extGas = extra?.gasUsed ?? 0n;
+    const afterState = acp176.consumeGas(feeState, gasUsed + extGas);
+    const header: EvmHeader = {
+      parentHash: parent.hash,
+      uncleHash: EMPTY_UNCLE_HASH,
+      coinbase: BLACKHOLE_ADDRESS,
+      stateRoot,
+      transactionsRoot,
+      receiptsRoot,
+      logsBloom: bloom,
+      difficulty: 1n,
+      number,
+      gasLimit,
+      gasUsed,
+      timestamp,
+      extraData: acp176.encodeFeeState(afterState),
+      mixHash: new Uint8Array(32),
+      nonce: new Uint8Array(8),
+      extDataHash: extDataHash(extData),
+      baseFeePerGas: baseFee,
+      extDataGasUsed: extGas,
+      blockGasCost: 0n,
+      blobGasUsed: 0n,
+      excessBlobGas: 0n,
+      parentBeaconBlockRoot: new Uint8Array(32),
+    };
+    const headerRlp = encodeHeader(header);
+    const hash = hashHeader(headerRlp);
+    const blockBytes = encodeBlock(headerRlp, txs, extData);
+
+    const storedTxs: StoredTx[] = [];
+    const logs: StoredLog[] = [];
+    let cumulative = 0n;
+    for (let i = 0; i < included.length; i++) {
+      const { tx, result, sender } = included[i];
+      cumulative += result.totalGasSpent;
+      const { maxFee, tip } = feeCaps(tx);
+      const effective =
+        tx.type === 0 || tx.type === 1 ? maxFee : baseFee + (tip < maxFee - baseFee ? tip : maxFee - baseFee);
+      const txHash = tx.hash();
+      storedTxs.push({
+        hash: txHash,
+        blockNumber: number,
+        index: i,
+        raw: tx.serialize(),
+        sender,
+        status: (result.receipt as any).status ?? 1,
+        gasUsed: result.totalGasSpent,
+        cumulativeGasUsed: cumulative,
+        contractAddress: result.createdAddress ? result.createdAddress.bytes : null,
+        effectiveGasPrice: effective,
+        firstLogIndex: logs.length,
+      });
+      for (const [address, topics, data] of result.receipt.logs) {
+        logs.push({ blockNumber: number, logIndex: logs.length, txIndex: i, txHash, address, topics, data });
+      }
+    }
+
+    const acceptedMs = this.ctx.clock.nowMs();
+    const index = this.config.blockIndex ? this.ctx.index(this.config.blockIndex) : undefined;
+    try {
+      this.ctx.db.transaction(() => {
+        this.trieDb.flushInto();
+        this.store.putBlock(
+          { number, hash, header: headerRlp, bytes: blockBytes, txCount: txs.length, acceptedMs },
+          storedTxs,
+          logs,
+          (extra?.atomicTxs ?? []).map((a) => ({ ...a, blockNumber: number })),
+        );
+        extra?.commit();
+        if (index) index.append(cb58Id(hash), blockBytes, acceptedMs);
+        this.ctx.clock.persist();
+      });
+    } catch (err) {
+      index?.reload();
+      await this.resetLive();
+      throw err;
+    }
+    this.trieDb.clear();
+    this.head = { number, hash, header };
+    this.hashCache.set(number, hash);
+    for (const { tx } of included) this.pool.remove(bytesToHex(tx.hash()));
+    for (const [sender] of nonceCache) {
+      const acct = await this.live.getAccount(createAddressFromString(sender));
+      this.pool.dropBelow(sender, acct?.nonce ?? 0n);
+    }
+    extra?.accepted();
+    const accepted: AcceptedBlock = { number, hash, header, txHashes: storedTxs.map((t) => t.hash), logs };
+    this.emit('block', accepted);
+    return true;
+  }
+
+  private async liveVmFor(timestamp: bigint): Promise<VM> {
+    const key = this.precompiles.activeKey(Number(timestamp));
+    if (!this.liveVm || this.liveVm.key !== key)
+      this.liveVm = { key, vm: await this.vmFor(this.live, timestamp) };
+    return this.liveVm.vm;
+  }
+
+  /** Drops uncommitted changes: the live state goes back to the head's root. */
+  private async resetLive(): Promise<void> {
+    this.trieDb.clear();
+    this.live = stateManagerAt(this.common, this.trieDb, this.head.header.stateRoot);
+    this.liveVm = undefined;
+  }
+
+  // ---- genesis -----------------------------------------------------------------------------
+
+  private async writeGenesis(): Promise<void> {
+    const state = stateManagerAt(this.common, this.trieDb, undefined);
+    for (const [addr, acct] of this.config.genesis.alloc) {
+      const address = createAddressFromString(addr);
+      await state.putAccount(address, new Account(acct.nonce ?? 0n, acct.balance));
+      if (acct.code) await state.putCode(address, acct.code);
+      for (const [k, v] of acct.storage ?? []) {
+        await state.putStorage(
+          address,
+          setLengthLeft(bigIntToBytes(k), 32),
+          setLengthLeft(bigIntToBytes(v), 32),
+        );
+      }
+    }
+    // Precompiles active at genesis carry code 0x01 so Solidity's extcodesize check passes.
+    for (const p of this.precompiles.activeAt(this.config.genesis.timestamp)) {
+      const address = createAddressFromString(p.address);
+      await state.putAccount(address, new Account(1n, 0n));
+      await state.putCode(address, Uint8Array.of(1));
+    }
+    const stateRoot = await state.getStateRoot();
+    const feeState: acp176.FeeState = {
+      capacity: acp176.maxCapacity({ capacity: 0n, excess: 0n, targetExcess: this.desiredTargetExcess }),
+      excess: 0n,
+      targetExcess: this.desiredTargetExcess,
+    };
+    const header: EvmHeader = {
+      parentHash: new Uint8Array(32),
+      uncleHash: EMPTY_UNCLE_HASH,
+      coinbase: new Uint8Array(20),
+      stateRoot,
+      transactionsRoot: EMPTY_ROOT,
+      receiptsRoot: EMPTY_ROOT,
+      logsBloom: new Uint8Array(256),
+      difficulty: 0n,
+      number: 0n,
+      gasLimit: this.config.genesis.gasLimit,
+      gasUsed: 0n,
+      timestamp: BigInt(this.config.genesis.timestamp),
+      extraData: acp176.encodeFeeState(feeState),
+      mixHash: new Uint8Array(32),
+      nonce: new Uint8Array(8),
+      extDataHash: extDataHash(new Uint8Array()),
+      baseFeePerGas: acp176.gasPrice(feeState),
+      extDataGasUsed: 0n,
+      blockGasCost: 0n,
+      blobGasUsed: 0n,
+      excessBlobGas: 0n,
+      parentBeaconBlockRoot: new Uint8Array(32),
+    };
+    const headerRlp = encodeHeader(header);
+    const hash = hashHeader(headerRlp);
+    const bytes = encodeBlock(headerRlp, [], new Uint8Array());
+    const acceptedMs = this.ctx.clock.nowMs();
+    try {
+      this.ctx.db.transaction(() => {
+        this.trieDb.flushInto();
+        this.store.putBlock(
+          { number: 0n, hash, header: headerRlp, bytes, txCount: 0, acceptedMs },
+          [],
+          [],
+          [],
+        );
+      });
+    } catch (err) {
+      this.trieDb.clear();
+      throw err;
+    }
+    this.trieDb.clear();
+    this.head = { number: 0n, hash, header };
+    this.live = stateManagerAt(this.common, this.trieDb, stateRoot);
+  }
+}
+
+/** The chain id a raw transaction was signed for, read without the engine (which refuses a foreign one). */
+function signedChainId(raw: Uint8Array): bigint | undefined {
+  try {
+    if (raw.length > 0 && raw[0] <= 0x7f) {
+      const fields = RLP.decode(raw.subarray(1)) as Uint8Array[];
+      return bytesToBigInt(fields[0]);
+    }
+    const fields = RLP.decode(raw) as Uint8Array[];
+    const v = bytesToBigInt(fields[6]);
+    return v >= 35n ? (v - 35n) / 2n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Block ids in the index are cb58 of the hash, like every other id the node reports. */
+function cb58Id(hash: Uint8Array): string {
+  return toCb58(hash);
+}
+
+export async function createEvmChain(ctx: ChainContext, config: EvmChainConfig): Promise<EvmChain> {
+  const chain = new EvmChain(ctx, config);
+  await chain.open();
+  return chain;
+}

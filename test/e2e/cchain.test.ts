@@ -1,0 +1,147 @@
+/**
+ * Issue 5, the C-chain through viem: genesis balances, transfers with receipts, the network's
+ * chain id, durable blocks across kill -9, and bad transactions answered with geth's errors.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseEther,
+  parseGwei,
+  type PublicClient,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { rpc, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
+
+const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+
+function localChain(url: string) {
+  return defineChain({
+    id: 43112,
+    name: 'Flurry C',
+    nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 },
+    rpcUrls: { default: { http: [url] } },
+  });
+}
+
+describe('C-chain through viem', () => {
+  let net: Devnet;
+  let url: string;
+  let client: PublicClient;
+  const dataDir = tempDir();
+  before(async () => {
+    net = await startDevnet({ dataDir });
+    url = net.facts.urls.cChainRpc;
+    client = createPublicClient({ chain: localChain(url), transport: http(url), cacheTime: 0 });
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('serves the network identity and the genesis allocation', async () => {
+    assert.equal(await client.getChainId(), 43112);
+    assert.equal(await client.getBalance({ address: EWOQ }), parseEther('50000000'));
+    const genesis = await client.getBlock({ blockNumber: 0n });
+    assert.equal(genesis.gasLimit, 100_000_000n);
+    assert.equal(Number(genesis.timestamp), net.facts.genesisStartTime ?? Number(genesis.timestamp));
+  });
+
+  it('moves AVAX with a signed transfer and answers its receipt', async () => {
+    const account = privateKeyToAccount(EWOQ_KEY);
+    const wallet = createWalletClient({ account, chain: localChain(url), transport: http(url) });
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const before = await client.getBlockNumber();
+    const hash = await wallet.sendTransaction({ to, value: parseEther('1.5') });
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    assert.equal(receipt.status, 'success');
+    assert.equal(receipt.gasUsed, 21000n);
+    assert.ok(receipt.blockNumber > before);
+    assert.equal(await client.getBalance({ address: to }), parseEther('1.5'));
+    const tx = await client.getTransaction({ hash });
+    assert.equal(tx.from.toLowerCase(), EWOQ.toLowerCase());
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber, includeTransactions: true });
+    assert.equal(block.transactions[0].hash, hash);
+    assert.equal(block.hash, receipt.blockHash);
+  });
+
+  it('refuses a wrong chain id, an underpriced tx, a stale nonce and an unfunded sender', async () => {
+    const account = privateKeyToAccount(EWOQ_KEY);
+    const nonce = await client.getTransactionCount({ address: EWOQ });
+    const base = { to: EWOQ as `0x${string}`, value: 1n, gas: 21000n, nonce };
+    const wrongChain = await account.signTransaction({
+      ...base,
+      chainId: 1,
+      maxFeePerGas: parseGwei('30'),
+      maxPriorityFeePerGas: 1n,
+      type: 'eip1559',
+    });
+    let r = await rpc(url, 'eth_sendRawTransaction', [wrongChain]);
+    assert.equal(r.body.error.code, -32000);
+    assert.match(r.body.error.message, /invalid chain id/);
+
+    const underpriced = await account.signTransaction({
+      ...base,
+      chainId: 43112,
+      gasPrice: 0n,
+      type: 'legacy',
+    });
+    r = await rpc(url, 'eth_sendRawTransaction', [underpriced]);
+    assert.match(r.body.error.message, /underpriced/);
+
+    if (nonce > 0) {
+      const stale = await account.signTransaction({
+        ...base,
+        nonce: 0,
+        chainId: 43112,
+        maxFeePerGas: parseGwei('30'),
+        maxPriorityFeePerGas: 1n,
+        type: 'eip1559',
+      });
+      r = await rpc(url, 'eth_sendRawTransaction', [stale]);
+      assert.match(r.body.error.message, /nonce too low/);
+    }
+    const poor = privateKeyToAccount(generatePrivateKey());
+    const unfunded = await poor.signTransaction({
+      ...base,
+      nonce: 0,
+      chainId: 43112,
+      maxFeePerGas: parseGwei('30'),
+      maxPriorityFeePerGas: 1n,
+      type: 'eip1559',
+    });
+    r = await rpc(url, 'eth_sendRawTransaction', [unfunded]);
+    assert.match(r.body.error.message, /insufficient funds/);
+
+    r = await rpc(url, 'eth_sendRawTransaction', ['0xdeadbeef']);
+    assert.equal(r.body.error.code, -32000);
+    assert.match(r.body.error.message, /invalid transaction/);
+    r = await rpc(url, 'eth_getBalance', ['0x1234', 'latest']);
+    assert.equal(r.body.error.code, -32602);
+    // Nothing of the refused transactions reached a block.
+    assert.equal(await client.getTransactionCount({ address: EWOQ }), nonce);
+  });
+
+  it('keeps accepted blocks across kill -9 and resumes at the last one', async () => {
+    const height = await client.getBlockNumber();
+    const head = await client.getBlock({ blockNumber: height });
+    await net.kill();
+    net = await startDevnet({ dataDir });
+    url = net.facts.urls.cChainRpc;
+    client = createPublicClient({ chain: localChain(url), transport: http(url), cacheTime: 0 });
+    assert.equal(await client.getBlockNumber(), height);
+    assert.equal((await client.getBlock({ blockNumber: height })).hash, head.hash);
+    // The chain goes on from there.
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(EWOQ_KEY),
+      chain: localChain(url),
+      transport: http(url),
+    });
+    const hash = await wallet.sendTransaction({ to: EWOQ, value: 1n });
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    assert.equal(receipt.blockNumber, height + 1n);
+  });
+});
