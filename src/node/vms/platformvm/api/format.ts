@@ -1,0 +1,76 @@
+/** Turning P-chain values into the reference node's JSON shapes (64-bit integers as strings). */
+import { utils, type OutputOwners } from '@avalabs/avalanchejs';
+import { fail } from '../../../rpc/errors.js';
+import { fromCb58, toCb58 } from '../../../../shared/encoding.js';
+
+export function formatAddress(hrp: string, address: Uint8Array): string {
+  return utils.format('P', hrp, address);
+}
+
+export function formatOwner(hrp: string, owner: OutputOwners) {
+  return {
+    locktime: owner.locktime.value().toString(),
+    threshold: String(owner.threshold.value()),
+    addresses: owner.addrs.map((a) => formatAddress(hrp, a.toBytes())),
+  };
+}
+
+/** Parses `P-<hrp>1…` (any alias of the P-chain) or a raw cb58 short id, as the reference does. */
+export function parseAddress(text: string, hrp: string, aliases: readonly string[]): Uint8Array {
+  if (!text.includes('-')) {
+    try {
+      const raw = fromCb58(text);
+      if (raw.length === 20) return raw;
+    } catch {
+      /* fall through to the bech32 error */
+    }
+  }
+  let parsed: [string, string, Uint8Array];
+  try {
+    parsed = utils.parse(text);
+  } catch (err) {
+    fail(`couldn't parse address "${text}": ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const [alias, gotHrp, bytes] = parsed;
+  if (!aliases.includes(alias))
+    fail(`couldn't parse address "${text}": mismatched chainIDs: expected "P" but got "${alias}"`);
+  if (gotHrp !== hrp) fail(`couldn't parse address "${text}": expected hrp "${hrp}" but got "${gotHrp}"`);
+  if (bytes.length !== 20) fail(`couldn't parse address "${text}": expected 20 bytes`);
+  return bytes;
+}
+
+export function parseAddresses(
+  texts: readonly string[],
+  hrp: string,
+  aliases: readonly string[],
+): Uint8Array[] {
+  if (texts.length === 0) fail('no addresses provided');
+  if (texts.length > 1024) fail(`number of addresses given, ${texts.length}, exceeds maximum, 1024`);
+  return texts.map((t) => parseAddress(t, hrp, aliases));
+}
+
+export function parseIdParam(text: string, what: string): Uint8Array {
+  if (!text) fail(`${what} not given`);
+  try {
+    const b = fromCb58(text);
+    if (b.length !== 32) throw new Error('wrong length');
+    return b;
+  } catch {
+    fail(`couldn't parse ${what} "${text}"`);
+  }
+}
+
+export const cb58 = toCb58;
+
+export function hex0x(bytes: Uint8Array): string {
+  return '0x' + Buffer.from(bytes).toString('hex');
+}
+
+export function rfc3339(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** ppm → the reference's "2.0000" percent string. */
+export function percent(ppm: number): string {
+  return (ppm / 10_000).toFixed(4);
+}

@@ -1,0 +1,100 @@
+/**
+ * The P-chain's rules that differ between networks or that the devnet makes configurable:
+ * staking limits, reward parameters and the two dynamic fee configurations (ACP-103 gas for
+ * transactions, ACP-77 continuous fee for L1 validators).
+ */
+import type { NetworkIdentity } from '../../../shared/networks.js';
+
+const NANO_AVAX_PER_AVAX = 1_000_000_000n;
+
+export interface StakingConfig {
+  readonly minValidatorStake: bigint;
+  readonly maxValidatorStake: bigint;
+  readonly minDelegatorStake: bigint;
+  /** Parts per million. */
+  readonly minDelegationFee: number;
+  /** Seconds. */
+  readonly minStakeDuration: number;
+  readonly maxStakeDuration: number;
+  /** A validator's total (own + delegated) weight may reach this multiple of its own stake. */
+  readonly maxValidatorWeightFactor: bigint;
+}
+
+export interface RewardConfig {
+  /** Parts per million. */
+  readonly maxConsumptionRate: bigint;
+  readonly minConsumptionRate: bigint;
+  /** Nanoseconds, as the reference computes with Go durations. */
+  readonly mintingPeriodNs: bigint;
+  readonly supplyCap: bigint;
+}
+
+/** ACP-103 dynamic fee configuration (the values `platform.getFeeConfig` reports). */
+export interface GasFeeConfig {
+  /** bandwidth, dbRead, dbWrite, compute */
+  readonly weights: readonly [number, number, number, number];
+  readonly maxCapacity: bigint;
+  readonly maxPerSecond: bigint;
+  readonly targetPerSecond: bigint;
+  readonly minPrice: bigint;
+  readonly excessConversionConstant: bigint;
+}
+
+/** ACP-77 continuous fee of L1 validators (per validator per second). */
+export interface ValidatorFeeConfig {
+  readonly capacity: bigint;
+  readonly target: bigint;
+  readonly minPrice: bigint;
+  readonly excessConversionConstant: bigint;
+}
+
+export interface PlatformConfig {
+  readonly staking: StakingConfig;
+  readonly reward: RewardConfig;
+  readonly gasFee: GasFeeConfig;
+  readonly validatorFee: ValidatorFeeConfig;
+  /** How far in the future a RegisterL1ValidatorTx message may expire (seconds). */
+  readonly maxExpiryWindow: number;
+}
+
+/** Devnet default: staking periods of a minute, so tests can finish one by moving the clock. */
+export const DEFAULT_MIN_STAKE_DURATION = 60;
+
+export function platformConfig(
+  network: NetworkIdentity,
+  minStakeDuration = DEFAULT_MIN_STAKE_DURATION,
+): PlatformConfig {
+  return {
+    staking: {
+      // The reference local network's values (mainnet uses the same minimums).
+      minValidatorStake: 2_000n * NANO_AVAX_PER_AVAX,
+      maxValidatorStake: 3_000_000n * NANO_AVAX_PER_AVAX,
+      minDelegatorStake: 25n * NANO_AVAX_PER_AVAX,
+      minDelegationFee: 20_000,
+      minStakeDuration,
+      maxStakeDuration: 365 * 24 * 3600,
+      maxValidatorWeightFactor: 5n,
+    },
+    reward: {
+      maxConsumptionRate: 120_000n,
+      minConsumptionRate: 100_000n,
+      mintingPeriodNs: 365n * 24n * 3600n * 1_000_000_000n,
+      supplyCap: 720_000_000n * NANO_AVAX_PER_AVAX,
+    },
+    gasFee: {
+      weights: [1, 1000, 1000, 4],
+      maxCapacity: 1_000_000n,
+      maxPerSecond: 100_000n,
+      targetPerSecond: 50_000n,
+      minPrice: 1n,
+      excessConversionConstant: 2_164_043n,
+    },
+    validatorFee: {
+      capacity: 20_000n,
+      target: 10_000n,
+      minPrice: network.validatorFeeMinPrice,
+      excessConversionConstant: 1_246_488_515n,
+    },
+    maxExpiryWindow: 24 * 3600,
+  };
+}

@@ -1,0 +1,501 @@
+/**
+ * The P-chain's durable state: blocks, transactions, UTXOs, stakers, subnets, blockchains, L1
+ * validators, reward UTXOs, validator-set history and the fee states. Reads are plain; writes are
+ * made by the block acceptor inside its database transaction.
+ */
+import type { OutputOwners, Utxo } from '@avalabs/avalanchejs';
+import type { NodeDatabase } from '../../../storage/database.js';
+import { UtxoStore } from '../../components/utxo-store.js';
+import { inputIdOf } from '../../components/utxo-id.js';
+import { packOwners, packUtxo, unpackOwners, unpackUtxo } from '../codec.js';
+import type { GasState, ValidatorFeeState } from '../fees/dynamic-fee.js';
+import { createPlatformSchema } from './schema.js';
+import { ValidatorSets } from './validator-sets.js';
+import { utxoOwners } from '../txs/utxo-kinds.js';
+
+const B = (b: Uint8Array): Buffer => Buffer.from(b);
+const U = (b: unknown): Uint8Array => new Uint8Array(b as Uint8Array);
+
+export type StakerKind = 'validator' | 'delegator' | 'subnet_validator';
+export type TxStatus = 'Committed' | 'Aborted';
+
+export interface StakerRecord {
+  readonly txId: Uint8Array;
+  readonly kind: StakerKind;
+  readonly subnet: Uint8Array;
+  readonly nodeId: Uint8Array;
+  readonly weight: bigint;
+  readonly startTime: number;
+  readonly endTime: number;
+  readonly potentialReward: bigint;
+  /** Parts per million (validators only). */
+  readonly delegationFee: number;
+  readonly blsPublicKey: Uint8Array | undefined;
+  readonly accruedDelegateeReward: bigint;
+  readonly status: 'current' | 'removed';
+  /** For delegators: the validator's tx. */
+  readonly validatorTx: Uint8Array | undefined;
+}
+
+export interface StoredBlock {
+  readonly height: bigint;
+  readonly id: Uint8Array;
+  readonly bytes: Uint8Array;
+  readonly time: number;
+  readonly kind: string;
+  readonly acceptedMs: number;
+}
+
+export interface StoredTx {
+  readonly id: Uint8Array;
+  readonly bytes: Uint8Array;
+  readonly height: bigint;
+  readonly status: TxStatus;
+  readonly type: string;
+}
+
+export interface SubnetRecord {
+  readonly id: Uint8Array;
+  readonly owner: OutputOwners;
+  readonly height: bigint;
+  readonly conversionId: Uint8Array | undefined;
+  readonly managerChain: Uint8Array | undefined;
+  readonly managerAddress: Uint8Array | undefined;
+}
+
+export interface ChainRecord {
+  readonly id: Uint8Array;
+  readonly subnet: Uint8Array;
+  readonly name: string;
+  readonly vmId: Uint8Array;
+  readonly genesis: Uint8Array;
+  readonly fxIds: readonly Uint8Array[];
+  readonly height: bigint;
+}
+
+export interface L1ValidatorRecord {
+  readonly validationId: Uint8Array;
+  readonly subnet: Uint8Array;
+  readonly nodeId: Uint8Array;
+  readonly publicKey: Uint8Array;
+  readonly weight: bigint;
+  readonly startTime: number;
+  readonly minNonce: bigint;
+  /** The accrued-fee counter value at which the balance runs out (0 when inactive). */
+  readonly endAccumulatedFee: bigint;
+  readonly remainingBalanceOwner: OutputOwners;
+  readonly deactivationOwner: OutputOwners;
+  readonly height: bigint;
+  readonly status: 'active' | 'inactive' | 'removed';
+}
+
+const GAS_KEY = 'p/gas-state';
+const VALIDATOR_FEE_KEY = 'p/validator-fee-state';
+const SUPPLY_KEY = 'p/current-supply';
+
+export class PlatformState {
+  readonly utxos: UtxoStore;
+  readonly validators: ValidatorSets;
+
+  constructor(
+    readonly db: NodeDatabase,
+    chainId: string,
+  ) {
+    createPlatformSchema(db);
+    this.utxos = new UtxoStore(db, chainId);
+    this.validators = new ValidatorSets(db);
+  }
+
+  // ---- blocks and txs -------------------------------------------------------------------------
+
+  lastBlock(): StoredBlock | undefined {
+    const row = this.db.prepare('SELECT * FROM p_blocks ORDER BY height DESC LIMIT 1').get();
+    return row ? toBlock(row) : undefined;
+  }
+
+  blockByHeight(height: bigint): StoredBlock | undefined {
+    const row = this.db.prepare('SELECT * FROM p_blocks WHERE height = ?').get(height);
+    return row ? toBlock(row) : undefined;
+  }
+
+  blockById(id: Uint8Array): StoredBlock | undefined {
+    const row = this.db.prepare('SELECT * FROM p_blocks WHERE id = ?').get(B(id));
+    return row ? toBlock(row) : undefined;
+  }
+
+  putBlock(b: StoredBlock): void {
+    this.db
+      .prepare('INSERT INTO p_blocks (height, id, bytes, time, kind, accepted_ms) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(b.height, B(b.id), B(b.bytes), b.time, b.kind, b.acceptedMs);
+  }
+
+  putTx(tx: StoredTx): void {
+    this.db
+      .prepare('INSERT INTO p_txs (id, bytes, height, status, type) VALUES (?, ?, ?, ?, ?)')
+      .run(B(tx.id), B(tx.bytes), tx.height, tx.status, tx.type);
+  }
+
+  getTx(id: Uint8Array): StoredTx | undefined {
+    const row = this.db.prepare('SELECT * FROM p_txs WHERE id = ?').get(B(id));
+    if (!row) return undefined;
+    return {
+      id: U(row.id),
+      bytes: U(row.bytes),
+      height: BigInt(row.height),
+      status: row.status as TxStatus,
+      type: row.type as string,
+    };
+  }
+
+  // ---- UTXOs ----------------------------------------------------------------------------------
+
+  addUtxo(utxo: Utxo): Uint8Array {
+    const inputId = inputIdOf(utxo.utxoId.txID.toBytes(), utxo.utxoId.outputIdx.value());
+    this.utxos.put([{ inputId, bytes: packUtxo(utxo), addresses: utxoOwners(utxo.output).addresses }]);
+    return inputId;
+  }
+
+  getUtxo(inputId: Uint8Array): Utxo | undefined {
+    const bytes = this.utxos.get(inputId);
+    return bytes ? unpackUtxo(bytes) : undefined;
+  }
+
+  // ---- stakers --------------------------------------------------------------------------------
+
+  addStaker(s: StakerRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO p_stakers (tx_id, kind, subnet, node_id, weight, start_time, end_time, potential_reward,
+          delegation_fee, bls_pk, accrued_delegatee_reward, status, validator_tx)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        B(s.txId),
+        s.kind,
+        B(s.subnet),
+        B(s.nodeId),
+        s.weight.toString(),
+        s.startTime,
+        s.endTime,
+        s.potentialReward.toString(),
+        s.delegationFee,
+        s.blsPublicKey ? B(s.blsPublicKey) : null,
+        s.accruedDelegateeReward.toString(),
+        s.status,
+        s.validatorTx ? B(s.validatorTx) : null,
+      );
+  }
+
+  staker(txId: Uint8Array): StakerRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM p_stakers WHERE tx_id = ?').get(B(txId));
+    return row ? toStaker(row) : undefined;
+  }
+
+  /** The current validator (primary or subnet) of `nodeId` on `subnet`. */
+  currentValidator(subnet: Uint8Array, nodeId: Uint8Array): StakerRecord | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT * FROM p_stakers WHERE subnet = ? AND node_id = ? AND status = 'current' AND kind != 'delegator'`,
+      )
+      .get(B(subnet), B(nodeId));
+    return row ? toStaker(row) : undefined;
+  }
+
+  delegatorsOf(validatorTx: Uint8Array, status: 'current' | 'removed' = 'current'): StakerRecord[] {
+    return this.db
+      .prepare(`SELECT * FROM p_stakers WHERE validator_tx = ? AND status = ? ORDER BY start_time, tx_id`)
+      .all(B(validatorTx), status)
+      .map(toStaker);
+  }
+
+  currentStakers(subnet?: Uint8Array): StakerRecord[] {
+    const rows = subnet
+      ? this.db
+          .prepare(`SELECT * FROM p_stakers WHERE status = 'current' AND subnet = ? ORDER BY node_id, tx_id`)
+          .all(B(subnet))
+      : this.db.prepare(`SELECT * FROM p_stakers WHERE status = 'current' ORDER BY node_id, tx_id`).all();
+    return rows.map(toStaker);
+  }
+
+  /**
+   * The next staker to remove at or before `time`: earliest end first, delegators before
+   * validators at the same end (as the reference orders its staker heap), then by tx id.
+   */
+  nextEndingStaker(time: number): StakerRecord | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT * FROM p_stakers WHERE status = 'current' AND end_time <= ?
+         ORDER BY end_time, CASE kind WHEN 'delegator' THEN 0 WHEN 'subnet_validator' THEN 1 ELSE 2 END, tx_id LIMIT 1`,
+      )
+      .get(time);
+    return row ? toStaker(row) : undefined;
+  }
+
+  nextStakerEnd(): number | undefined {
+    const row = this.db.prepare(`SELECT MIN(end_time) AS t FROM p_stakers WHERE status = 'current'`).get();
+    return row?.t === null || row?.t === undefined ? undefined : Number(row.t);
+  }
+
+  setAccruedDelegateeReward(txId: Uint8Array, amount: bigint): void {
+    this.db
+      .prepare('UPDATE p_stakers SET accrued_delegatee_reward = ? WHERE tx_id = ?')
+      .run(amount.toString(), B(txId));
+  }
+
+  markStakerRemoved(txId: Uint8Array, height: bigint): void {
+    this.db
+      .prepare(`UPDATE p_stakers SET status = 'removed', removed_height = ? WHERE tx_id = ?`)
+      .run(height, B(txId));
+  }
+
+  // ---- subnets and chains ---------------------------------------------------------------------
+
+  addSubnet(id: Uint8Array, owner: OutputOwners, height: bigint): void {
+    this.db
+      .prepare('INSERT INTO p_subnets (id, owner, height) VALUES (?, ?, ?)')
+      .run(B(id), B(packOwners(owner)), height);
+  }
+
+  subnet(id: Uint8Array): SubnetRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM p_subnets WHERE id = ?').get(B(id));
+    return row ? toSubnet(row) : undefined;
+  }
+
+  subnets(): SubnetRecord[] {
+    return this.db.prepare('SELECT * FROM p_subnets ORDER BY height, id').all().map(toSubnet);
+  }
+
+  setSubnetOwner(id: Uint8Array, owner: OutputOwners): void {
+    this.db.prepare('UPDATE p_subnets SET owner = ? WHERE id = ?').run(B(packOwners(owner)), B(id));
+  }
+
+  setSubnetConversion(
+    id: Uint8Array,
+    conversionId: Uint8Array,
+    chain: Uint8Array,
+    address: Uint8Array,
+  ): void {
+    this.db
+      .prepare('UPDATE p_subnets SET conversion_id = ?, manager_chain = ?, manager_address = ? WHERE id = ?')
+      .run(B(conversionId), B(chain), B(address), B(id));
+  }
+
+  addChain(c: ChainRecord): void {
+    this.db
+      .prepare(
+        'INSERT INTO p_chains (id, subnet, name, vm_id, genesis, fx_ids, height) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(B(c.id), B(c.subnet), c.name, B(c.vmId), B(c.genesis), Buffer.concat(c.fxIds.map(B)), c.height);
+  }
+
+  chain(id: Uint8Array): ChainRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM p_chains WHERE id = ?').get(B(id));
+    return row ? toChain(row) : undefined;
+  }
+
+  chains(): ChainRecord[] {
+    return this.db.prepare('SELECT * FROM p_chains ORDER BY height, id').all().map(toChain);
+  }
+
+  // ---- L1 validators --------------------------------------------------------------------------
+
+  putL1Validator(v: L1ValidatorRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO p_l1_validators (validation_id, subnet, node_id, pk, weight, start_time, min_nonce,
+           end_accumulated_fee, remaining_owner, deactivation_owner, height, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(validation_id) DO UPDATE SET weight = excluded.weight, min_nonce = excluded.min_nonce,
+           end_accumulated_fee = excluded.end_accumulated_fee, status = excluded.status`,
+      )
+      .run(
+        B(v.validationId),
+        B(v.subnet),
+        B(v.nodeId),
+        B(v.publicKey),
+        v.weight.toString(),
+        v.startTime,
+        v.minNonce.toString(),
+        v.endAccumulatedFee.toString(),
+        B(packOwners(v.remainingBalanceOwner)),
+        B(packOwners(v.deactivationOwner)),
+        v.height,
+        v.status,
+      );
+  }
+
+  l1Validator(validationId: Uint8Array): L1ValidatorRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM p_l1_validators WHERE validation_id = ?').get(B(validationId));
+    return row ? toL1(row) : undefined;
+  }
+
+  l1ValidatorByNode(subnet: Uint8Array, nodeId: Uint8Array): L1ValidatorRecord | undefined {
+    const row = this.db
+      .prepare(`SELECT * FROM p_l1_validators WHERE subnet = ? AND node_id = ? AND status != 'removed'`)
+      .get(B(subnet), B(nodeId));
+    return row ? toL1(row) : undefined;
+  }
+
+  l1Validators(subnet?: Uint8Array): L1ValidatorRecord[] {
+    const rows = subnet
+      ? this.db
+          .prepare(`SELECT * FROM p_l1_validators WHERE subnet = ? AND status != 'removed' ORDER BY node_id`)
+          .all(B(subnet))
+      : this.db.prepare(`SELECT * FROM p_l1_validators WHERE status != 'removed' ORDER BY node_id`).all();
+    return rows.map(toL1);
+  }
+
+  activeL1ValidatorCount(): bigint {
+    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM p_l1_validators WHERE status = 'active'`).get();
+    return BigInt(row?.n ?? 0);
+  }
+
+  /** Active L1 validators whose balance ran out by the time the accrued counter reached `accrued`. */
+  exhaustedL1Validators(accrued: bigint): L1ValidatorRecord[] {
+    return this.db
+      .prepare(`SELECT * FROM p_l1_validators WHERE status = 'active'`)
+      .all()
+      .map(toL1)
+      .filter((v) => v.endAccumulatedFee <= accrued);
+  }
+
+  expiryUsed(validationId: Uint8Array): boolean {
+    return !!this.db.prepare('SELECT 1 FROM p_expiries WHERE validation_id = ?').get(B(validationId));
+  }
+
+  putExpiry(validationId: Uint8Array, expiry: bigint): void {
+    this.db
+      .prepare('INSERT INTO p_expiries (validation_id, expiry) VALUES (?, ?)')
+      .run(B(validationId), expiry);
+  }
+
+  // ---- rewards --------------------------------------------------------------------------------
+
+  addRewardUtxo(stakerTx: Uint8Array, utxo: Utxo): void {
+    const inputId = inputIdOf(utxo.utxoId.txID.toBytes(), utxo.utxoId.outputIdx.value());
+    this.db
+      .prepare('INSERT INTO p_reward_utxos (staker_tx, input_id, bytes) VALUES (?, ?, ?)')
+      .run(B(stakerTx), B(inputId), B(packUtxo(utxo)));
+  }
+
+  rewardUtxos(stakerTx: Uint8Array): Uint8Array[] {
+    return this.db
+      .prepare('SELECT bytes FROM p_reward_utxos WHERE staker_tx = ? ORDER BY input_id')
+      .all(B(stakerTx))
+      .map((r) => U(r.bytes));
+  }
+
+  // ---- fee states and supply ------------------------------------------------------------------
+
+  gasState(): GasState | undefined {
+    const text = this.db.getMetaString(GAS_KEY);
+    if (!text) return undefined;
+    const j = JSON.parse(text) as { capacity: string; excess: string; timestamp: number };
+    return { capacity: BigInt(j.capacity), excess: BigInt(j.excess), timestamp: j.timestamp };
+  }
+
+  setGasState(s: GasState): void {
+    this.db.setMeta(
+      GAS_KEY,
+      JSON.stringify({
+        capacity: s.capacity.toString(),
+        excess: s.excess.toString(),
+        timestamp: s.timestamp,
+      }),
+    );
+  }
+
+  validatorFeeState(): ValidatorFeeState | undefined {
+    const text = this.db.getMetaString(VALIDATOR_FEE_KEY);
+    if (!text) return undefined;
+    const j = JSON.parse(text) as { excess: string; accrued: string; timestamp: number };
+    return { excess: BigInt(j.excess), accrued: BigInt(j.accrued), timestamp: j.timestamp };
+  }
+
+  setValidatorFeeState(s: ValidatorFeeState): void {
+    this.db.setMeta(
+      VALIDATOR_FEE_KEY,
+      JSON.stringify({ excess: s.excess.toString(), accrued: s.accrued.toString(), timestamp: s.timestamp }),
+    );
+  }
+
+  currentSupply(): bigint {
+    return BigInt(this.db.getMetaString(SUPPLY_KEY) ?? '0');
+  }
+
+  setCurrentSupply(v: bigint): void {
+    this.db.setMeta(SUPPLY_KEY, v.toString());
+  }
+}
+
+function toBlock(row: Record<string, any>): StoredBlock {
+  return {
+    height: BigInt(row.height),
+    id: U(row.id),
+    bytes: U(row.bytes),
+    time: Number(row.time),
+    kind: row.kind as string,
+    acceptedMs: Number(row.accepted_ms),
+  };
+}
+
+function toStaker(row: Record<string, any>): StakerRecord {
+  return {
+    txId: U(row.tx_id),
+    kind: row.kind as StakerKind,
+    subnet: U(row.subnet),
+    nodeId: U(row.node_id),
+    weight: BigInt(row.weight),
+    startTime: Number(row.start_time),
+    endTime: Number(row.end_time),
+    potentialReward: BigInt(row.potential_reward),
+    delegationFee: Number(row.delegation_fee),
+    blsPublicKey: row.bls_pk ? U(row.bls_pk) : undefined,
+    accruedDelegateeReward: BigInt(row.accrued_delegatee_reward),
+    status: row.status as 'current' | 'removed',
+    validatorTx: row.validator_tx ? U(row.validator_tx) : undefined,
+  };
+}
+
+function toSubnet(row: Record<string, any>): SubnetRecord {
+  return {
+    id: U(row.id),
+    owner: unpackOwners(U(row.owner)),
+    height: BigInt(row.height),
+    conversionId: row.conversion_id ? U(row.conversion_id) : undefined,
+    managerChain: row.manager_chain ? U(row.manager_chain) : undefined,
+    managerAddress: row.manager_address ? U(row.manager_address) : undefined,
+  };
+}
+
+function toChain(row: Record<string, any>): ChainRecord {
+  const fx = U(row.fx_ids);
+  const fxIds: Uint8Array[] = [];
+  for (let i = 0; i + 32 <= fx.length; i += 32) fxIds.push(fx.subarray(i, i + 32));
+  return {
+    id: U(row.id),
+    subnet: U(row.subnet),
+    name: row.name as string,
+    vmId: U(row.vm_id),
+    genesis: U(row.genesis),
+    fxIds,
+    height: BigInt(row.height),
+  };
+}
+
+function toL1(row: Record<string, any>): L1ValidatorRecord {
+  return {
+    validationId: U(row.validation_id),
+    subnet: U(row.subnet),
+    nodeId: U(row.node_id),
+    publicKey: U(row.pk),
+    weight: BigInt(row.weight),
+    startTime: Number(row.start_time),
+    minNonce: BigInt(row.min_nonce),
+    endAccumulatedFee: BigInt(row.end_accumulated_fee),
+    remainingBalanceOwner: unpackOwners(U(row.remaining_owner)),
+    deactivationOwner: unpackOwners(U(row.deactivation_owner)),
+    height: BigInt(row.height),
+    status: row.status as L1ValidatorRecord['status'],
+  };
+}

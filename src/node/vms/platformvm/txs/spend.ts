@@ -1,0 +1,133 @@
+/**
+ * The P-chain spend rule: every input spends an existing UTXO of the same asset and amount, with
+ * a signature set that satisfies its owners; locked funds stay locked to the same owners and lock
+ * time; and the unlocked value consumed covers the unlocked value produced plus what the tx
+ * burns (the fee, and the balances it moves into L1 validators).
+ */
+import type { TransferableInput, TransferableOutput, Utxo } from '@avalabs/avalanchejs';
+import { FxError, checkOwnersWellFormed, verifySpend, type Owners } from '../../components/secp256k1fx.js';
+import { inputIdOf } from '../../components/utxo-id.js';
+import { TxVerifyError, inputInfo, outputInfo } from './utxo-kinds.js';
+
+export interface SpendInput {
+  readonly input: TransferableInput;
+  /** The UTXO it spends, looked up by the caller (the UTXO set or shared memory). */
+  readonly utxo: Utxo | undefined;
+  readonly signatures: readonly Uint8Array[];
+}
+
+export interface SpendCheck {
+  readonly inputs: readonly SpendInput[];
+  readonly outputs: readonly TransferableOutput[];
+  readonly unsignedHash: Uint8Array;
+  readonly now: bigint;
+  readonly avaxAssetId: string;
+  /** The minimum fee by the dynamic fee model. */
+  readonly fee: bigint;
+  /** Other AVAX the tx must burn (L1 validator balances). */
+  readonly extraBurn: bigint;
+}
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+function ownersKey(asset: string, locktime: bigint, owners: Owners): string {
+  return `${asset}|${locktime}|${owners.threshold}|${owners.locktime}|${owners.addresses.map(hex).join(',')}`;
+}
+
+function add(map: Map<string, bigint>, key: string, amount: bigint): void {
+  map.set(key, (map.get(key) ?? 0n) + amount);
+}
+
+export function inputIdOfInput(input: TransferableInput): Uint8Array {
+  return inputIdOf(input.utxoID.txID.toBytes(), input.utxoID.outputIdx.value());
+}
+
+export function checkInputsUnique(inputs: readonly TransferableInput[]): void {
+  const seen = new Set<string>();
+  for (const i of inputs) {
+    const key = hex(inputIdOfInput(i));
+    if (seen.has(key))
+      throw new TxVerifyError(
+        `input ${i.utxoID.txID.toString()}:${i.utxoID.outputIdx.value()} is spent twice`,
+      );
+    seen.add(key);
+  }
+}
+
+export function verifyUtxoSpend(check: SpendCheck): void {
+  const consumedUnlocked = new Map<string, bigint>();
+  const consumedLocked = new Map<string, bigint>();
+  for (const [index, { input, utxo, signatures }] of check.inputs.entries()) {
+    const name = `${input.utxoID.txID.toString()}:${input.utxoID.outputIdx.value()}`;
+    if (!utxo) throw new TxVerifyError(`failed to read consumed UTXO ${name}: not found`);
+    const asset = input.assetId.toString();
+    if (utxo.assetId.toString() !== asset)
+      throw new TxVerifyError(
+        `input ${index} asset ${asset} does not match the UTXO's asset ${utxo.assetId.toString()}`,
+      );
+    const out = outputInfo(utxo.output);
+    const inp = inputInfo(input.input);
+    if (inp.amount !== out.amount)
+      throw new TxVerifyError(
+        `input ${index} amount ${inp.amount} does not match the UTXO's amount ${out.amount}`,
+      );
+    if (inp.stakeableLocktime !== out.stakeableLocktime)
+      throw new TxVerifyError(
+        `input ${index} lock time ${inp.stakeableLocktime} does not match the UTXO's lock time ${out.stakeableLocktime}`,
+      );
+    try {
+      verifySpend(out.owners, inp.sigIndices, signatures, check.unsignedHash, check.now);
+    } catch (err) {
+      if (err instanceof FxError) throw new TxVerifyError(`input ${index} (${name}): ${err.message}`);
+      throw err;
+    }
+    if (out.stakeableLocktime > check.now)
+      add(consumedLocked, ownersKey(asset, out.stakeableLocktime, out.owners), inp.amount);
+    else add(consumedUnlocked, asset, inp.amount);
+  }
+
+  const producedUnlocked = new Map<string, bigint>();
+  const producedLocked = new Map<string, { asset: string; amount: bigint }>();
+  for (const [index, output] of check.outputs.entries()) {
+    const asset = output.assetId.toString();
+    const out = outputInfo(output.output);
+    if (out.amount === 0n) throw new TxVerifyError(`output ${index} has no value`);
+    try {
+      checkOwnersWellFormed(out.owners);
+    } catch (err) {
+      if (err instanceof FxError) throw new TxVerifyError(`output ${index}: ${err.message}`);
+      throw err;
+    }
+    if (out.stakeableLocktime > check.now) {
+      const key = ownersKey(asset, out.stakeableLocktime, out.owners);
+      const prev = producedLocked.get(key);
+      producedLocked.set(key, { asset, amount: (prev?.amount ?? 0n) + out.amount });
+    } else add(producedUnlocked, asset, out.amount);
+  }
+  // Locked outputs draw on locked inputs of the same owners and lock time first, then on
+  // unlocked funds; surplus locked inputs can never pay for unlocked outputs or fees.
+  for (const [key, { asset, amount }] of producedLocked) {
+    const available = consumedLocked.get(key) ?? 0n;
+    if (amount > available) add(producedUnlocked, asset, amount - available);
+  }
+  for (const [asset, produced] of producedUnlocked) {
+    if (asset === check.avaxAssetId) continue;
+    const consumed = consumedUnlocked.get(asset) ?? 0n;
+    if (consumed < produced)
+      throw new TxVerifyError(`insufficient unlocked funds of asset ${asset}: ${consumed} < ${produced}`);
+  }
+  const avaxIn = consumedUnlocked.get(check.avaxAssetId) ?? 0n;
+  const avaxOut = producedUnlocked.get(check.avaxAssetId) ?? 0n;
+  if (avaxIn < avaxOut + check.extraBurn) {
+    throw new TxVerifyError(
+      `insufficient unlocked funds: ${avaxIn} nAVAX consumed < ${avaxOut + check.extraBurn} nAVAX produced` +
+        (check.extraBurn > 0n ? ` (including ${check.extraBurn} nAVAX of validator balance)` : ''),
+    );
+  }
+  const burned = avaxIn - avaxOut - check.extraBurn;
+  if (burned < check.fee) {
+    throw new TxVerifyError(
+      `insufficient fee: the tx burns ${burned} nAVAX but the fee is ${check.fee} nAVAX`,
+    );
+  }
+}

@@ -1,0 +1,380 @@
+/**
+ * The P-chain engine: a mempool of verified transactions, a block builder that packs them into
+ * Banff standard blocks as soon as they arrive, and the node-issued reward blocks (a Banff
+ * proposal block with a RewardValidatorTx, then its commit block) for every staker whose period
+ * has ended by the devnet clock. Each block is accepted in one database transaction together
+ * with its index entry and shared-memory changes.
+ */
+import { Utxo, pvmSerial, TransferOutput, BigIntPr, type OutputOwners } from '@avalabs/avalanchejs';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { toCb58, fromCb58 } from '../../../shared/encoding.js';
+import type { ChainContext } from '../../chains/chain.js';
+import { blockId, encodeBlock, rewardValidatorTxBytes, type BlockKind } from './block/block.js';
+import { makeUtxo, parseSignedTx, type ParsedTx } from './codec.js';
+import type { PlatformConfig } from './config.js';
+import {
+  advanceGasState,
+  advanceValidatorFee,
+  consumeGas,
+  gasPrice,
+  GasCapacityError,
+  type GasState,
+} from './fees/dynamic-fee.js';
+import { splitReward } from './reward/calculator.js';
+import { writeGenesis } from './state/genesis.js';
+import { PlatformState, type ChainRecord, type StakerRecord } from './state/platform-state.js';
+import { executeTx, PRIMARY_NETWORK, type ChainIds, type ExecEnv, type Executed } from './txs/executor.js';
+import { TxVerifyError } from './txs/utxo-kinds.js';
+
+export type ChainCreatedListener = (chain: ChainRecord) => void;
+
+interface Pending {
+  readonly tx: ParsedTx;
+  readonly resolve: (id: Uint8Array) => void;
+  readonly reject: (err: Error) => void;
+}
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+const DROPPED_LIMIT = 10_000;
+
+export class PlatformVM {
+  readonly state: PlatformState;
+  readonly ids: ChainIds;
+  private readonly mempool: Pending[] = [];
+  private readonly inMempool = new Set<string>();
+  private readonly dropped = new Map<string, string>();
+  private readonly chainListeners: ChainCreatedListener[] = [];
+  private buildScheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ctx: ChainContext,
+    readonly config: PlatformConfig,
+  ) {
+    const n = ctx.config.network;
+    this.ids = {
+      p: fromCb58(n.pChainID),
+      x: fromCb58(n.xChainID),
+      c: fromCb58(n.cChainID),
+      avax: fromCb58(n.avaxAssetID),
+    };
+    this.state = new PlatformState(ctx.db, n.pChainID);
+    if (!this.state.lastBlock()) {
+      ctx.db.transaction(() => {
+        const { id, bytes } = writeGenesis(this.state, ctx.genesis, config, this.ids, Date.now());
+        ctx.index('P/block').append(toCb58(id), bytes, Date.now());
+      });
+    }
+  }
+
+  /** Starts the timer that rewards stakers whose period ends while nothing else happens. */
+  start(): void {
+    this.timer = setInterval(() => {
+      const next = this.state.nextStakerEnd();
+      if (next !== undefined && next <= this.ctx.clock.nowSeconds()) this.buildNow();
+    }, 1000);
+    this.timer.unref();
+    this.buildNow();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    for (const p of this.mempool.splice(0)) p.reject(new Error('node is shutting down'));
+  }
+
+  /** Subscribes to blockchains created by accepted CreateChainTxs (after their block commits). */
+  onChainCreated(listener: ChainCreatedListener): void {
+    this.chainListeners.push(listener);
+  }
+
+  height(): bigint {
+    return this.state.lastBlock()!.height;
+  }
+
+  /** The time the next block would carry. */
+  nextBlockTime(): number {
+    const last = this.state.lastBlock()!;
+    return Math.max(last.time, this.ctx.clock.nowSeconds());
+  }
+
+  currentGasState(at = this.nextBlockTime()): GasState {
+    return advanceGasState(this.config.gasFee, this.state.gasState()!, at);
+  }
+
+  currentGasPrice(): bigint {
+    return gasPrice(this.config.gasFee, this.currentGasState());
+  }
+
+  validatorFeeAccrued(at = this.nextBlockTime()): bigint {
+    return advanceValidatorFee(
+      this.config.validatorFee,
+      this.state.validatorFeeState()!,
+      this.state.activeL1ValidatorCount(),
+      at,
+    ).accrued;
+  }
+
+  txStatus(id: Uint8Array): { status: string; reason?: string } {
+    const stored = this.state.getTx(id);
+    if (stored) return { status: stored.status };
+    const key = hex(id);
+    if (this.inMempool.has(key)) return { status: 'Processing' };
+    const reason = this.dropped.get(key);
+    if (reason !== undefined) return { status: 'Dropped', reason };
+    return { status: 'Unknown' };
+  }
+
+  /**
+   * Verifies a signed tx against the current state and, when valid, queues it for the next block;
+   * resolves once that block is accepted. Invalid txs are refused at once with the reason.
+   */
+  issue(bytes: Uint8Array): Promise<Uint8Array> {
+    const tx = parseSignedTx(bytes);
+    const key = hex(tx.id);
+    if (this.state.getTx(tx.id)) throw new TxVerifyError(`tx ${toCb58(tx.id)} is already accepted`);
+    if (this.inMempool.has(key)) throw new TxVerifyError(`tx ${toCb58(tx.id)} is already in the mempool`);
+    const time = this.nextBlockTime();
+    const gas = this.currentGasState(time);
+    const executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
+    if (executed.gas > this.config.gasFee.maxCapacity)
+      throw new TxVerifyError(
+        `tx gas ${executed.gas} exceeds the maximum block capacity ${this.config.gasFee.maxCapacity}`,
+      );
+    this.inMempool.add(key);
+    return new Promise<Uint8Array>((resolve, reject) => {
+      this.mempool.push({ tx, resolve, reject });
+      this.scheduleBuild();
+    });
+  }
+
+  /** Moves the devnet clock forward and lets every staking period that ended finish. */
+  advanceTime(seconds: number): number {
+    const now = this.ctx.clock.advance(seconds);
+    this.buildNow();
+    return now;
+  }
+
+  private env(chainTime: number, height: bigint, price: bigint): ExecEnv {
+    return {
+      state: this.state,
+      config: this.config,
+      network: this.ctx.config.network,
+      ids: this.ids,
+      sharedMemory: this.ctx.sharedMemory,
+      chainTime,
+      height,
+      gasPrice: price,
+      validatorFeeAccrued: this.validatorFeeAccrued(chainTime),
+    };
+  }
+
+  private scheduleBuild(): void {
+    if (this.buildScheduled) return;
+    this.buildScheduled = true;
+    const delay = this.ctx.config.blockTimeMs;
+    const run = () => {
+      this.buildScheduled = false;
+      this.buildNow();
+    };
+    if (delay > 0) setTimeout(run, delay).unref();
+    else setImmediate(run);
+  }
+
+  /** Builds and accepts every block that is due now: reward blocks first, then the mempool's txs. */
+  buildNow(): void {
+    const created: ChainRecord[] = [];
+    const settled: { p: Pending; ok: boolean; err?: Error }[] = [];
+    const batch = this.mempool.splice(0);
+    try {
+      this.ctx.db.transaction(() => {
+        this.rewardEndedStakers();
+        if (batch.length > 0) this.buildStandardBlock(batch, created, settled);
+      });
+    } catch (err) {
+      this.ctx.index('P/block').reload();
+      this.ctx.logger.error({ err }, 'P-chain block build failed');
+      for (const p of batch) {
+        this.inMempool.delete(hex(p.tx.id));
+        p.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+      return;
+    }
+    this.ctx.clock.persist();
+    for (const s of settled) {
+      this.inMempool.delete(hex(s.p.tx.id));
+      if (s.ok) s.p.resolve(s.p.tx.id);
+      else s.p.reject(s.err!);
+    }
+    for (const chain of created) {
+      for (const listener of this.chainListeners) {
+        try {
+          listener(chain);
+        } catch (err) {
+          this.ctx.logger.error({ err, chain: toCb58(chain.id) }, 'onChainCreated listener failed');
+        }
+      }
+    }
+  }
+
+  private buildStandardBlock(
+    batch: Pending[],
+    created: ChainRecord[],
+    settled: { p: Pending; ok: boolean; err?: Error }[],
+  ): void {
+    const last = this.state.lastBlock()!;
+    const time = Math.max(last.time, this.ctx.clock.nowSeconds());
+    const height = last.height + 1n;
+    this.advanceFees(time, height);
+    let gas = this.state.gasState()!;
+    const price = gasPrice(this.config.gasFee, gas);
+    const env = this.env(time, height, price);
+    const accepted: { tx: ParsedTx; executed: Executed }[] = [];
+    for (const p of batch) {
+      let executed: Executed;
+      try {
+        executed = executeTx(p.tx, env);
+        gas = consumeGas(gas, executed.gas);
+      } catch (err) {
+        if (!(err instanceof TxVerifyError || err instanceof GasCapacityError)) throw err;
+        this.drop(p.tx.id, err.message);
+        settled.push({ p, ok: false, err });
+        continue;
+      }
+      executed.apply();
+      accepted.push({ tx: p.tx, executed });
+      settled.push({ p, ok: true });
+      if (executed.createdChain) created.push(executed.createdChain);
+    }
+    this.state.setGasState(gas);
+    if (accepted.length === 0) return;
+    this.acceptBlock(
+      'standard',
+      time,
+      accepted.map((a) => a.tx.bytes),
+      (h) => {
+        for (const a of accepted)
+          this.state.putTx({
+            id: a.tx.id,
+            bytes: a.tx.bytes,
+            height: h,
+            status: 'Committed',
+            type: a.executed.type,
+          });
+      },
+    );
+  }
+
+  private drop(id: Uint8Array, reason: string): void {
+    if (this.dropped.size >= DROPPED_LIMIT) this.dropped.delete(this.dropped.keys().next().value!);
+    this.dropped.set(hex(id), reason);
+  }
+
+  /** Moves the gas and L1-validator fee states to `time`, deactivating L1 validators that ran dry. */
+  private advanceFees(time: number, height: bigint): void {
+    this.state.setGasState(this.currentGasState(time));
+    const fee = advanceValidatorFee(
+      this.config.validatorFee,
+      this.state.validatorFeeState()!,
+      this.state.activeL1ValidatorCount(),
+      time,
+    );
+    this.state.setValidatorFeeState(fee);
+    for (const v of this.state.exhaustedL1Validators(fee.accrued)) {
+      this.state.validators.change(height, v.subnet, v.nodeId, -v.weight);
+      this.state.putL1Validator({ ...v, endAccumulatedFee: 0n, status: 'inactive' });
+    }
+  }
+
+  private acceptBlock(
+    kind: BlockKind,
+    time: number,
+    txs: Uint8Array[],
+    writeTxs: (height: bigint) => void,
+  ): void {
+    const last = this.state.lastBlock()!;
+    const height = last.height + 1n;
+    const bytes = encodeBlock({ kind, parentId: last.id, height, time: BigInt(time), txs });
+    const id = blockId(bytes);
+    const acceptedMs = Date.now();
+    writeTxs(height);
+    this.state.putBlock({ height, id, bytes, time, kind, acceptedMs });
+    this.ctx.index('P/block').append(toCb58(id), bytes, acceptedMs);
+  }
+
+  /** Issues a proposal + commit block pair paying each staker whose period ended by now. */
+  private rewardEndedStakers(): void {
+    const now = this.ctx.clock.nowSeconds();
+    for (;;) {
+      const staker = this.state.nextEndingStaker(now);
+      if (!staker) return;
+      const last = this.state.lastBlock()!;
+      const time = Math.max(last.time, staker.endTime);
+      const height = last.height + 1n;
+      this.advanceFees(time, height);
+      const rewardTx = rewardValidatorTxBytes(staker.txId);
+      const rewardTxId = sha256(rewardTx);
+      this.payStaker(staker, height);
+      this.acceptBlock('proposal', time, [rewardTx], () => {});
+      this.acceptBlock('commit', time, [], (h) =>
+        this.state.putTx({
+          id: rewardTxId,
+          bytes: rewardTx,
+          height: h,
+          status: 'Committed',
+          type: 'RewardValidatorTx',
+        }),
+      );
+    }
+  }
+
+  /**
+   * Ends a staking period: the stake comes back as UTXOs of the staking tx (after its own
+   * outputs), and rewards become reward UTXOs: the validator's own reward plus the delegation
+   * fees it accrued; a delegator's reward minus the validator's share.
+   */
+  private payStaker(staker: StakerRecord, height: bigint): void {
+    this.state.markStakerRemoved(staker.txId, height);
+    this.state.validators.change(height, staker.subnet, staker.nodeId, -staker.weight);
+    if (staker.kind === 'subnet_validator') return;
+    const stored = this.state.getTx(staker.txId);
+    if (!stored) throw new Error(`staker tx ${toCb58(staker.txId)} is missing`);
+    const u = parseSignedTx(stored.bytes).unsigned as
+      pvmSerial.AddPermissionlessValidatorTx | pvmSerial.AddPermissionlessDelegatorTx;
+    let index = u.baseTx.outputs.length;
+    for (const out of u.stake) this.state.addUtxo(makeUtxo(staker.txId, index++, this.ids.avax, out.output));
+    const reward = (amount: bigint, owner: OutputOwners): void => {
+      if (amount <= 0n) return;
+      const utxo: Utxo = makeUtxo(
+        staker.txId,
+        index++,
+        this.ids.avax,
+        new TransferOutput(new BigIntPr(amount), owner),
+      );
+      this.state.addUtxo(utxo);
+      this.state.addRewardUtxo(staker.txId, utxo);
+    };
+    if (staker.kind === 'validator') {
+      const v = u as pvmSerial.AddPermissionlessValidatorTx;
+      reward(staker.potentialReward, v.getValidatorRewardsOwner());
+      reward(staker.accruedDelegateeReward, v.getDelegatorRewardsOwner());
+      return;
+    }
+    const d = u as pvmSerial.AddPermissionlessDelegatorTx;
+    const validator = staker.validatorTx ? this.state.staker(staker.validatorTx) : undefined;
+    const [validatorShare, delegatorShare] = splitReward(
+      staker.potentialReward,
+      validator?.delegationFee ?? 0,
+    );
+    reward(delegatorShare, d.getDelegatorRewardsOwner());
+    if (validator && validatorShare > 0n) {
+      if (validator.status === 'current')
+        this.state.setAccruedDelegateeReward(
+          validator.txId,
+          validator.accruedDelegateeReward + validatorShare,
+        );
+    }
+  }
+
+  /** The primary network id, for callers that need it as bytes. */
+  static readonly primaryNetwork = PRIMARY_NETWORK;
+}
