@@ -1,0 +1,68 @@
+/** `GET /v1/chains`: the C-chain and every Subnet-EVM chain the indexer follows. */
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { ERROR_RESPONSES, StringEnum } from '../../schemas/common.js';
+import { WEIGHT } from '../deps.js';
+import type { EvmRouteDeps } from './deps.js';
+import { ChainList } from './schemas.js';
+
+const Query = Type.Object(
+  {
+    network: Type.Optional(StringEnum(['mainnet', 'fuji', 'testnet', 'local'])),
+    feature: Type.Optional(StringEnum(['nftIndexing', 'webhooks', 'teleporter'])),
+  },
+  { additionalProperties: false },
+);
+
+export function chainRoutes(evm: EvmRouteDeps) {
+  return async function (app: FastifyInstance) {
+    app.get(
+      '/v1/chains',
+      {
+        config: { computeUnits: WEIGHT.free },
+        schema: {
+          tags: ['EVM Chains'],
+          operationId: 'supportedChains',
+          summary: 'List the EVM chains this service indexes',
+          querystring: Query,
+          response: { 200: ChainList, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const q = request.query as Static<typeof Query>;
+        const rows = await evm.read.chains();
+        const chains = rows
+          .filter((r) => {
+            if (!q.network) return true;
+            if (q.network === 'mainnet') return r.network === 'mainnet';
+            if (q.network === 'local') return r.network === 'local';
+            // fuji and testnet: every test network (a local devnet is one).
+            return Number(r.is_testnet) === 1;
+          })
+          .filter((r) => !q.feature || (JSON.parse(r.features) as string[]).includes(q.feature))
+          .map((r) => ({
+            chainId: String(r.evm_chain_id),
+            status: 'OK',
+            chainName: r.name,
+            description: r.description,
+            platformChainId: r.blockchain_id,
+            subnetId: r.subnet_id,
+            vmId: r.vm_id,
+            vmName: 'EVM',
+            rpcUrl: r.rpc_url,
+            wsUrl: r.ws_url,
+            isTestnet: Number(r.is_testnet) === 1,
+            networkToken: {
+              name: r.token_name,
+              symbol: r.token_symbol,
+              decimals: Number(r.token_decimals),
+              description: `native token of ${r.name}`,
+            },
+            private: false,
+            enabledFeatures: JSON.parse(r.features) as string[],
+          }));
+        return { chains };
+      },
+    );
+  };
+}

@@ -1,0 +1,51 @@
+/** `GET /v1/chains/{chainId}/nfts/collections/{address}/tokens`: a collection's tokens with metadata. */
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { parseEvmAddress, resolveEvmChain } from '../../../evm/read-model.js';
+import { ERROR_RESPONSES, PageToken, pageSize } from '../../schemas/common.js';
+import { WEIGHT, type RouteDeps } from '../deps.js';
+import type { EvmRouteDeps } from './deps.js';
+import { NftTokenList } from './schemas.js';
+
+const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
+const Query = Type.Object(
+  { pageToken: Type.Optional(PageToken), pageSize: pageSize(100, 10) },
+  { additionalProperties: false },
+);
+
+export function nftRoutes(evm: EvmRouteDeps) {
+  return async function (app: FastifyInstance, deps: RouteDeps) {
+    app.get(
+      '/v1/chains/:chainId/nfts/collections/:address/tokens',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['NFTs'],
+          operationId: 'listTokens',
+          summary: "List a collection's tokens with their metadata",
+          params: Params,
+          querystring: Query,
+          response: { 200: NftTokenList, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const p = request.params as Static<typeof Params>;
+        const q = request.query as Static<typeof Query>;
+        const chain = await resolveEvmChain(evm.db, p.chainId);
+        const contract = parseEvmAddress(p.address);
+        const scope = ['collectionTokens', Number(chain.evm_chain_id), contract];
+        const after = q.pageToken ? deps.tokens.open<string>(scope, q.pageToken) : undefined;
+        const page = await evm.read.collectionTokens({
+          chain: Number(chain.evm_chain_id),
+          contract,
+          after,
+          limit: q.pageSize,
+        });
+        return {
+          ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+          tokens: page.items,
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * Response schemas of the EVM routes, field for field the real service's (chainkit's zod shapes).
+ * fastify serializes with them, so a field missing here would be dropped from the wire.
+ */
+import { Type } from '@sinclair/typebox';
+import { Price, StringEnum } from '../../schemas/common.js';
+
+const Opt = Type.Optional;
+
+export const RichAddress = Type.Object({
+  name: Opt(Type.String()),
+  symbol: Opt(Type.String()),
+  decimals: Opt(Type.Integer()),
+  logoUri: Opt(Type.String()),
+  address: Type.String(),
+});
+
+export const NFT_INDEX_STATUSES = [
+  'UNKNOWN',
+  'MISSING_TOKEN',
+  'INVALID_TOKEN_URI',
+  'INVALID_TOKEN_URI_SCHEME',
+  'UNREACHABLE_TOKEN_URI',
+  'THROTTLED_TOKEN_URI',
+  'METADATA_CONTENT_TOO_LARGE',
+  'INVALID_METADATA',
+  'INVALID_METADATA_JSON',
+  'INDEXED',
+  'UNINDEXED',
+] as const;
+
+const metadataCommon = {
+  indexStatus: StringEnum(NFT_INDEX_STATUSES),
+  metadataLastUpdatedTimestamp: Opt(Type.Integer()),
+  name: Opt(Type.String()),
+  symbol: Opt(Type.String()),
+  imageUri: Opt(Type.String()),
+  description: Opt(Type.String()),
+  animationUri: Opt(Type.String()),
+  externalUrl: Opt(Type.String()),
+  background: Opt(Type.String()),
+};
+
+export const Erc721Metadata = Type.Object({ ...metadataCommon, attributes: Opt(Type.String()) });
+export const Erc1155Metadata = Type.Object({
+  ...metadataCommon,
+  decimals: Opt(Type.Integer()),
+  properties: Opt(Type.String()),
+});
+
+export const Erc721Token = Type.Object({
+  address: Type.String(),
+  name: Type.String(),
+  symbol: Type.String(),
+  ercType: Type.Literal('ERC-721'),
+  tokenId: Type.String(),
+  tokenUri: Type.String(),
+  metadata: Erc721Metadata,
+  ownerAddress: Opt(Type.String()),
+});
+
+export const Erc1155Token = Type.Object({
+  address: Type.String(),
+  ercType: Type.Literal('ERC-1155'),
+  tokenId: Type.String(),
+  tokenUri: Type.String(),
+  metadata: Erc1155Metadata,
+});
+
+const transferCommon = {
+  blockNumber: Type.String(),
+  blockTimestamp: Type.Integer(),
+  blockHash: Type.String(),
+  txHash: Type.String(),
+  from: RichAddress,
+  to: RichAddress,
+};
+
+export const Erc20Transfer = Type.Object({
+  ...transferCommon,
+  logIndex: Type.Integer(),
+  value: Type.String(),
+  erc20Token: Type.Object({
+    address: Type.String(),
+    name: Type.String(),
+    symbol: Type.String(),
+    decimals: Type.Integer(),
+    logoUri: Opt(Type.String()),
+    ercType: Type.Literal('ERC-20'),
+    price: Opt(Price),
+  }),
+});
+
+export const Erc721Transfer = Type.Object({
+  ...transferCommon,
+  logIndex: Type.Integer(),
+  erc721Token: Erc721Token,
+});
+
+export const InternalTransaction = Type.Object({
+  ...transferCommon,
+  internalTxType: StringEnum([
+    'UNKNOWN',
+    'CALL',
+    'CREATE',
+    'CREATE2',
+    'CREATE3',
+    'CALLCODE',
+    'DELEGATECALL',
+    'STATICCALL',
+  ]),
+  value: Type.String(),
+  isReverted: Type.Boolean(),
+  gasUsed: Type.String(),
+  gasLimit: Type.String(),
+});
+
+export const NativeTransaction = Type.Object({
+  ...transferCommon,
+  chainId: Type.String(),
+  blockIndex: Type.Integer(),
+  txStatus: Type.String(),
+  txType: Type.Integer(),
+  gasLimit: Type.String(),
+  gasUsed: Type.String(),
+  gasPrice: Type.String(),
+  nonce: Type.String(),
+  method: Opt(
+    Type.Object({
+      callType: StringEnum(['NATIVE_TRANSFER', 'CONTRACT_CALL', 'CONTRACT_CREATION']),
+      methodHash: Type.String(),
+      methodName: Opt(Type.String()),
+    }),
+  ),
+  value: Type.String(),
+});
+
+const envelope = <T extends ReturnType<typeof Type.Object>>(key: string, item: T) =>
+  Type.Object({ nextPageToken: Opt(Type.String()), [key]: Type.Array(item) });
+
+export const Erc20List = envelope('transactions', Erc20Transfer);
+export const Erc721List = envelope('transactions', Erc721Transfer);
+export const InternalList = envelope('transactions', InternalTransaction);
+export const NativeList = envelope('transactions', NativeTransaction);
+
+export const NativeTokenBalance = Type.Object({
+  name: Type.String(),
+  symbol: Type.String(),
+  decimals: Type.Integer(),
+  logoUri: Opt(Type.String()),
+  chainId: Type.String(),
+  price: Opt(Price),
+  balance: Type.String(),
+  balanceValue: Opt(Price),
+});
+
+export const Erc1155Balance = Type.Object({
+  address: Type.String(),
+  ercType: Type.Literal('ERC-1155'),
+  tokenId: Type.String(),
+  tokenUri: Type.String(),
+  metadata: Erc1155Metadata,
+  chainId: Type.String(),
+  balance: Type.String(),
+});
+
+export const Erc1155BalanceList = Type.Object({
+  nextPageToken: Opt(Type.String()),
+  nativeTokenBalance: NativeTokenBalance,
+  erc1155TokenBalances: Type.Array(Erc1155Balance),
+});
+
+export const NativeBalanceResponse = Type.Object({ nativeTokenBalance: NativeTokenBalance });
+
+export const Contract = Type.Object({
+  name: Opt(Type.String()),
+  address: Type.String(),
+  deploymentDetails: Opt(
+    Type.Object({
+      txHash: Type.String(),
+      deployerAddress: Type.String(),
+      deployerContractAddress: Opt(Type.String()),
+    }),
+  ),
+  ercType: StringEnum(['ERC-20', 'ERC-721', 'ERC-1155', 'UNKNOWN']),
+  symbol: Opt(Type.String()),
+  decimals: Opt(Type.Integer()),
+});
+
+export const ContractList = envelope('contracts', Contract);
+
+export const NftToken = Type.Object({
+  address: Type.String(),
+  name: Opt(Type.String()),
+  symbol: Opt(Type.String()),
+  ercType: StringEnum(['ERC-721', 'ERC-1155']),
+  tokenId: Type.String(),
+  tokenUri: Type.String(),
+  metadata: Type.Object({
+    ...metadataCommon,
+    attributes: Opt(Type.String()),
+    decimals: Opt(Type.Integer()),
+    properties: Opt(Type.String()),
+  }),
+  ownerAddress: Opt(Type.String()),
+});
+
+export const NftTokenList = envelope('tokens', NftToken);
+
+export const ChainInfo = Type.Object({
+  chainId: Type.String(),
+  status: StringEnum(['OK', 'UNAVAILABLE']),
+  chainName: Type.String(),
+  description: Type.String(),
+  platformChainId: Opt(Type.String()),
+  subnetId: Opt(Type.String()),
+  vmId: Opt(Type.String()),
+  vmName: StringEnum(['EVM', 'BITCOIN', 'ETHEREUM']),
+  explorerUrl: Opt(Type.String()),
+  rpcUrl: Type.String(),
+  wsUrl: Opt(Type.String()),
+  isTestnet: Type.Boolean(),
+  utilityAddresses: Opt(Type.Object({ multicall: Opt(Type.String()) })),
+  networkToken: Type.Object({
+    name: Type.String(),
+    symbol: Type.String(),
+    decimals: Type.Integer(),
+    logoUri: Opt(Type.String()),
+    description: Opt(Type.String()),
+  }),
+  chainLogoUri: Opt(Type.String()),
+  private: Opt(Type.Boolean()),
+  enabledFeatures: Opt(Type.Array(StringEnum(['nftIndexing', 'webhooks', 'teleporter']))),
+});
+
+export const ChainList = Type.Object({ chains: Type.Array(ChainInfo) });

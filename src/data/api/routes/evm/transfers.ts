@@ -1,0 +1,91 @@
+/** The four `GET /v1/chains/{chainId}/addresses/{address}/transactions:list*` routes. */
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { parseEvmAddress, rangeCheck, resolveEvmChain } from '../../../evm/read-model.js';
+import { ERROR_RESPONSES, PageToken, pageSize } from '../../schemas/common.js';
+import { WEIGHT, type RouteDeps } from '../deps.js';
+import type { EvmRouteDeps } from './deps.js';
+import { Erc20List, Erc721List, InternalList, NativeList } from './schemas.js';
+
+const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
+const Query = Type.Object(
+  {
+    startBlock: Type.Optional(Type.Integer({ minimum: 0, description: 'inclusive' })),
+    endBlock: Type.Optional(Type.Integer({ minimum: 0, description: 'exclusive' })),
+    pageToken: Type.Optional(PageToken),
+    pageSize: pageSize(100, 10),
+  },
+  { additionalProperties: false },
+);
+
+const KINDS = {
+  listNative: {
+    schema: NativeList,
+    operationId: 'listNativeTransactions',
+    summary: 'List native transactions',
+  },
+  listErc20: { schema: Erc20List, operationId: 'listErc20Transactions', summary: 'List ERC-20 transfers' },
+  listErc721: {
+    schema: Erc721List,
+    operationId: 'listErc721Transactions',
+    summary: 'List ERC-721 transfers',
+  },
+  listInternals: {
+    schema: InternalList,
+    operationId: 'listInternalTransactions',
+    summary: 'List internal transactions (value-moving calls and contract creations)',
+  },
+} as const;
+
+type Cursor = [number, number] | [number, number, number];
+
+export function transferRoutes(evm: EvmRouteDeps) {
+  return async function (app: FastifyInstance, deps: RouteDeps) {
+    for (const [kind, meta] of Object.entries(KINDS) as [
+      keyof typeof KINDS,
+      (typeof KINDS)[keyof typeof KINDS],
+    ][]) {
+      app.get(
+        `/v1/chains/:chainId/addresses/:address/transactions\\:${kind}`,
+        {
+          config: { computeUnits: WEIGHT.medium },
+          schema: {
+            tags: ['EVM Transactions'],
+            operationId: meta.operationId,
+            summary: meta.summary,
+            params: Params,
+            querystring: Query,
+            response: { 200: meta.schema, ...ERROR_RESPONSES },
+          },
+        },
+        async (request) => {
+          const p = request.params as Static<typeof Params>;
+          const q = request.query as Static<typeof Query>;
+          const chain = await resolveEvmChain(evm.db, p.chainId);
+          const address = parseEvmAddress(p.address);
+          const range = { startBlock: q.startBlock, endBlock: q.endBlock };
+          rangeCheck(range);
+          const scope = [
+            kind,
+            Number(chain.evm_chain_id),
+            address,
+            range.startBlock ?? null,
+            range.endBlock ?? null,
+          ];
+          const after = q.pageToken ? deps.tokens.open<Cursor>(scope, q.pageToken) : undefined;
+          const args = { chain: Number(chain.evm_chain_id), address, ...range, after, limit: q.pageSize };
+          const page =
+            kind === 'listNative'
+              ? await evm.read.listNative(args)
+              : kind === 'listInternals'
+                ? await evm.read.listInternals(args)
+                : await evm.read.listTokenTransfers(kind === 'listErc20' ? 'erc20' : 'erc721', args);
+          return {
+            ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+            transactions: page.items,
+          };
+        },
+      );
+    }
+  };
+}

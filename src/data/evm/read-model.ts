@@ -1,0 +1,456 @@
+/**
+ * The EVM read model: keyset queries over the party tables and the shaping of rows into the
+ * response objects of the real service. Every list is newest first (or token order) with a
+ * cursor holding the last row's key, so page N costs the same as page 1.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { DataSchema } from '../store/schema.js';
+import type { EvmChainTable, EvmContractTable, EvmNftTokenTable } from '../store/schema-evm.js';
+import { InvalidParameterError, NotFoundError } from '../internal/errors.js';
+import { KNOWN_METHODS, checksumAddress, isHexAddress } from './abi.js';
+
+export type ChainRow = Selectable<EvmChainTable>;
+
+/** `{chainId}`: an EVM chain id or a blockchain id of an indexed chain. */
+export async function resolveEvmChain(db: Kysely<DataSchema>, value: string): Promise<ChainRow> {
+  let q = db.selectFrom('evm_chains').selectAll();
+  if (/^\d{1,15}$/.test(value)) q = q.where('evm_chain_id', '=', Number(value));
+  else if (/^[1-9A-HJ-NP-Za-km-z]{20,60}$/.test(value)) q = q.where('blockchain_id', '=', value);
+  else throw new InvalidParameterError(`chainId must be an EVM chain id or a blockchain id, got "${value}"`);
+  const row = await q.executeTakeFirst();
+  if (!row) throw new NotFoundError(`chain ${value} is not indexed by this service`);
+  return row;
+}
+
+export function parseEvmAddress(value: string, what = 'address'): string {
+  if (!isHexAddress(value))
+    throw new InvalidParameterError(`invalid ${what} "${value}": expected 0x and 40 hex digits`);
+  return value.toLowerCase();
+}
+
+export interface BlockRange {
+  /** Inclusive. */
+  startBlock?: number;
+  /** Exclusive. */
+  endBlock?: number;
+}
+
+export function rangeCheck(range: BlockRange): void {
+  if (range.startBlock !== undefined && range.endBlock !== undefined && range.endBlock < range.startBlock)
+    throw new InvalidParameterError('endBlock must not be lower than startBlock');
+}
+
+const rich = (address: string) => ({ address: address ? checksumAddress(address) : '' });
+
+type Cursor = [number, number] | [number, number, number];
+
+interface ListArgs extends BlockRange {
+  chain: number;
+  address: string;
+  after?: Cursor;
+  limit: number;
+}
+
+interface Page<T> {
+  items: T[];
+  next?: Cursor;
+}
+
+async function contractsByAddress(
+  db: Kysely<DataSchema>,
+  chain: number,
+  addresses: string[],
+): Promise<Map<string, Selectable<EvmContractTable>>> {
+  const unique = [...new Set(addresses)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('evm_contracts')
+    .selectAll()
+    .where('chain', '=', chain)
+    .where('address', 'in', unique)
+    .execute();
+  return new Map(rows.map((r) => [r.address, r]));
+}
+
+async function nftsByKey(
+  db: Kysely<DataSchema>,
+  chain: number,
+  keys: { contract: string; tokenId: string }[],
+): Promise<Map<string, Selectable<EvmNftTokenTable>>> {
+  const out = new Map<string, Selectable<EvmNftTokenTable>>();
+  const byContract = new Map<string, string[]>();
+  for (const k of keys) byContract.set(k.contract, [...(byContract.get(k.contract) ?? []), k.tokenId]);
+  for (const [contract, ids] of byContract) {
+    const rows = await db
+      .selectFrom('evm_nft_tokens')
+      .selectAll()
+      .where('chain', '=', chain)
+      .where('contract', '=', contract)
+      .where('token_id', 'in', [...new Set(ids)])
+      .execute();
+    for (const r of rows) out.set(`${r.contract}:${r.token_id}`, r);
+  }
+  return out;
+}
+
+/** NftTokenMetadata of the real service from a stored token (UNINDEXED until fetched). */
+export function nftMetadata(row: Selectable<EvmNftTokenTable> | undefined, kind: 'ERC-721' | 'ERC-1155') {
+  if (!row) return { indexStatus: 'UNINDEXED' };
+  const stored = JSON.parse(row.metadata || '{}') as Record<string, unknown>;
+  const out: Record<string, unknown> = { indexStatus: row.index_status };
+  if (row.metadata_updated_at !== null) out.metadataLastUpdatedTimestamp = Number(row.metadata_updated_at);
+  for (const key of [
+    'name',
+    'symbol',
+    'imageUri',
+    'description',
+    'animationUri',
+    'externalUrl',
+    'background',
+  ])
+    if (typeof stored[key] === 'string') out[key] = stored[key];
+  if (kind === 'ERC-721' && typeof stored.attributes === 'string') out.attributes = stored.attributes;
+  if (kind === 'ERC-1155') {
+    if (typeof stored.properties === 'string') out.properties = stored.properties;
+    if (typeof stored.decimals === 'number') out.decimals = stored.decimals;
+  }
+  return out;
+}
+
+export function createEvmReadModel(db: Kysely<DataSchema>) {
+  function partyQuery<T extends 'evm_native_txs' | 'evm_token_transfers' | 'evm_internal_txs'>(
+    table: T,
+    args: ListArgs,
+  ) {
+    let q = db
+      .selectFrom(table as 'evm_native_txs')
+      .selectAll()
+      .where('chain', '=', args.chain)
+      .where('address', '=', args.address);
+    if (args.startBlock !== undefined) q = q.where('block_number', '>=', args.startBlock);
+    if (args.endBlock !== undefined) q = q.where('block_number', '<', args.endBlock);
+    return q;
+  }
+
+  return {
+    async listNative(args: ListArgs): Promise<Page<Record<string, unknown>>> {
+      let q = partyQuery('evm_native_txs', args);
+      if (args.after)
+        q = q.where((eb) =>
+          eb(eb.refTuple('block_number', 'tx_index'), '<', eb.tuple(args.after![0], args.after![1])),
+        );
+      const rows = await q
+        .orderBy('block_number', 'desc')
+        .orderBy('tx_index', 'desc')
+        .limit(args.limit + 1)
+        .execute();
+      const page = rows.slice(0, args.limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map((r) => {
+          const method: Record<string, unknown> = { callType: r.call_type, methodHash: r.method_hash };
+          if (KNOWN_METHODS[r.method_hash]) method.methodName = KNOWN_METHODS[r.method_hash];
+          return {
+            blockNumber: String(r.block_number),
+            blockTimestamp: Number(r.block_ts),
+            blockHash: r.block_hash,
+            chainId: String(args.chain),
+            blockIndex: Number(r.tx_index),
+            txHash: r.tx_hash,
+            txStatus: String(r.status),
+            txType: Number(r.tx_type),
+            gasLimit: r.gas_limit,
+            gasUsed: r.gas_used,
+            gasPrice: r.gas_price,
+            nonce: r.nonce,
+            from: rich(r.from_addr),
+            to: rich(r.to_addr),
+            method,
+            value: r.value,
+          };
+        }),
+        next: rows.length > args.limit ? [Number(last.block_number), Number(last.tx_index)] : undefined,
+      };
+    },
+
+    async listTokenTransfers(
+      kind: 'erc20' | 'erc721',
+      args: ListArgs,
+    ): Promise<Page<Record<string, unknown>>> {
+      let q = db
+        .selectFrom('evm_token_transfers')
+        .selectAll()
+        .where('chain', '=', args.chain)
+        .where('address', '=', args.address)
+        .where('kind', '=', kind);
+      if (args.startBlock !== undefined) q = q.where('block_number', '>=', args.startBlock);
+      if (args.endBlock !== undefined) q = q.where('block_number', '<', args.endBlock);
+      if (args.after)
+        q = q.where((eb) =>
+          eb(eb.refTuple('block_number', 'log_index'), '<', eb.tuple(args.after![0], args.after![1])),
+        );
+      const rows = await q
+        .orderBy('block_number', 'desc')
+        .orderBy('log_index', 'desc')
+        .limit(args.limit + 1)
+        .execute();
+      const page = rows.slice(0, args.limit);
+      const contracts = await contractsByAddress(
+        db,
+        args.chain,
+        page.map((r) => r.token),
+      );
+      const nfts =
+        kind === 'erc721'
+          ? await nftsByKey(
+              db,
+              args.chain,
+              page.map((r) => ({ contract: r.token, tokenId: r.token_id })),
+            )
+          : new Map();
+      const last = page[page.length - 1];
+      return {
+        items: page.map((r) => {
+          const c = contracts.get(r.token);
+          const base = {
+            blockNumber: String(r.block_number),
+            blockTimestamp: Number(r.block_ts),
+            blockHash: r.block_hash,
+            txHash: r.tx_hash,
+            from: rich(r.from_addr),
+            to: rich(r.to_addr),
+            logIndex: Number(r.log_index),
+          };
+          if (kind === 'erc20')
+            return {
+              ...base,
+              value: r.value,
+              erc20Token: {
+                address: checksumAddress(r.token),
+                name: c?.name ?? '',
+                symbol: c?.symbol ?? '',
+                decimals: c?.decimals ?? 0,
+                ercType: 'ERC-20',
+              },
+            };
+          const nft = nfts.get(`${r.token}:${r.token_id}`);
+          return {
+            ...base,
+            erc721Token: {
+              address: checksumAddress(r.token),
+              name: c?.name ?? '',
+              symbol: c?.symbol ?? '',
+              ercType: 'ERC-721',
+              tokenId: r.token_id,
+              tokenUri: nft?.token_uri ?? '',
+              metadata: nftMetadata(nft, 'ERC-721'),
+              ...(nft?.owner ? { ownerAddress: checksumAddress(nft.owner) } : {}),
+            },
+          };
+        }),
+        next: rows.length > args.limit ? [Number(last.block_number), Number(last.log_index)] : undefined,
+      };
+    },
+
+    async listInternals(args: ListArgs): Promise<Page<Record<string, unknown>>> {
+      let q = partyQuery('evm_internal_txs', args) as any;
+      if (args.after)
+        q = q.where((eb: any) =>
+          eb(
+            eb.refTuple('block_number', 'tx_index', 'trace_index'),
+            '<',
+            eb.tuple(args.after![0], args.after![1], args.after![2] ?? 0),
+          ),
+        );
+      const rows = (await q
+        .orderBy('block_number', 'desc')
+        .orderBy('tx_index', 'desc')
+        .orderBy('trace_index', 'desc')
+        .limit(args.limit + 1)
+        .execute()) as Selectable<DataSchema['evm_internal_txs']>[];
+      const page = rows.slice(0, args.limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map((r) => ({
+          blockNumber: String(r.block_number),
+          blockTimestamp: Number(r.block_ts),
+          blockHash: r.block_hash,
+          txHash: r.tx_hash,
+          from: rich(r.from_addr),
+          to: rich(r.to_addr),
+          internalTxType: r.call_type,
+          value: r.value,
+          isReverted: Number(r.is_reverted) === 1,
+          gasUsed: r.gas_used,
+          gasLimit: r.gas_limit,
+        })),
+        next:
+          rows.length > args.limit
+            ? [Number(last.block_number), Number(last.tx_index), Number(last.trace_index)]
+            : undefined,
+      };
+    },
+
+    /** ERC-1155 balances at a block, from the indexed transfers, in (contract, token id) order. */
+    async erc1155Balances(args: {
+      chain: number;
+      address: string;
+      blockNumber?: number;
+      contract?: string;
+      after?: [string, string];
+      limit: number;
+    }): Promise<{ items: Record<string, unknown>[]; next?: [string, string] }> {
+      let q = db
+        .selectFrom('evm_token_transfers')
+        .select(['token', 'token_id', 'from_addr', 'to_addr', 'value'])
+        .where('chain', '=', args.chain)
+        .where('address', '=', args.address)
+        .where('kind', '=', 'erc1155');
+      if (args.blockNumber !== undefined) q = q.where('block_number', '<=', args.blockNumber);
+      if (args.contract) q = q.where('token', '=', args.contract);
+      const balances = new Map<string, { token: string; tokenId: string; key: string; balance: bigint }>();
+      for (const r of await q.execute()) {
+        const id = `${r.token}:${r.token_id}`;
+        const b = balances.get(id) ?? {
+          token: r.token,
+          tokenId: r.token_id,
+          key: r.token_id.padStart(78, '0'),
+          balance: 0n,
+        };
+        const v = BigInt(r.value);
+        if (r.to_addr === args.address) b.balance += v;
+        if (r.from_addr === args.address) b.balance -= v;
+        balances.set(id, b);
+      }
+      const ordered = [...balances.values()]
+        .filter((b) => b.balance > 0n)
+        .filter(
+          (b) =>
+            !args.after || b.token > args.after[0] || (b.token === args.after[0] && b.key > args.after[1]),
+        )
+        .sort((a, b) => (a.token === b.token ? (a.key < b.key ? -1 : 1) : a.token < b.token ? -1 : 1));
+      const page = ordered.slice(0, args.limit);
+      const nfts = await nftsByKey(
+        db,
+        args.chain,
+        page.map((b) => ({ contract: b.token, tokenId: b.tokenId })),
+      );
+      const last = page[page.length - 1];
+      return {
+        items: page.map((b) => {
+          const nft = nfts.get(`${b.token}:${b.tokenId}`);
+          return {
+            address: checksumAddress(b.token),
+            ercType: 'ERC-1155',
+            tokenId: b.tokenId,
+            tokenUri: nft?.token_uri ?? '',
+            metadata: nftMetadata(nft, 'ERC-1155'),
+            chainId: String(args.chain),
+            balance: b.balance.toString(),
+          };
+        }),
+        next: ordered.length > args.limit ? [last.token, last.key] : undefined,
+      };
+    },
+
+    async deployments(args: { chain: number; deployer: string; after?: [number, number]; limit: number }) {
+      let q = db
+        .selectFrom('evm_deployments')
+        .selectAll()
+        .where('chain', '=', args.chain)
+        .where('deployer', '=', args.deployer);
+      if (args.after)
+        q = q.where((eb) =>
+          eb(eb.refTuple('block_number', 'seq'), '<', eb.tuple(args.after![0], args.after![1])),
+        );
+      const rows = await q
+        .orderBy('block_number', 'desc')
+        .orderBy('seq', 'desc')
+        .limit(args.limit + 1)
+        .execute();
+      const page = rows.slice(0, args.limit);
+      const contracts = await contractsByAddress(
+        db,
+        args.chain,
+        page.map((r) => r.address),
+      );
+      const last = page[page.length - 1];
+      return {
+        items: page.map((r) => {
+          const c = contracts.get(r.address);
+          const ercType = c?.erc_type ?? 'UNKNOWN';
+          const out: Record<string, unknown> = { address: checksumAddress(r.address), ercType };
+          if (c?.tx_hash && c.deployer)
+            out.deploymentDetails = {
+              txHash: c.tx_hash,
+              deployerAddress: checksumAddress(c.deployer),
+              ...(c.deployer_contract
+                ? { deployerContractAddress: checksumAddress(c.deployer_contract) }
+                : {}),
+            };
+          if (c?.name) out.name = c.name;
+          if (ercType !== 'UNKNOWN' && c?.symbol) out.symbol = c.symbol;
+          if (ercType === 'ERC-20') out.decimals = c?.decimals ?? 0;
+          return out;
+        }),
+        next:
+          rows.length > args.limit
+            ? ([Number(last.block_number), Number(last.seq)] as [number, number])
+            : undefined,
+      };
+    },
+
+    async collectionTokens(args: { chain: number; contract: string; after?: string; limit: number }) {
+      let q = db
+        .selectFrom('evm_nft_tokens')
+        .selectAll()
+        .where('chain', '=', args.chain)
+        .where('contract', '=', args.contract);
+      if (args.after) q = q.where('token_key', '>', args.after);
+      const rows = await q
+        .orderBy('token_key', 'asc')
+        .limit(args.limit + 1)
+        .execute();
+      const page = rows.slice(0, args.limit);
+      const c = (await contractsByAddress(db, args.chain, [args.contract])).get(args.contract);
+      return {
+        items: page.map((r) => {
+          const kind = r.erc_type === 'ERC-1155' ? 'ERC-1155' : 'ERC-721';
+          const base = {
+            address: checksumAddress(r.contract),
+            ercType: kind,
+            tokenId: r.token_id,
+            tokenUri: r.token_uri ?? '',
+            metadata: nftMetadata(r, kind),
+          };
+          if (kind === 'ERC-1155') return base;
+          return {
+            ...base,
+            name: c?.name ?? '',
+            symbol: c?.symbol ?? '',
+            ...(r.owner ? { ownerAddress: checksumAddress(r.owner) } : {}),
+          };
+        }),
+        next: rows.length > args.limit ? page[page.length - 1].token_key : undefined,
+      };
+    },
+
+    async chains(): Promise<ChainRow[]> {
+      return db.selectFrom('evm_chains').selectAll().orderBy('evm_chain_id').execute();
+    },
+
+    /** Newest indexed block of a chain (undefined before the first). */
+    async head(chain: number): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('evm_blocks')
+        .select('number')
+        .where('chain', '=', chain)
+        .orderBy('number', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? Number(row.number) : undefined;
+    },
+  };
+}
+
+export type EvmReadModel = ReturnType<typeof createEvmReadModel>;

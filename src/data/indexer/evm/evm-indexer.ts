@@ -1,0 +1,87 @@
+/**
+ * The EVM half of the indexer: one EvmChainIndexer per EVM chain the node serves, with chain
+ * discovery repeated so a Subnet-EVM chain created later is picked up without a restart.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from '../../../shared/logger.js';
+import type { NetworkIdentity } from '../../../shared/networks.js';
+import type { DataSchema } from '../../store/schema.js';
+import { discoverEvmChains, recordEvmChain, type DiscoveredChain } from './chain-discovery.js';
+import { EvmChainIndexer, type ChainIndexerOptions } from './chain-indexer.js';
+
+export interface EvmIndexerConfig extends ChainIndexerOptions {
+  db: Kysely<DataSchema>;
+  nodeUrl: string;
+  network: NetworkIdentity;
+  /** How often to look for new Subnet-EVM chains. */
+  discoveryMs?: number;
+}
+
+export interface RunningEvmIndexer {
+  readonly chains: ReadonlyMap<string, EvmChainIndexer>;
+  /** Resolves once `height` of the chain (EVM chain id or blockchain id) is indexed. */
+  waitFor(chain: number | string, height: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts indexing the given chains (tests and benches pass them directly). */
+export function startEvmChains(
+  db: Kysely<DataSchema>,
+  chains: DiscoveredChain[],
+  options: ChainIndexerOptions = {},
+): Map<string, EvmChainIndexer> {
+  const out = new Map<string, EvmChainIndexer>();
+  for (const c of chains) {
+    const indexer = new EvmChainIndexer(
+      db,
+      { blockchainId: c.blockchain_id, evmChainId: Number(c.evm_chain_id), rpcUrl: c.rpc_url },
+      options,
+    );
+    indexer.start();
+    out.set(c.blockchain_id, indexer);
+  }
+  return out;
+}
+
+export async function startEvmIndexer(config: EvmIndexerConfig): Promise<RunningEvmIndexer> {
+  const chains = new Map<string, EvmChainIndexer>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function discover(): Promise<void> {
+    const found = await discoverEvmChains(config.nodeUrl, config.network);
+    for (const c of found) {
+      if (chains.has(c.blockchain_id)) continue;
+      await recordEvmChain(config.db, c);
+      for (const [id, indexer] of startEvmChains(config.db, [c], config)) chains.set(id, indexer);
+      config.logger?.info({ chain: c.blockchain_id, evmChainId: c.evm_chain_id }, 'indexing EVM chain');
+    }
+  }
+  await discover();
+  const again = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      discover()
+        .catch((err) => config.logger?.warn({ err }, 'EVM chain discovery failed'))
+        .finally(again);
+    }, config.discoveryMs ?? 5_000);
+    timer.unref();
+  };
+  again();
+
+  return {
+    chains,
+    waitFor(chain, height) {
+      const indexer = [...chains.values()].find(
+        (c) => c.chain.blockchainId === chain || c.chain.evmChainId === Number(chain),
+      );
+      if (!indexer) return Promise.reject(new Error(`chain ${chain} is not indexed`));
+      return indexer.waitFor(height);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await Promise.all([...chains.values()].map((c) => c.stop()));
+    },
+  };
+}
