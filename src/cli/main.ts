@@ -38,6 +38,7 @@ export async function main(argv: string[]): Promise<number> {
         indexAllowIncomplete: options.indexAllowIncomplete,
         logLevel: options.logLevel,
         debugApi: options.debugApi,
+        minStakeDuration: options.minStakeDuration,
       },
       logger,
     );

@@ -27,6 +27,7 @@ export interface CliOptions {
   indexEnabled: boolean;
   indexAllowIncomplete: boolean;
   debugApi: boolean;
+  minStakeDuration: number;
 }
 
 const FLAGS = {
@@ -45,6 +46,7 @@ const FLAGS = {
   'index-enabled': { type: 'string' },
   'index-allow-incomplete': { type: 'boolean' },
   'debug-api': { type: 'string' },
+  'min-stake-duration': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -68,6 +70,7 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --index-enabled true|false     serve the index API (default true)
   --index-allow-incomplete       start even if indexing was on before and is off now
   --debug-api true|false         serve the EVM debug_ namespace (default true)
+  --min-stake-duration SECONDS   shortest P-chain staking period (default 60)
   --log-level LEVEL              trace|debug|info|warn|error (default info)
   --json                         print one JSON line with every URL and key instead of the banner
 `;
@@ -132,5 +135,6 @@ export function parseOptions(
     indexEnabled: bool('index-enabled', true),
     indexAllowIncomplete: bool('index-allow-incomplete', false),
     debugApi: bool('debug-api', true),
+    minStakeDuration: int('min-stake-duration', 60, 1, 365 * 24 * 3600),
   };
 }

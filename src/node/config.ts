@@ -16,4 +16,6 @@ export interface NodeConfig {
   readonly logLevel: string;
   /** The EVM `debug_` namespace (on in the devnet, off on public nodes). */
   readonly debugApi: boolean;
+  /** Minimum staking period on the P-chain, in seconds (devnet-sized; the reference uses 24 h). */
+  readonly minStakeDuration?: number;
 }
