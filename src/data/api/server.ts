@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../shared/logger.js';
 import type { NetworkIdentity } from '../../shared/networks.js';
+import { createSignatureAggregator } from '../aggregator/aggregator.js';
 import { createNodeClient } from '../internal/node-client.js';
 import type { DataDatabase } from '../store/database.js';
 import { pageTokenSecret } from '../store/queries/meta.js';
@@ -14,6 +15,7 @@ import { createPageTokens } from './page-token.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { createPrimaryNetworkRepository } from './repositories/primary-network.js';
 import type { RouteDeps } from './routes/deps.js';
+import { signatureAggregatorRoute } from './routes/signature-aggregator.js';
 
 export interface DataApiConfig {
   host: string;
@@ -72,7 +74,13 @@ export async function startDataApi(config: DataApiConfig): Promise<RunningDataAp
     limiter: createRateLimiter(),
     version: config.version,
     logger: config.logger,
-    extraRoutes: config.extraRoutes,
+    extraRoutes: [
+      ...(config.extraRoutes ?? []),
+      // Aggregation needs a node to read validator sets and peers from.
+      ...(config.nodeUrl
+        ? [signatureAggregatorRoute(createSignatureAggregator({ nodeUrl: config.nodeUrl }))]
+        : []),
+    ],
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();

@@ -1,0 +1,154 @@
+/**
+ * Block containers of the index API, parsed the way the reference node lays them out (codec
+ * version 0, big-endian; avalanchejs has no block codec). Transactions inside a block are written
+ * without their codec version; each is read with avalanchejs and given its version back.
+ * X-chain: StandardBlock (20). P-chain: Apricot commit (genesis, 2), Banff proposal (29), abort
+ * (30), commit (31), standard (32).
+ */
+import { avaxSerial, utils } from '@avalabs/avalanchejs';
+import { UpstreamInvalidError } from '../../internal/errors.js';
+
+export type BlockKind = 'standard' | 'proposal' | 'commit' | 'abort' | 'genesis';
+
+export interface ParsedBlock {
+  kind: BlockKind;
+  parentId: Uint8Array;
+  height: bigint;
+  /** Unix seconds; undefined for blocks without a timestamp (Apricot commit). */
+  time?: bigint;
+  /** Signed tx bytes with codec version. */
+  txs: Uint8Array[];
+}
+
+const avmCodec = utils.getManagerForVM('AVM').getDefaultCodec();
+const pvmCodec = utils.getManagerForVM('PVM').getDefaultCodec();
+
+class Reader {
+  private at = 0;
+  private readonly view: DataView;
+  constructor(readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  need(n: number): void {
+    if (this.at + n > this.bytes.length) throw new UpstreamInvalidError('block bytes end early');
+  }
+  u16(): number {
+    this.need(2);
+    const v = this.view.getUint16(this.at);
+    this.at += 2;
+    return v;
+  }
+  u32(): number {
+    this.need(4);
+    const v = this.view.getUint32(this.at);
+    this.at += 4;
+    return v;
+  }
+  u64(): bigint {
+    this.need(8);
+    const v = this.view.getBigUint64(this.at);
+    this.at += 8;
+    return v;
+  }
+  id(): Uint8Array {
+    this.need(32);
+    const v = this.bytes.slice(this.at, this.at + 32);
+    this.at += 32;
+    return v;
+  }
+  /** Reads `count` signed txs with `codec`, returning each with a codec version prefix. */
+  txs(count: number, codec: typeof avmCodec): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (let i = 0; i < count; i++) {
+      const rest = this.bytes.subarray(this.at);
+      let remaining: Uint8Array;
+      try {
+        [, remaining] = avaxSerial.SignedTx.fromBytes(rest, codec);
+      } catch (err) {
+        throw new UpstreamInvalidError(`block tx ${i} cannot be parsed: ${(err as Error).message}`);
+      }
+      const len = rest.length - remaining.length;
+      const tx = new Uint8Array(len + 2);
+      tx.set(rest.subarray(0, len), 2);
+      out.push(tx);
+      this.at += len;
+    }
+    return out;
+  }
+  end(): void {
+    if (this.at !== this.bytes.length) throw new UpstreamInvalidError('unexpected bytes after the block');
+  }
+}
+
+export function parseXBlock(bytes: Uint8Array): ParsedBlock {
+  const r = new Reader(bytes);
+  if (r.u16() !== 0) throw new UpstreamInvalidError('X-chain block has an unknown codec version');
+  const type = r.u32();
+  if (type !== 20) throw new UpstreamInvalidError(`unknown X-chain block type ${type}`);
+  const parentId = r.id();
+  const height = r.u64();
+  const time = r.u64();
+  r.id(); // merkle root
+  const txs = r.txs(r.u32(), avmCodec);
+  r.end();
+  return { kind: 'standard', parentId, height, time, txs };
+}
+
+export function parsePBlock(bytes: Uint8Array): ParsedBlock {
+  const r = new Reader(bytes);
+  if (r.u16() !== 0) throw new UpstreamInvalidError('P-chain block has an unknown codec version');
+  const type = r.u32();
+  switch (type) {
+    case 0: // Apricot proposal
+    case 1: // Apricot abort
+    case 2: // Apricot commit (the genesis block)
+    case 3: // Apricot standard
+    case 4: {
+      // Apricot atomic
+      const parentId = r.id();
+      const height = r.u64();
+      let txs: Uint8Array[] = [];
+      if (type === 0 || type === 4) txs = r.txs(1, pvmCodec);
+      else if (type === 3) txs = r.txs(r.u32(), pvmCodec);
+      r.end();
+      const kind: BlockKind =
+        type === 2
+          ? height === 0n
+            ? 'genesis'
+            : 'commit'
+          : type === 1
+            ? 'abort'
+            : type === 0
+              ? 'proposal'
+              : 'standard';
+      return { kind, parentId, height, txs };
+    }
+    case 29: {
+      const time = r.u64();
+      const extra = r.txs(r.u32(), pvmCodec);
+      const parentId = r.id();
+      const height = r.u64();
+      const txs = [...extra, ...r.txs(1, pvmCodec)];
+      r.end();
+      return { kind: 'proposal', parentId, height, time, txs };
+    }
+    case 30:
+    case 31: {
+      const time = r.u64();
+      const parentId = r.id();
+      const height = r.u64();
+      r.end();
+      return { kind: type === 31 ? 'commit' : 'abort', parentId, height, time, txs: [] };
+    }
+    case 32: {
+      const time = r.u64();
+      const parentId = r.id();
+      const height = r.u64();
+      const txs = r.txs(r.u32(), pvmCodec);
+      r.end();
+      return { kind: 'standard', parentId, height, time, txs };
+    }
+    default:
+      throw new UpstreamInvalidError(`unknown P-chain block type ${type}`);
+  }
+}

@@ -1,0 +1,431 @@
+/**
+ * One accepted block → the rows it adds (encode step): the block, its transactions, the outputs
+ * they create, the inputs they spend, assets, subnets, chains, stakers and paid rewards. Reward
+ * payouts are not transaction outputs, so they are read from the node (`platform.getRewardUTXOs`)
+ * when the RewardValidatorTx that pays them is indexed.
+ */
+import { avaxSerial, Id, utils, Utxo } from '@avalabs/avalanchejs';
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { NodeClient } from '../../internal/node-client.js';
+import { amountKey } from '../../store/amounts.js';
+import type { BatchRows } from '../../store/batch.js';
+import type { ParsedBlock } from './blocks.js';
+import { credentialKeys, describeOutput, describeOwners, packUtxo, utxoBytes, utxoIdOf } from './outputs.js';
+
+type Manager = ReturnType<typeof utils.getManagerForVM>;
+
+export interface StakerInfo {
+  kind: 'validator' | 'delegator';
+  nodeId: string;
+  subnetId: string;
+  amountStaked: string;
+  startTs: number;
+  endTs: number;
+}
+
+export interface DecodeContext {
+  chainId: string;
+  chain: 'X' | 'P';
+  hrp: string;
+  manager: Manager;
+  node: NodeClient;
+  /** Staker of a staking tx (from this batch or the store). */
+  staker(txHash: string): Promise<StakerInfo | undefined>;
+  /** Staking tx of the current validator of `nodeId` on `subnetId`, for removals. */
+  subnetValidatorTx(nodeId: string, subnetId: string): Promise<string | undefined>;
+  /** Remembers stakers seen in the batch being decoded. */
+  rememberStaker(txHash: string, info: StakerInfo): void;
+}
+
+const val = (x: any): any => (x && typeof x.value === 'function' ? x.value() : x);
+const cb58 = (b: Uint8Array) => utils.base58check.encode(b);
+const idText = (x: any): string => (typeof x?.toString === 'function' ? x.toString() : String(x));
+
+/** `avm.CreateAssetTx` → `CreateAssetTx`, `pvm.AddPermissionlessValidator` → `AddPermissionlessValidatorTx`. */
+export function txTypeName(type: string): string {
+  const name = type.replace(/^[a-z]+\./, '');
+  return name.endsWith('Tx') ? name : `${name}Tx`;
+}
+
+export async function decodeBlock(
+  ctx: DecodeContext,
+  container: { id: string; timestampMs: number },
+  block: ParsedBlock,
+  rows: BatchRows,
+): Promise<void> {
+  const height = Number(block.height);
+  const ts = block.time !== undefined ? Number(block.time) : Math.floor(container.timestampMs / 1000);
+  rows.blocks.push({
+    chain_id: ctx.chainId,
+    height,
+    block_id: container.id,
+    parent_id: cb58(block.parentId),
+    timestamp: ts,
+    tx_count: block.txs.length,
+  });
+  for (let i = 0; i < block.txs.length; i++)
+    await decodeTx(
+      ctx,
+      block.txs[i],
+      { height, blockId: container.id, ts, seq: height * 1_000_000 + i },
+      rows,
+    );
+}
+
+interface Place {
+  height: number;
+  blockId: string;
+  ts: number;
+  seq: number;
+}
+
+async function decodeTx(ctx: DecodeContext, bytes: Uint8Array, at: Place, rows: BatchRows): Promise<void> {
+  const signed = ctx.manager.unpack(bytes, avaxSerial.SignedTx);
+  const unsigned: any = signed.unsignedTx;
+  const txIdBytes = sha256(bytes);
+  const txId = cb58(txIdBytes);
+  const type: string = unsigned._type;
+  const txType = txTypeName(type);
+  const base: any = unsigned.baseTx;
+  const codec = ctx.manager.getDefaultCodec();
+  const unsignedHash = sha256(utils.concatBytes(new Uint8Array([0, 0]), codec.PackPrefix(unsigned)));
+  const creds: any[] = signed.credentials as any[];
+  const touchedAssets = new Set<string>();
+  let source: string | null = null;
+  let destination: string | null = null;
+
+  // --- outputs -----------------------------------------------------------------------------
+  let index = 0;
+  const addOutput = (
+    assetId: any,
+    output: any,
+    extra: { consumedOn?: string; stake?: { start: number; end: number } } = {},
+  ) => {
+    const info = describeOutput(output, ctx.hrp);
+    const asset = idText(assetId);
+    touchedAssets.add(asset);
+    const outputIndex = index++;
+    rows.utxos.push({
+      utxo_id: utxoIdOf(txIdBytes, outputIndex),
+      tx_hash: txId,
+      output_index: outputIndex,
+      created_on: ctx.chainId,
+      consumed_on: extra.consumedOn ?? ctx.chainId,
+      asset_id: asset,
+      amount: amountKey(info.amount),
+      addresses: JSON.stringify(info.addresses),
+      threshold: info.threshold,
+      locktime: Number(info.locktime),
+      stakeable_locktime: Number(info.stakeableLocktime),
+      staked: extra.stake ? 1 : 0,
+      utxo_type: ctx.chain === 'P' ? (extra.stake ? 'STAKE' : 'TRANSFER') : info.kind,
+      reward_type: null,
+      start_ts: extra.stake?.start ?? null,
+      end_ts: extra.stake?.end ?? null,
+      block_height: at.height,
+      block_ts: at.ts,
+      seq: at.seq,
+      group_id: info.groupId ?? null,
+      payload: info.payload ?? null,
+      utxo_bytes: utxoBytes(ctx.manager, txId, outputIndex, assetId, output),
+      consuming_tx: null,
+      consuming_height: null,
+      consuming_ts: null,
+      credentials: null,
+    });
+  };
+  for (const out of (base?.outputs ?? []) as any[]) addOutput(out.assetId, out.output);
+
+  // --- inputs (credentials are aligned with them) ---------------------------------------------
+  let credIndex = 0;
+  const spend = (utxoID: any) => {
+    const cred = creds[credIndex++];
+    rows.spends.push({
+      utxo_id: utxoIdOf(utxoID.txID.toBytes(), Number(val(utxoID.outputIdx))),
+      consuming_tx: txId,
+      consuming_height: at.height,
+      consuming_ts: at.ts,
+      credentials: JSON.stringify(cred ? credentialKeys(cred, unsignedHash) : []),
+    });
+  };
+  for (const input of (base?.inputs ?? []) as any[]) {
+    touchedAssets.add(idText(input.assetId));
+    spend(input.utxoID);
+  }
+
+  // --- per type ----------------------------------------------------------------------------
+  switch (type) {
+    case 'avm.ImportTx':
+    case 'pvm.ImportTx':
+      source = idText(unsigned.sourceChain);
+      for (const input of unsigned.ins as any[]) {
+        touchedAssets.add(idText(input.assetId));
+        spend(input.utxoID);
+      }
+      break;
+    case 'avm.ExportTx':
+    case 'pvm.ExportTx':
+      destination = idText(unsigned.destination);
+      for (const out of unsigned.outs as any[])
+        addOutput(out.assetId, out.output, { consumedOn: destination });
+      break;
+    case 'avm.CreateAssetTx': {
+      let nft = false;
+      let mintable = false;
+      for (const state of unsigned.initialStates as any[]) {
+        if (Number(val(state.fxId)) === 1) nft = true;
+        for (const out of state.outputs as any[]) {
+          const kind = describeOutput(out, ctx.hrp).kind;
+          if (kind.startsWith('nft')) nft = true;
+          if (kind.endsWith('mint')) mintable = true;
+          addOutput(Id.fromString(txId), out);
+        }
+      }
+      touchedAssets.add(txId);
+      rows.assets.push({
+        asset_id: txId,
+        name: String(val(unsigned.name)),
+        symbol: String(val(unsigned.symbol)),
+        denomination: Number(unsigned.denomination?.byte?.[0] ?? val(unsigned.denomination) ?? 0),
+        asset_type: nft ? 'nft' : 'secp256k1',
+        cap: mintable ? 'variable' : 'fixed',
+        created_at: at.ts,
+        tx_hash: txId,
+      });
+      break;
+    }
+    case 'avm.OperationTx':
+      for (const op of unsigned.ops as any[]) {
+        const assetId = op.assetId;
+        touchedAssets.add(idText(assetId));
+        const cred = creds[credIndex];
+        for (const u of (op.UTXOId ?? []) as any[]) {
+          rows.spends.push({
+            utxo_id: utxoIdOf(u.txID.toBytes(), Number(val(u.outputIdx))),
+            consuming_tx: txId,
+            consuming_height: at.height,
+            consuming_ts: at.ts,
+            credentials: JSON.stringify(cred ? credentialKeys(cred, unsignedHash) : []),
+          });
+        }
+        credIndex++;
+        for (const out of operationOutputs(op.transferOp, codec)) addOutput(assetId, out);
+      }
+      break;
+    case 'pvm.AddValidator':
+    case 'pvm.AddValidatorTx':
+    case 'pvm.AddDelegator':
+    case 'pvm.AddDelegatorTx':
+    case 'pvm.AddPermissionlessValidator':
+    case 'pvm.AddPermissionlessDelegator':
+    case 'pvm.AddSubnetValidator': {
+      const permissionless = type.includes('Permissionless') || type === 'pvm.AddSubnetValidator';
+      const sv = permissionless ? unsigned.subnetValidator : undefined;
+      const v = permissionless ? sv.validator : unsigned.validator;
+      const subnetId = sv ? idText(sv.subnetId) : ctx.chainId;
+      const nodeId = idText(v.nodeId);
+      const declaredStart = Number(val(v.startTime));
+      // Since Durango the chain starts a staker at acceptance; the declared start is then zero or past.
+      const start = declaredStart > at.ts ? declaredStart : at.ts;
+      const end = Number(val(v.endTime));
+      const weight = BigInt(val(v.weight));
+      const kind: 'validator' | 'delegator' = type.includes('Delegator') ? 'delegator' : 'validator';
+      for (const out of (unsigned.stake ?? []) as any[])
+        addOutput(out.assetId, out.output, { stake: { start, end } });
+      const rewardOwner =
+        unsigned.rewardsOwner ?? unsigned.validatorRewardsOwner ?? unsigned.delegatorRewardsOwner;
+      const signer = unsigned.signer?.proof;
+      const info: StakerInfo = {
+        kind,
+        nodeId,
+        subnetId,
+        amountStaked: weight.toString(),
+        startTs: start,
+        endTs: end,
+      };
+      ctx.rememberStaker(txId, info);
+      rows.stakers.push({
+        tx_hash: txId,
+        kind,
+        node_id: nodeId,
+        subnet_id: subnetId,
+        seq: at.seq,
+        amount_staked: amountKey(weight),
+        delegation_shares: unsigned.shares !== undefined ? Number(val(unsigned.shares)) : null,
+        start_ts: start,
+        end_ts: end,
+        bls_public_key: signer ? utils.bufferToHex(signer.publicKey) : null,
+        bls_pop: signer ? utils.bufferToHex(signer.signature) : null,
+        reward_addresses: JSON.stringify(rewardOwner ? describeOwners(rewardOwner, ctx.hrp).addresses : []),
+        reward_tx: null,
+        removed_tx: null,
+        removed_ts: null,
+      });
+      break;
+    }
+    case 'pvm.RewardValidatorTx':
+      await decodeReward(ctx, idText(unsigned.txId), txId, at, rows);
+      break;
+    case 'pvm.RemoveSubnetValidator': {
+      const staking = await ctx.subnetValidatorTx(idText(unsigned.nodeId), idText(unsigned.subnetId));
+      if (staking) rows.stakerEnds.push({ staking_tx: staking, end_tx: txId, end_ts: at.ts, removed: true });
+      break;
+    }
+    case 'pvm.CreateSubnetTx': {
+      const o = describeOwners(unsigned.subnetOwners, ctx.hrp);
+      rows.subnets.push({
+        subnet_id: txId,
+        seq: at.seq,
+        create_ts: at.ts,
+        create_block: at.height,
+        owner_addresses: JSON.stringify(o.addresses),
+        threshold: o.threshold,
+        locktime: Number(o.locktime),
+        is_l1: 0,
+        conversion_tx: null,
+        manager_chain_id: null,
+        manager_address: null,
+      });
+      break;
+    }
+    case 'pvm.CreateChainTx':
+      rows.blockchains.push({
+        blockchain_id: txId,
+        subnet_id: idText(unsigned.subnetID),
+        seq: at.seq,
+        name: String(val(unsigned.chainName)),
+        vm_id: idText(unsigned.vmID),
+        create_ts: at.ts,
+        create_block: at.height,
+        genesis: Buffer.from(unsigned.genesisData?.bytes ?? new Uint8Array()).toString('hex'),
+      });
+      break;
+    case 'pvm.TransferSubnetOwnershipTx': {
+      const o = describeOwners(unsigned.subnetOwners, ctx.hrp);
+      rows.subnetUpdates.push({
+        subnet_id: idText(unsigned.subnetID),
+        owner: { addresses: o.addresses, threshold: o.threshold, locktime: Number(o.locktime) },
+      });
+      break;
+    }
+    case 'pvm.ConvertSubnetToL1Tx':
+      rows.subnetUpdates.push({
+        subnet_id: idText(unsigned.subnetID),
+        conversion: {
+          tx: txId,
+          managerChainId: idText(unsigned.chainID),
+          managerAddress: utils.bufferToHex(unsigned.address?.bytes ?? new Uint8Array()),
+        },
+      });
+      break;
+  }
+
+  rows.transactions.push({
+    tx_hash: txId,
+    chain_id: ctx.chainId,
+    seq: at.seq,
+    block_height: at.height,
+    block_id: at.blockId,
+    timestamp: at.ts,
+    tx_type: txType,
+    memo: utils.bufferToHex(base?.memo?.bytes ?? new Uint8Array()),
+    source_chain: source,
+    destination_chain: destination,
+  });
+  if (ctx.chain === 'X')
+    for (const asset of touchedAssets)
+      rows.assetTransactions.push({
+        asset_id: asset,
+        seq: at.seq,
+        tx_hash: txId,
+        tx_type: txType,
+        timestamp: at.ts,
+      });
+}
+
+/** Outputs an X-chain fx operation creates, in the reference's order. */
+function operationOutputs(op: any, codec: any): any[] {
+  switch (op?._type) {
+    case 'secp256k1fx.MintOperation':
+      return [op.mintOutput, op.transferOutput];
+    case 'nftfx.TransferOperation':
+      return [op.output];
+    case 'nftfx.MintOperation': {
+      const lists: any[] = op.outputOwnerList?.outputOwners ?? [];
+      // One nft TransferOutput (codec type 11) per owner set, carrying the group id and payload.
+      const NftTransferOutput = codec.typeIdToType[11];
+      return lists.map((owners) => new NftTransferOutput(op.groupId, op.payload, owners));
+    }
+    default:
+      return [];
+  }
+}
+
+/** RewardValidatorTx: the staking period ends; paid rewards are read from the node. */
+async function decodeReward(
+  ctx: DecodeContext,
+  stakingTx: string,
+  rewardTx: string,
+  at: Place,
+  rows: BatchRows,
+) {
+  rows.stakerEnds.push({ staking_tx: stakingTx, end_tx: rewardTx, end_ts: at.ts, removed: false });
+  const staker = await ctx.staker(stakingTx);
+  const result = await ctx.node.call<{ utxos: string[] }>('/ext/bc/P', 'platform.getRewardUTXOs', {
+    txID: stakingTx,
+    encoding: 'hex',
+  });
+  let k = 0;
+  for (const hex of result.utxos ?? []) {
+    // The node's hex carries a 4-byte checksum after the UTXO bytes.
+    const utxo = ctx.manager.unpack(utils.hexToBuffer(hex).subarray(0, -4), Utxo);
+    const outputIndex = Number(val((utxo.utxoId as any).outputIdx));
+    const info = describeOutput(utxo.output, ctx.hrp);
+    const utxoId = utxoIdOf(utxo.utxoId.txID.toBytes(), outputIndex);
+    const rewardType = staker?.kind === 'delegator' ? 'DELEGATOR' : k === 0 ? 'VALIDATOR' : 'VALIDATOR_FEE';
+    const seq = at.seq * 100 + k++;
+    rows.utxos.push({
+      utxo_id: utxoId,
+      tx_hash: stakingTx,
+      output_index: outputIndex,
+      created_on: ctx.chainId,
+      consumed_on: ctx.chainId,
+      asset_id: utxo.getAssetId(),
+      amount: amountKey(info.amount),
+      addresses: JSON.stringify(info.addresses),
+      threshold: info.threshold,
+      locktime: Number(info.locktime),
+      stakeable_locktime: Number(info.stakeableLocktime),
+      staked: 0,
+      utxo_type: 'TRANSFER',
+      reward_type: rewardType,
+      start_ts: staker?.startTs ?? null,
+      end_ts: staker?.endTs ?? null,
+      block_height: at.height,
+      block_ts: at.ts,
+      seq: at.seq,
+      group_id: null,
+      payload: null,
+      utxo_bytes: packUtxo(ctx.manager, utxo),
+      consuming_tx: null,
+      consuming_height: null,
+      consuming_ts: null,
+      credentials: null,
+    });
+    rows.rewards.push({
+      utxo_id: utxoId,
+      staking_tx: stakingTx,
+      reward_tx: rewardTx,
+      node_id: staker?.nodeId ?? '',
+      reward_type: rewardType,
+      asset_id: utxo.getAssetId(),
+      amount: amountKey(info.amount),
+      addresses: JSON.stringify(info.addresses),
+      output_index: outputIndex,
+      amount_staked: amountKey(staker?.amountStaked ?? '0'),
+      start_ts: staker?.startTs ?? 0,
+      end_ts: staker?.endTs ?? at.ts,
+      seq,
+    });
+  }
+}

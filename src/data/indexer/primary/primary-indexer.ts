@@ -1,0 +1,228 @@
+/**
+ * Indexes the X- and P-chains of any node that serves the index API: per source (`X/block`,
+ * `P/block`) it reads from its checkpoint in ranges of up to 1024 containers, decodes them, and
+ * writes rows plus the advanced checkpoint in one transaction. Once caught up it polls the
+ * node's last accepted position every `pollMs`, so new blocks reach the store within tens of
+ * milliseconds. Errors from the node are retried with backoff; nothing is ever skipped.
+ */
+import { utils } from '@avalabs/avalanchejs';
+import type { Kysely } from 'kysely';
+import type { Logger } from '../../../shared/logger.js';
+import { CheckpointConflictError, emptyBatch, readCheckpoint, writeBatch } from '../../store/batch.js';
+import { withRetry } from '../../store/database.js';
+import { getMeta, setMeta } from '../../store/queries/meta.js';
+import type { DataSchema } from '../../store/schema.js';
+import type { NodeClient } from '../../internal/node-client.js';
+import { parsePBlock, parseXBlock } from './blocks.js';
+import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
+import { createIndexReader, MAX_RANGE } from './index-reader.js';
+import { identifyNetwork, type IndexedNetwork } from './network.js';
+
+export interface PrimaryIndexerConfig {
+  db: Kysely<DataSchema>;
+  node: NodeClient;
+  logger?: Logger;
+  /** Containers per batch (≤ 1024). */
+  batchSize?: number;
+  /** Head polling interval once caught up. */
+  pollMs?: number;
+}
+
+export interface PrimaryIndexer {
+  readonly network: IndexedNetwork;
+  /** Resolves when every source has indexed everything the node had accepted when called. */
+  caughtUp(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Source {
+  name: 'X/block' | 'P/block';
+  chain: 'X' | 'P';
+}
+
+const SOURCES: Source[] = [
+  { name: 'P/block', chain: 'P' },
+  { name: 'X/block', chain: 'X' },
+];
+
+export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise<PrimaryIndexer> {
+  const { db, node, logger } = config;
+  const batchSize = Math.min(config.batchSize ?? MAX_RANGE, MAX_RANGE);
+  const pollMs = config.pollMs ?? 25;
+  const network = await identifyNetwork(node);
+  await checkStoreNetwork(db, network);
+  await ensureNativeAsset(db, node, network);
+
+  let stopped = false;
+  const sleepers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        sleepers.delete(done);
+        resolve();
+      }
+      sleepers.add(done);
+    });
+  const progress = new Map<string, number>();
+  const waiters: { targets: Map<string, number>; resolve: () => void }[] = [];
+  const notify = () => {
+    for (const w of [...waiters]) {
+      if ([...w.targets].every(([s, t]) => (progress.get(s) ?? 0) > t)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  };
+
+  async function runSource(source: Source): Promise<void> {
+    const reader = createIndexReader(node, source.name);
+    const chainId = source.chain === 'X' ? network.xChainID : network.pChainID;
+    const manager = utils.getManagerForVM(source.chain === 'X' ? 'AVM' : 'PVM');
+    let failures = 0;
+    while (!stopped) {
+      try {
+        const next = await withRetry(() => readCheckpoint(db, source.name));
+        progress.set(source.name, next);
+        notify();
+        const last = await reader.lastIndex();
+        if (last < next) {
+          await sleep(pollMs);
+          continue;
+        }
+        const containers = await reader.range(next, Math.min(batchSize, last - next + 1));
+        if (containers.length === 0) {
+          await sleep(pollMs);
+          continue;
+        }
+        const rows = emptyBatch();
+        const local = new Map<string, StakerInfo>();
+        const ctx: DecodeContext = {
+          chainId,
+          chain: source.chain,
+          hrp: network.hrp,
+          manager,
+          node,
+          rememberStaker: (tx, info) => local.set(tx, info),
+          staker: async (tx) => local.get(tx) ?? (await stakerFromStore(db, tx)),
+          subnetValidatorTx: (nodeId, subnetId) => subnetValidatorFromStore(db, nodeId, subnetId),
+        };
+        for (const c of containers) {
+          if (c.index !== next + containers.indexOf(c))
+            throw new Error(
+              `index ${source.name} returned position ${c.index}, expected ${next + containers.indexOf(c)}`,
+            );
+          const block = source.chain === 'X' ? parseXBlock(c.bytes) : parsePBlock(c.bytes);
+          await decodeBlock(ctx, c, block, rows);
+        }
+        await withRetry(() => writeBatch(db, source.name, next, next + containers.length, rows), 3);
+        progress.set(source.name, next + containers.length);
+        notify();
+        failures = 0;
+      } catch (err) {
+        if (stopped) return;
+        failures++;
+        const level = err instanceof CheckpointConflictError ? 'warn' : failures > 3 ? 'error' : 'warn';
+        logger?.[level]({ err, source: source.name, failures }, 'indexing failed; retrying');
+        await sleep(Math.min(100 * 2 ** Math.min(failures, 5), 3000));
+      }
+    }
+  }
+
+  const loops = SOURCES.map((s) => runSource(s));
+  logger?.info({ node: node.url, network: network.name }, 'primary-network indexer started');
+
+  return {
+    network,
+    async caughtUp() {
+      const targets = new Map<string, number>();
+      for (const s of SOURCES) targets.set(s.name, await createIndexReader(node, s.name).lastIndex());
+      await new Promise<void>((resolve) => {
+        waiters.push({ targets, resolve });
+        notify();
+      });
+    },
+    async stop() {
+      stopped = true;
+      for (const wake of [...sleepers]) wake();
+      await Promise.all(loops);
+    },
+  };
+}
+
+async function stakerFromStore(db: Kysely<DataSchema>, tx: string): Promise<StakerInfo | undefined> {
+  const r = await db.selectFrom('stakers').selectAll().where('tx_hash', '=', tx).executeTakeFirst();
+  if (!r) return undefined;
+  return {
+    kind: r.kind as StakerInfo['kind'],
+    nodeId: r.node_id,
+    subnetId: r.subnet_id,
+    amountStaked: String(BigInt(r.amount_staked)),
+    startTs: Number(r.start_ts),
+    endTs: Number(r.end_ts),
+  };
+}
+
+async function subnetValidatorFromStore(db: Kysely<DataSchema>, nodeId: string, subnetId: string) {
+  const r = await db
+    .selectFrom('stakers')
+    .select('tx_hash')
+    .where('node_id', '=', nodeId)
+    .where('subnet_id', '=', subnetId)
+    .where('removed_tx', 'is', null)
+    .orderBy('seq', 'desc')
+    .executeTakeFirst();
+  return r?.tx_hash;
+}
+
+/** A store indexes one network; pointing it at another node's network is refused. */
+async function checkStoreNetwork(db: Kysely<DataSchema>, network: IndexedNetwork): Promise<void> {
+  const stored = await getMeta(db, 'network');
+  const text = JSON.stringify(network);
+  if (!stored) return setMeta(db, 'network', text);
+  const prev = JSON.parse(stored) as IndexedNetwork;
+  if (
+    prev.networkID !== network.networkID ||
+    prev.xChainID !== network.xChainID ||
+    prev.pChainID !== network.pChainID
+  )
+    throw new Error(
+      `the data store holds network ${prev.networkID} (${prev.name}) but the node serves network ${network.networkID}; use another database`,
+    );
+}
+
+/** The native asset is created in genesis, which no index holds: read its description once. */
+async function ensureNativeAsset(
+  db: Kysely<DataSchema>,
+  node: NodeClient,
+  network: IndexedNetwork,
+): Promise<void> {
+  const existing = await db
+    .selectFrom('assets')
+    .select('asset_id')
+    .where('asset_id', '=', network.avaxAssetID)
+    .executeTakeFirst();
+  if (existing) return;
+  const d = await node.call<{ name: string; symbol: string; denomination: string }>(
+    '/ext/bc/X',
+    'avm.getAssetDescription',
+    {
+      assetID: network.avaxAssetID,
+    },
+  );
+  await db
+    .insertInto('assets')
+    .values({
+      asset_id: network.avaxAssetID,
+      name: d.name,
+      symbol: d.symbol,
+      denomination: Number(d.denomination),
+      asset_type: 'secp256k1',
+      cap: 'fixed',
+      created_at: 0,
+      tx_hash: network.avaxAssetID,
+    })
+    .onConflict((oc) => oc.column('asset_id').doNothing())
+    .execute();
+}
