@@ -5,6 +5,7 @@
  * (quorum + buffer); if every answer is in and the quorum is still met, that suffices. The
  * result is the signed message (BitSetSignature over the canonical set).
  */
+import { sha256 } from '@noble/hashes/sha2.js';
 import { blsVerify } from '../../shared/crypto/bls.js';
 import { fromCb58, toCb58 } from '../../shared/encoding.js';
 import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
@@ -15,9 +16,9 @@ import {
   requiredWeight,
   type CanonicalValidatorSet,
 } from '../../shared/warp/index.js';
-import { DataError, InvalidParameterError, NotFoundError } from '../internal/errors.js';
+import { InvalidParameterError, NotFoundError, UpstreamUnavailableError } from '../internal/errors.js';
 import { decodeHex, encodeSignedMessage, parseWarpMessage } from './message.js';
-import { jsonRpc, NodeRpcError } from './node-rpc.js';
+import { createNodeClient, NodeRpcError } from '../internal/node-client.js';
 
 export interface AggregateRequest {
   message?: string;
@@ -34,12 +35,6 @@ export interface AggregateResult {
   signedWeight: bigint;
   totalWeight: bigint;
   signers: number;
-}
-
-/** Quorum not reached: says how much weight answered correctly. */
-export class AggregationFailedError extends DataError {
-  override readonly name = 'AggregationFailedError';
-  readonly code = 'DATA_AGGREGATION_FAILED';
 }
 
 export interface SignatureAggregatorOptions {
@@ -60,11 +55,21 @@ interface ValidatorAnswer {
   signature: Uint8Array;
 }
 
+/** Most validator signatures kept; the oldest go first. */
+const SIGNATURE_CACHE_SIZE = 50_000;
+
 export function createSignatureAggregator(options: SignatureAggregatorOptions): SignatureAggregator {
+  // Verified signatures by (message, public key): a repeated request asks only the missing validators.
+  const cache = new Map<string, Uint8Array>();
+  const remember = (key: string, signature: Uint8Array) => {
+    cache.set(key, signature);
+    if (cache.size > SIGNATURE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  };
   const requestTimeoutMs = options.requestTimeoutMs ?? 5_000;
   const nodeTimeoutMs = options.nodeTimeoutMs ?? 10_000;
-  const node = (path: string, method: string, params: unknown) =>
-    jsonRpc<any>(`${options.nodeUrl}${path}`, method, params, nodeTimeoutMs);
+  const client = createNodeClient(options.nodeUrl, nodeTimeoutMs);
+  const node = (path: string, method: string, params: Record<string, unknown>) =>
+    client.call<any>(path, method, params);
 
   async function subnetOfChain(chainId: string): Promise<string> {
     if (chainId === PRIMARY_NETWORK_ID) return PRIMARY_NETWORK_ID;
@@ -150,11 +155,21 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
       const [{ set }, addresses] = await Promise.all([validatorSet(subnetID, height), peerAddresses()]);
 
       const target = requiredWeight(set.totalWeight, BigInt(Math.min(100, quorum + buffer)));
-      const answers = await collect(set, addresses, message.bytes, justification, target, requestTimeoutMs);
+      const answers = await collect(
+        set,
+        addresses,
+        message.bytes,
+        justification,
+        target,
+        requestTimeoutMs,
+        cache,
+        remember,
+      );
       const signedWeight = answers.reduce((sum, a) => sum + set.validators[a.index].weight, 0n);
       if (!hasQuorum(signedWeight, set.totalWeight, BigInt(quorum))) {
         const percent = set.totalWeight === 0n ? 0 : Number((signedWeight * 10000n) / set.totalWeight) / 100;
-        throw new AggregationFailedError(
+        // Quorum not reached: the validators needed are not available now (503), weights stated.
+        throw new UpstreamUnavailableError(
           `failed to collect a threshold of signatures: ${answers.length} of ${set.validators.length} validators signed ` +
             `with weight ${signedWeight} of ${set.totalWeight} (${percent}%), ${quorum}% required`,
           {
@@ -187,7 +202,10 @@ function collect(
   justification: Uint8Array,
   target: bigint,
   timeoutMs: number,
+  cache: ReadonlyMap<string, Uint8Array>,
+  remember: (key: string, signature: Uint8Array) => void,
 ): Promise<ValidatorAnswer[]> {
+  const messageKey = Buffer.from(sha256(message)).toString('hex');
   const controller = new AbortController();
   const answers: ValidatorAnswer[] = [];
   let weight = 0n;
@@ -202,6 +220,14 @@ function collect(
       }
     };
     set.validators.forEach((validator, index) => {
+      const key = messageKey + ':' + Buffer.from(validator.publicKey).toString('hex');
+      const cached = cache.get(key);
+      if (cached) {
+        answers.push({ index, signature: cached });
+        weight += validator.weight;
+        queueMicrotask(settle);
+        return;
+      }
       const url = validator.nodeIDs.map((id) => addresses.get(id)).find((u) => u !== undefined);
       if (!url) {
         queueMicrotask(settle);
@@ -209,9 +235,12 @@ function collect(
       }
       requestSignature(url, messageHex, justificationHex, timeoutMs, controller.signal)
         .then((signature) => {
-          if (signature && weight < target && blsVerify(validator.publicKey, message, signature)) {
-            answers.push({ index, signature });
-            weight += validator.weight;
+          if (signature && blsVerify(validator.publicKey, message, signature)) {
+            remember(key, signature);
+            if (weight < target) {
+              answers.push({ index, signature });
+              weight += validator.weight;
+            }
           }
         })
         .catch(() => undefined)
