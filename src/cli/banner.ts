@@ -1,6 +1,7 @@
 /** What `flurry start` tells its user: every URL, chain id and prefunded key. */
 import { chainAddress } from '../shared/crypto/keys.js';
 import type { RunningNode } from '../node/node.js';
+import type { RunningDataService } from '../data/service.js';
 
 export interface ReadyFacts {
   event: 'ready';
@@ -23,7 +24,7 @@ export interface ReadyFacts {
   }[];
 }
 
-export function readyFacts(node: RunningNode, startupMs: number): ReadyFacts {
+export function readyFacts(node: RunningNode, startupMs: number, data?: RunningDataService): ReadyFacts {
   const { network } = node.config;
   const base = node.url;
   const ws = base.replace(/^http/, 'ws');
@@ -44,6 +45,7 @@ export function readyFacts(node: RunningNode, startupMs: number): ReadyFacts {
       cChainRpc: `${base}/ext/bc/C/rpc`,
       cChainWs: `${ws}/ext/bc/C/ws`,
       cChainAtomic: `${base}/ext/bc/C/avax`,
+      ...(data?.url ? { data: data.url, dataDocs: data.docsUrl! } : {}),
     },
     chains: {
       X: { blockchainID: network.xChainID, rpc: `${base}/ext/bc/X` },
@@ -89,4 +91,37 @@ export function formatBanner(facts: ReadyFacts): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** The ready line of the `indexer` and `api` roles (no node in the process). */
+export interface DataReadyFacts {
+  event: 'ready';
+  role: string;
+  network: string;
+  networkID: number;
+  database: string;
+  startupMs: number;
+  urls: Record<string, string>;
+}
+
+export function dataReadyFacts(role: string, data: RunningDataService, startupMs: number): DataReadyFacts {
+  return {
+    event: 'ready',
+    role,
+    network: data.network.name,
+    networkID: data.network.networkID,
+    database: data.database.location,
+    startupMs,
+    urls: data.url ? { data: data.url, dataDocs: data.docsUrl! } : {},
+  };
+}
+
+export function formatDataBanner(facts: DataReadyFacts): string {
+  return [
+    '',
+    `  Flurry ${facts.role} — ${facts.network} (network ID ${facts.networkID}), ready in ${facts.startupMs} ms`,
+    `  Store ${facts.database}`,
+    ...Object.entries(facts.urls).map(([k, v]) => `    ${k.padEnd(14)} ${v}`),
+    '',
+  ].join('\n');
 }

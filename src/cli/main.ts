@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import { createLogger } from '../shared/logger.js';
 import { startNode, NodeStartError } from '../node/node.js';
-import { formatBanner, readyFacts } from './banner.js';
+import { FLURRY_VERSION } from '../node/version.js';
+import { startDataService, type RunningDataService } from '../data/service.js';
+import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts } from './banner.js';
 import { parseOptions, USAGE, UsageError } from './options.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -23,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (options.reset) fs.rmSync(options.dataDir, { recursive: true, force: true });
   const logger = createLogger(options.logLevel);
+  if (options.command === 'indexer' || options.command === 'api') return runDataRole(options, logger, t0);
   let node;
   try {
     node = await startNode(
@@ -59,9 +62,71 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
-  const facts = readyFacts(node, Math.round(performance.now() - t0));
+  let data: RunningDataService | undefined;
+  if (options.command === 'start') {
+    // The data platform reads the node over HTTP, exactly as it would read any other node.
+    try {
+      data = await startDataService({
+        indexer: true,
+        api: true,
+        dataDir: options.dataDir,
+        databaseUrl: options.databaseUrl,
+        nodeUrl: node.url,
+        host: options.host,
+        port: options.dataPort,
+        network: options.network,
+        apiKeysFile: options.apiKeysFile,
+        apiKeysJson: process.env.FLURRY_API_KEYS,
+        logger,
+        version: FLURRY_VERSION,
+      });
+    } catch (err) {
+      await node.close();
+      process.stderr.write(`flurry: the data platform did not start: ${(err as Error).message}\n`);
+      return 1;
+    }
+  }
+  const facts = readyFacts(node, Math.round(performance.now() - t0), data);
   process.stdout.write(options.json ? JSON.stringify(facts) + '\n' : formatBanner(facts));
   await stopped;
+  await data?.close();
   await node.close();
+  return 0;
+}
+
+/** `flurry indexer` / `flurry api`: one data-platform role without a node in this process. */
+async function runDataRole(
+  options: ReturnType<typeof parseOptions>,
+  logger: ReturnType<typeof createLogger>,
+  t0: number,
+): Promise<number> {
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  let data: RunningDataService;
+  try {
+    data = await startDataService({
+      indexer: options.command === 'indexer',
+      api: options.command === 'api',
+      dataDir: options.dataDir,
+      databaseUrl: options.databaseUrl,
+      nodeUrl: options.nodeUrl,
+      host: options.host,
+      port: options.dataPort,
+      network: options.network,
+      apiKeysFile: options.apiKeysFile,
+      apiKeysJson: process.env.FLURRY_API_KEYS,
+      logger,
+      version: FLURRY_VERSION,
+    });
+  } catch (err) {
+    process.stderr.write(`flurry: ${options.command} did not start: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const facts = dataReadyFacts(options.command, data, Math.round(performance.now() - t0));
+  process.stdout.write(options.json ? JSON.stringify(facts) + '\n' : formatDataBanner(facts));
+  logger.info({ signal: await stopped }, 'shutting down');
+  await data.close();
   return 0;
 }

@@ -28,6 +28,11 @@ export interface CliOptions {
   indexAllowIncomplete: boolean;
   debugApi: boolean;
   minStakeDuration: number;
+  /** `postgres://…` for the data platform's store; absent: SQLite in the data dir. */
+  databaseUrl?: string;
+  /** Node the `indexer` role reads (and the `api` role asks for live validator figures). */
+  nodeUrl?: string;
+  apiKeysFile?: string;
 }
 
 const FLAGS = {
@@ -47,6 +52,9 @@ const FLAGS = {
   'index-allow-incomplete': { type: 'boolean' },
   'debug-api': { type: 'string' },
   'min-stake-duration': { type: 'string' },
+  'database-url': { type: 'string' },
+  'node-url': { type: 'string' },
+  'api-keys-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -55,6 +63,8 @@ export const USAGE = `Usage: flurry <command> [options]
 Commands:
   start      the devnet node and every data service in one process (default)
   node       the node alone
+  indexer    the chain-data indexer alone (needs --node-url)
+  api        the chain-data REST service alone (reads the store an indexer fills)
 
 Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --network local|fuji|mainnet   network identity (default local)
@@ -73,6 +83,9 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --min-stake-duration SECONDS   shortest P-chain staking period (default 60)
   --log-level LEVEL              trace|debug|info|warn|error (default info)
   --json                         print one JSON line with every URL and key instead of the banner
+  --database-url URL             postgres://… store for the data platform (default SQLite in the data dir)
+  --node-url URL                 node the indexer reads (indexer/api roles; start uses its own node)
+  --api-keys-file FILE           JSON file of API keys, tiers and prices (else FLURRY_API_KEYS)
 `;
 
 function envName(flag: string): string {
@@ -116,7 +129,19 @@ export function parseOptions(
   const network = networkByName(networkName);
   if (!network) throw new UsageError(`--network must be local, fuji or mainnet, got "${networkName}"`);
   const command = positionals[0] ?? 'start';
-  if (!['start', 'node'].includes(command)) throw new UsageError(`unknown command "${command}"`);
+  if (!['start', 'node', 'indexer', 'api'].includes(command))
+    throw new UsageError(`unknown command "${command}"`);
+  const optional = (flag: keyof typeof FLAGS): string | undefined => {
+    const v = str(flag, '');
+    return v === '' ? undefined : v;
+  };
+  const databaseUrl = optional('database-url');
+  if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl))
+    throw new UsageError('--database-url must be a postgres:// URL');
+  const nodeUrl = optional('node-url');
+  if (nodeUrl && !/^https?:\/\/[^/]+/i.test(nodeUrl))
+    throw new UsageError('--node-url must be an http(s):// URL');
+  if (command === 'indexer' && !nodeUrl) throw new UsageError('the indexer command needs --node-url');
   return {
     command,
     help: values.help === true,
@@ -136,5 +161,8 @@ export function parseOptions(
     indexAllowIncomplete: bool('index-allow-incomplete', false),
     debugApi: bool('debug-api', true),
     minStakeDuration: int('min-stake-duration', 60, 1, 365 * 24 * 3600),
+    databaseUrl,
+    nodeUrl,
+    apiKeysFile: optional('api-keys-file'),
   };
 }

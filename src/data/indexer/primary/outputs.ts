@@ -97,17 +97,19 @@ export function packUtxo(manager: ReturnType<typeof utils.getManagerForVM>, utxo
   );
 }
 
+function recover(sig: Uint8Array, hash: Uint8Array): string {
+  try {
+    return utils.bufferToHex(secp256k1.ecdsaRecover(sig.subarray(0, 64), sig[64], hash, true));
+  } catch {
+    return '';
+  }
+}
+
 /** Signatures of a credential with the public keys they recover to over `txHash`. */
 export function credentialKeys(cred: any, txHash: Uint8Array): { signature: string; publicKey: string }[] {
   const sigs: any[] = cred?.signatures ?? cred?.getSignatures?.() ?? [];
   return sigs.map((s) => {
     const bytes: Uint8Array = s.sig ?? s.toBytes?.() ?? s;
-    let publicKey = '';
-    try {
-      publicKey = utils.bufferToHex(secp256k1.ecdsaRecover(bytes.subarray(0, 64), bytes[64], txHash, true));
-    } catch {
-      publicKey = '';
-    }
-    return { signature: utils.bufferToHex(bytes), publicKey };
+    return { signature: utils.bufferToHex(bytes), publicKey: recover(bytes, txHash) };
   });
 }

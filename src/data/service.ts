@@ -1,0 +1,141 @@
+/**
+ * The data platform's composition root, used by the CLI roles: opens the store, runs the
+ * indexers against a node URL (over HTTP, exactly as against any node) and/or serves the REST
+ * API. `flurry start` runs both beside the node; `flurry indexer` and `flurry api` run one each,
+ * so operators can scale the API out over one PostgreSQL database.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Logger } from '../shared/logger.js';
+import { NETWORKS, type NetworkIdentity } from '../shared/networks.js';
+import { loadApiAccessConfig, type Currency } from './api/api-keys.js';
+import type { RouteDeps } from './api/routes/deps.js';
+import { createEvmRoutes } from './api/routes/evm/index.js';
+import { startDataApi, type RunningDataApi } from './api/server.js';
+import { startEvmIndexer, type RunningEvmIndexer } from './indexer/evm/evm-indexer.js';
+import type { IndexedNetwork } from './indexer/primary/network.js';
+import { startPrimaryIndexer, type PrimaryIndexer } from './indexer/primary/primary-indexer.js';
+import { createNodeClient } from './internal/node-client.js';
+import { createDatabase, type DataDatabase } from './store/database.js';
+import { getMeta } from './store/queries/meta.js';
+import type { DataSchema } from './store/schema.js';
+
+export interface DataServiceOptions {
+  indexer: boolean;
+  api: boolean;
+  dataDir: string;
+  /** `postgres://…`; absent: SQLite `data.db` in dataDir. */
+  databaseUrl?: string;
+  /** Node to index (required with `indexer`); also used by the API for live validator figures. */
+  nodeUrl?: string;
+  host: string;
+  port: number;
+  /** Network the API assumes while the store has not learned one from an indexer yet. */
+  network: NetworkIdentity;
+  apiKeysFile?: string;
+  /** JSON text of the API keys config (FLURRY_API_KEYS), used when no file is given. */
+  apiKeysJson?: string;
+  logger: Logger;
+  version: string;
+  /** Further REST routes (e.g. the signature aggregator). */
+  extraRoutes?: (ctx: {
+    db: Kysely<DataSchema>;
+    network: NetworkIdentity;
+    prices: Partial<Record<Currency, number>>;
+  }) => FastifyPluginAsync<RouteDeps>[];
+}
+
+export interface RunningDataService {
+  readonly database: DataDatabase;
+  readonly network: NetworkIdentity;
+  readonly api?: RunningDataApi;
+  readonly primary?: PrimaryIndexer;
+  readonly evm?: RunningEvmIndexer;
+  /** REST base URL and docs page, when the API runs. */
+  readonly url?: string;
+  readonly docsUrl?: string;
+  close(): Promise<void>;
+}
+
+export class DataServiceError extends Error {
+  override readonly name = 'DataServiceError';
+}
+
+/** A full network identity for what an indexer learned from its node. */
+function identityOf(indexed: IndexedNetwork): NetworkIdentity {
+  return { ...NETWORKS[indexed.name], ...indexed };
+}
+
+export async function startDataService(options: DataServiceOptions): Promise<RunningDataService> {
+  const access = options.api ? loadApiAccessConfig(options.apiKeysFile, options.apiKeysJson) : undefined;
+  if (options.indexer && !options.nodeUrl) throw new DataServiceError('the indexer needs --node-url');
+  const database = await createDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  const { logger } = options;
+  let primary: PrimaryIndexer | undefined;
+  let evm: RunningEvmIndexer | undefined;
+  let api: RunningDataApi | undefined;
+  const closeAll = async () => {
+    await api?.close().catch(() => {});
+    await primary?.stop().catch(() => {});
+    await evm?.stop().catch(() => {});
+    await database.close().catch(() => {});
+  };
+  try {
+    let network = options.network;
+    if (options.indexer) {
+      const node = createNodeClient(options.nodeUrl!);
+      primary = await startPrimaryIndexer({ db: database.db, node, logger });
+      network = identityOf(primary.network);
+      try {
+        evm = await startEvmIndexer({ db: database.db, nodeUrl: options.nodeUrl!, network, logger });
+      } catch (err) {
+        // The primary-network half keeps working when the node serves no EVM chain.
+        logger.warn({ err }, 'EVM indexer did not start');
+      }
+    } else {
+      const stored = await getMeta(database.db, 'network');
+      if (stored) network = identityOf(JSON.parse(stored) as IndexedNetwork);
+    }
+    if (options.api) {
+      const prices = access!.prices;
+      const base = {
+        host: options.host,
+        port: options.port,
+        network,
+        database,
+        access: access!,
+        nodeUrl: options.nodeUrl,
+        version: options.version,
+        logger,
+      };
+      const extra = [
+        ...createEvmRoutes({ db: database.db, prices }),
+        ...(options.extraRoutes?.({ db: database.db, network, prices }) ?? []),
+      ];
+      try {
+        api = await startDataApi({ ...base, extraRoutes: extra });
+      } catch (err) {
+        // A broken add-on route must not take the primary-network API down with it.
+        logger.error(
+          { err },
+          'additional REST routes failed to register; serving the primary-network routes only',
+        );
+        api = await startDataApi(base);
+      }
+      logger.info({ url: api.url, store: database.location }, 'chain-data API listening');
+    }
+    return {
+      database,
+      network,
+      api,
+      primary,
+      evm,
+      url: api?.url,
+      docsUrl: api ? `${api.url}/docs` : undefined,
+      close: closeAll,
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
