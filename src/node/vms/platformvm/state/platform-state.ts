@@ -5,6 +5,7 @@
  */
 import type { OutputOwners, Utxo } from '@avalabs/avalanchejs';
 import type { NodeDatabase } from '../../../storage/database.js';
+import { one } from './sql.js';
 import { UtxoStore } from '../../components/utxo-store.js';
 import { inputIdOf } from '../../components/utxo-id.js';
 import { packOwners, packUtxo, unpackOwners, unpackUtxo } from '../codec.js';
@@ -119,7 +120,7 @@ export class PlatformState {
   }
 
   blockById(id: Uint8Array): StoredBlock | undefined {
-    const row = this.db.prepare('SELECT * FROM p_blocks WHERE id = ?').get(B(id));
+    const row = this.db.prepare('SELECT * FROM p_blocks WHERE id = ?').get(one(id));
     return row ? toBlock(row) : undefined;
   }
 
@@ -136,7 +137,7 @@ export class PlatformState {
   }
 
   getTx(id: Uint8Array): StoredTx | undefined {
-    const row = this.db.prepare('SELECT * FROM p_txs WHERE id = ?').get(B(id));
+    const row = this.db.prepare('SELECT * FROM p_txs WHERE id = ?').get(one(id));
     if (!row) return undefined;
     return {
       id: U(row.id),
@@ -187,7 +188,7 @@ export class PlatformState {
   }
 
   staker(txId: Uint8Array): StakerRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM p_stakers WHERE tx_id = ?').get(B(txId));
+    const row = this.db.prepare('SELECT * FROM p_stakers WHERE tx_id = ?').get(one(txId));
     return row ? toStaker(row) : undefined;
   }
 
@@ -212,7 +213,7 @@ export class PlatformState {
     const rows = subnet
       ? this.db
           .prepare(`SELECT * FROM p_stakers WHERE status = 'current' AND subnet = ? ORDER BY node_id, tx_id`)
-          .all(B(subnet))
+          .all(one(subnet))
       : this.db.prepare(`SELECT * FROM p_stakers WHERE status = 'current' ORDER BY node_id, tx_id`).all();
     return rows.map(toStaker);
   }
@@ -257,7 +258,7 @@ export class PlatformState {
   }
 
   subnet(id: Uint8Array): SubnetRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM p_subnets WHERE id = ?').get(B(id));
+    const row = this.db.prepare('SELECT * FROM p_subnets WHERE id = ?').get(one(id));
     return row ? toSubnet(row) : undefined;
   }
 
@@ -289,7 +290,7 @@ export class PlatformState {
   }
 
   chain(id: Uint8Array): ChainRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM p_chains WHERE id = ?').get(B(id));
+    const row = this.db.prepare('SELECT * FROM p_chains WHERE id = ?').get(one(id));
     return row ? toChain(row) : undefined;
   }
 
@@ -325,7 +326,9 @@ export class PlatformState {
   }
 
   l1Validator(validationId: Uint8Array): L1ValidatorRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM p_l1_validators WHERE validation_id = ?').get(B(validationId));
+    const row = this.db
+      .prepare('SELECT * FROM p_l1_validators WHERE validation_id = ?')
+      .get(one(validationId));
     return row ? toL1(row) : undefined;
   }
 
@@ -340,7 +343,7 @@ export class PlatformState {
     const rows = subnet
       ? this.db
           .prepare(`SELECT * FROM p_l1_validators WHERE subnet = ? AND status != 'removed' ORDER BY node_id`)
-          .all(B(subnet))
+          .all(one(subnet))
       : this.db.prepare(`SELECT * FROM p_l1_validators WHERE status != 'removed' ORDER BY node_id`).all();
     return rows.map(toL1);
   }
@@ -360,7 +363,7 @@ export class PlatformState {
   }
 
   expiryUsed(validationId: Uint8Array): boolean {
-    return !!this.db.prepare('SELECT 1 FROM p_expiries WHERE validation_id = ?').get(B(validationId));
+    return !!this.db.prepare('SELECT 1 FROM p_expiries WHERE validation_id = ?').get(one(validationId));
   }
 
   putExpiry(validationId: Uint8Array, expiry: bigint): void {
@@ -381,7 +384,7 @@ export class PlatformState {
   rewardUtxos(stakerTx: Uint8Array): Uint8Array[] {
     return this.db
       .prepare('SELECT bytes FROM p_reward_utxos WHERE staker_tx = ? ORDER BY input_id')
-      .all(B(stakerTx))
+      .all(one(stakerTx))
       .map((r) => U(r.bytes));
   }
 

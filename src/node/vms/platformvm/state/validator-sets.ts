@@ -4,6 +4,7 @@
  * per block, never a full copy of the set.
  */
 import type { NodeDatabase } from '../../../storage/database.js';
+import { one } from './sql.js';
 
 export interface ValidatorWeight {
   readonly nodeId: Uint8Array;
@@ -65,7 +66,7 @@ export class ValidatorSets {
     const set = new Map<string, ValidatorWeight>();
     for (const row of this.db
       .prepare('SELECT node_id, weight, pk FROM p_validator_weights WHERE subnet = ?')
-      .all(Buffer.from(subnet))) {
+      .all(one(subnet))) {
       const nodeId = new Uint8Array(row.node_id);
       set.set(hex(nodeId), {
         nodeId,

@@ -71,7 +71,13 @@ export function verifyUtxoSpend(check: SpendCheck): void {
       throw new TxVerifyError(
         `input ${index} amount ${inp.amount} does not match the UTXO's amount ${out.amount}`,
       );
-    if (inp.stakeableLocktime !== out.stakeableLocktime)
+    // A plain input may spend a stakeable lock that has expired; a locked input must name the
+    // UTXO's lock time exactly.
+    if (inp.stakeableLocktime === 0n && out.stakeableLocktime > check.now)
+      throw new TxVerifyError(
+        `input ${index} spends funds locked until ${out.stakeableLocktime} without marking them locked`,
+      );
+    if (inp.stakeableLocktime !== 0n && inp.stakeableLocktime !== out.stakeableLocktime)
       throw new TxVerifyError(
         `input ${index} lock time ${inp.stakeableLocktime} does not match the UTXO's lock time ${out.stakeableLocktime}`,
       );

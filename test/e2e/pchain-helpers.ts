@@ -1,0 +1,159 @@
+/**
+ * Helpers for the P-chain end-to-end tests: the well-known key, signing and issuing avalanchejs
+ * builder output, fresh BLS keys, and ACP-77 Warp messages assembled from avalanchejs's own warp
+ * classes and signed by an L1 validator key (as the L1's validators would sign them).
+ */
+import blst from '@chainsafe/blst';
+import {
+  Address,
+  addTxSignatures,
+  BigIntPr,
+  BlsPublicKey,
+  BlsSignature,
+  Bytes,
+  Id,
+  Int,
+  NodeId,
+  PChainOwner,
+  pvm,
+  pvmSerial,
+  secp256k1,
+  utils,
+  type Common,
+  type Context,
+} from '@avalabs/avalanchejs';
+import {
+  blsProofOfPossession,
+  blsPublicKey,
+  blsSecretKeyFromIkm,
+  blsSign,
+} from '../../src/shared/crypto/bls.js';
+import { call, rpc } from '../helpers/devnet.js';
+
+export const EWOQ_KEY = utils.hexToBuffer(
+  '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027',
+);
+export const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
+export const EWOQ_ADDR = utils.bech32ToBytes(EWOQ_P);
+
+export const pUrl = (url: string): string => `${url}/ext/bc/P`;
+
+export async function pCall(
+  url: string,
+  method: string,
+  params?: unknown,
+): Promise<{ result?: any; error?: { message: string } }> {
+  const { body } = await rpc(pUrl(url), method, params);
+  return body;
+}
+
+export const pResult = (url: string, method: string, params?: unknown): Promise<any> =>
+  call(pUrl(url), method, params);
+
+/** Signs with the given keys and issues through PVMApi; resolves the txID or rejects with the node's message. */
+export async function signAndIssue(
+  api: pvm.PVMApi,
+  tx: Common.UnsignedTx,
+  keys: Uint8Array[] = [EWOQ_KEY],
+  authKey?: Uint8Array,
+): Promise<string> {
+  await addTxSignatures({ unsignedTx: tx, privateKeys: keys });
+  if (authKey) await signAuth(tx, authKey);
+  const { txID } = await api.issueSignedTx(tx.getSignedTx());
+  return txID;
+}
+
+/**
+ * v5 builders leave the subnet-auth (or disable-auth) credential, the last one, unsigned:
+ * callers sign it themselves with `addSignatureAt`, as wallets do.
+ */
+export async function signAuth(tx: Common.UnsignedTx, key: Uint8Array, index = 0): Promise<void> {
+  const signature = await secp256k1.sign(tx.toBytes(), key);
+  tx.addSignatureAt(signature, tx.getCredentials().length - 1, index);
+}
+
+export interface BlsKey {
+  secret: Uint8Array;
+  publicKey: Uint8Array;
+  pop: Uint8Array;
+}
+
+export function blsKey(seed: string): BlsKey {
+  const secret = blsSecretKeyFromIkm(new TextEncoder().encode(`pchain-test/${seed}/`.padEnd(40, '.')));
+  return { secret, publicKey: blsPublicKey(secret), pop: blsProofOfPossession(secret) };
+}
+
+/** A deterministic NodeID for a test validator. */
+export function testNodeId(n: number): string {
+  const bytes = new Uint8Array(20);
+  bytes[0] = 0xfe;
+  bytes[19] = n;
+  return new NodeId(bytes).toString();
+}
+
+const warpCodec = pvmSerial.warp.getWarpManager().getDefaultCodec();
+const withVersion = (b: Uint8Array): Uint8Array => new Uint8Array([0, 0, ...b]);
+
+/** A Warp message from `sourceChainId`/`managerAddress` with the aggregate signature of `signers`. */
+export function signedWarp(
+  networkId: number,
+  sourceChainId: string,
+  managerAddress: Uint8Array,
+  payload: Uint8Array,
+  signers: BlsKey[],
+  signersBitset: Uint8Array,
+): Uint8Array {
+  const call = new pvmSerial.warp.AddressedCallPayloads.AddressedCall(
+    new Address(managerAddress),
+    new Bytes(payload),
+  );
+  const unsigned = new pvmSerial.warp.WarpUnsignedMessage(
+    new Int(networkId),
+    Id.fromString(sourceChainId),
+    new Bytes(withVersion(call.toBytes(warpCodec))),
+  );
+  const unsignedBytes = withVersion(unsigned.toBytes(warpCodec));
+  const signature = blst
+    .aggregateSerializedSignatures(signers.map((k) => blsSign(k.secret, unsignedBytes)))
+    .toBytes(true);
+  const message = new pvmSerial.warp.WarpMessage(
+    unsigned,
+    new pvmSerial.warp.WarpSignature(new Bytes(signersBitset), BlsSignature.fromSignatureBytes(signature)),
+  );
+  return withVersion(message.toBytes(warpCodec));
+}
+
+export function registerPayload(
+  subnetId: string,
+  nodeId: string,
+  key: BlsKey,
+  expiry: bigint,
+  owner: Uint8Array,
+  weight: bigint,
+): Uint8Array {
+  const msg = new pvmSerial.warp.AddressedCallPayloads.RegisterL1ValidatorMessage(
+    Id.fromString(subnetId),
+    NodeId.fromString(nodeId),
+    BlsPublicKey.fromBytes(key.publicKey)[0],
+    new BigIntPr(expiry),
+    PChainOwner.fromNative([owner], 1),
+    PChainOwner.fromNative([owner], 1),
+    new BigIntPr(weight),
+  );
+  return withVersion(msg.toBytes(warpCodec));
+}
+
+export function weightPayload(validationId: string, nonce: bigint, weight: bigint): Uint8Array {
+  const msg = new pvmSerial.warp.AddressedCallPayloads.L1ValidatorWeightMessage(
+    Id.fromString(validationId),
+    new BigIntPr(nonce),
+    new BigIntPr(weight),
+  );
+  return withVersion(msg.toBytes(warpCodec));
+}
+
+export async function feeState(api: pvm.PVMApi) {
+  return api.getFeeState();
+}
+
+export type { Context };
