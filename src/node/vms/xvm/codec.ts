@@ -34,31 +34,77 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** A signed X-chain tx from its bytes; throws CodecError for anything the codec would refuse. */
-export function parseSignedTx(bytes: Uint8Array): avaxSerial.SignedTx {
-  checkVersion(bytes);
-  let tx: avaxSerial.SignedTx;
-  let rest: Uint8Array;
-  try {
-    [tx, rest] = avaxSerial.SignedTx.fromBytes(bytes.subarray(2), avmCodec);
-  } catch (err) {
-    throw new CodecError(describe(err));
-  }
-  if (rest.length !== 0) throw new CodecError(`${rest.length} unexpected trailing bytes`);
-  let again: Uint8Array;
-  try {
-    again = tx.toBytes();
-  } catch (err) {
-    throw new CodecError(describe(err));
-  }
-  if (Buffer.compare(Buffer.from(again), Buffer.from(bytes)) !== 0)
-    throw new CodecError('non-canonical encoding');
-  return tx;
+/** A credential as the codec writes it: its fx's type id and 65-byte signatures. */
+export interface RawCredential {
+  readonly typeId: number;
+  readonly signatures: readonly Uint8Array[];
 }
 
-/** The bytes signatures commit to: the unsigned tx packed with its codec version and type id. */
-export function unsignedBytesOf(tx: avaxSerial.SignedTx): Uint8Array {
-  return withVersion(avmCodec.PackPrefix(tx.unsignedTx));
+export interface ParsedSignedTx {
+  /** The unsigned tx as an avalanchejs object. */
+  readonly unsignedTx: { _type: string } & Record<string, any>;
+  /** Codec version + type id + fields of the unsigned tx: what signatures commit to. */
+  readonly unsignedBytes: Uint8Array;
+  readonly credentials: readonly RawCredential[];
+}
+
+const SIGNATURE_BYTES = 65;
+const CREDENTIAL_TYPE_IDS = new Set([9, 14]);
+
+/**
+ * A signed X-chain tx from its bytes; throws CodecError for anything the codec would refuse.
+ * Credentials are read here rather than by avalanchejs, whose parser turns an nft credential
+ * (type 14) into a secp256k1 one (type 9).
+ */
+export function parseSignedTx(bytes: Uint8Array): ParsedSignedTx {
+  checkVersion(bytes);
+  const body = bytes.subarray(2);
+  let unsignedTx: ParsedSignedTx['unsignedTx'];
+  let rest: Uint8Array;
+  try {
+    [unsignedTx, rest] = avmCodec.UnpackPrefix(body) as unknown as [ParsedSignedTx['unsignedTx'], Uint8Array];
+  } catch (err) {
+    throw new CodecError(describe(err));
+  }
+  const unsignedLength = body.length - rest.length;
+  let again: Uint8Array;
+  try {
+    again = avmCodec.PackPrefix(unsignedTx as any);
+  } catch (err) {
+    throw new CodecError(describe(err));
+  }
+  if (Buffer.compare(Buffer.from(again), Buffer.from(body.subarray(0, unsignedLength))) !== 0)
+    throw new CodecError('non-canonical encoding');
+  return {
+    unsignedTx,
+    unsignedBytes: bytes.subarray(0, 2 + unsignedLength),
+    credentials: readCredentials(rest),
+  };
+}
+
+function readCredentials(bytes: Uint8Array): RawCredential[] {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  let at = 0;
+  const need = (n: number) => {
+    if (at + n > view.length) throw new CodecError('not enough bytes for the credentials');
+  };
+  need(4);
+  const count = view.readUInt32BE(at);
+  at += 4;
+  const out: RawCredential[] = [];
+  for (let i = 0; i < count; i++) {
+    need(8);
+    const typeId = view.readUInt32BE(at);
+    if (!CREDENTIAL_TYPE_IDS.has(typeId)) throw new CodecError(`unknown credential type ID ${typeId}`);
+    const n = view.readUInt32BE(at + 4);
+    at += 8;
+    need(n * SIGNATURE_BYTES);
+    const signatures: Uint8Array[] = [];
+    for (let j = 0; j < n; j++, at += SIGNATURE_BYTES) signatures.push(bytes.slice(at, at + SIGNATURE_BYTES));
+    out.push({ typeId, signatures });
+  }
+  if (at !== view.length) throw new CodecError(`${view.length - at} unexpected trailing bytes`);
+  return out;
 }
 
 /** A UTXO packed as the reference stores and serves it (codec version included). */

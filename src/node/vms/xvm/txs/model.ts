@@ -12,7 +12,7 @@ import {
   type OutputOwners,
 } from '@avalabs/avalanchejs';
 import { toCb58 } from '../../../../shared/encoding.js';
-import { avmClass, avmCodec, CodecError, idOf, parseSignedTx, unsignedBytesOf } from '../codec.js';
+import { avmClass, avmCodec, CodecError, idOf, parseSignedTx, type RawCredential } from '../codec.js';
 import { FX, TYPE_ID, type FxIndex } from '../constants.js';
 
 type Serializable = { _type: TypeSymbols; toBytes(codec: unknown): Uint8Array };
@@ -126,7 +126,7 @@ export interface XTx {
 /** Parses and reads a signed X-chain tx; CodecError for malformed bytes or unknown types. */
 export function readTx(bytes: Uint8Array): XTx {
   const signed = parseSignedTx(bytes);
-  const unsigned = signed.unsignedTx as unknown as Record<string, any> & { _type: TypeSymbols };
+  const unsigned = signed.unsignedTx as Record<string, any> & { _type: TypeSymbols };
   const kind = kindOf(unsigned._type);
   const base = unsigned.baseTx as avaxSerial.BaseTx;
   const id = idOf(bytes);
@@ -135,7 +135,7 @@ export function readTx(bytes: Uint8Array): XTx {
     id,
     idString: toCb58(id),
     bytes,
-    unsignedBytes: unsignedBytesOf(signed),
+    unsignedBytes: signed.unsignedBytes,
     networkId: base.NetworkId.value(),
     blockchainId: base.BlockchainId.toBytes(),
     memo: base.memo.bytes,
@@ -144,7 +144,7 @@ export function readTx(bytes: Uint8Array): XTx {
     ops: [],
     importedIns: [],
     exportedOuts: [],
-    credentials: signed.credentials.map((c) => readCredential(c as unknown as Serializable)),
+    credentials: signed.credentials.map(readCredential),
   };
   switch (kind) {
     case 'CreateAssetTx':
@@ -263,11 +263,8 @@ function readTransferableInput(raw: TransferableInput): TxInput {
   };
 }
 
-function readCredential(raw: Serializable): Credential {
-  const sigs = ((raw as any).signatures as { toBytes(): Uint8Array }[]).map((s) => s.toBytes());
-  if (raw._type === TypeSymbols.Credential) return { fx: FX.secp256k1, signatures: sigs };
-  if (raw._type === TypeSymbols.NftFxCredential) return { fx: FX.nft, signatures: sigs };
-  throw new CodecError(`${raw._type} is not a credential`);
+function readCredential(raw: RawCredential): Credential {
+  return { fx: raw.typeId === TYPE_ID.nftCredential ? FX.nft : FX.secp256k1, signatures: raw.signatures };
 }
 
 function readInitialState(raw: any): InitialState {
