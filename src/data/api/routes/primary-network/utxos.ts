@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { InvalidParameterError } from '../../../internal/errors.js';
 import { parseAddresses, resolveChain, resolveNetwork } from '../../../networks.js';
 import type { UtxoCursor } from '../../../store/queries/utxos.js';
 import {
@@ -82,6 +83,12 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
     '/v1/networks/:network/blockchains/:blockchainId/utxos',
     {
       config: { computeUnits: WEIGHT.xl },
+      // Query strings are coerced (they are all text); a JSON body is not: a wrong type is a 400.
+      preValidation: async (request) => {
+        const body = request.body as Record<string, unknown> | undefined;
+        if (body && typeof body === 'object' && 'addresses' in body && typeof body.addresses !== 'string')
+          throw new InvalidParameterError('body.addresses must be a comma-separated string');
+      },
       schema: {
         tags: ['Primary Network UTXOs'],
         operationId: 'getUtxosByAddressesV2',
