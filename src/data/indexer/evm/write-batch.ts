@@ -25,6 +25,7 @@ export interface EvmBatch {
 }
 
 const CHUNK = 400;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 function chunks<T>(items: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
@@ -168,9 +169,15 @@ async function writeNfts(trx: Transaction<DataSchema>, batch: EvmBatch): Promise
       next_fetch_at: 0,
       attempts: 0,
     });
+    // A burn makes the token's metadata go away: have the fetcher look again now.
+    const burnt = n.owner === ZERO_ADDRESS;
     if (n.owner !== null)
       await insert
-        .onConflict((oc) => oc.columns(['chain', 'contract', 'token_key']).doUpdateSet({ owner: n.owner }))
+        .onConflict((oc) =>
+          oc
+            .columns(['chain', 'contract', 'token_key'])
+            .doUpdateSet(burnt ? { owner: n.owner, next_fetch_at: 0 } : { owner: n.owner }),
+        )
         .execute();
     else
       await insert.onConflict((oc) => oc.columns(['chain', 'contract', 'token_key']).doNothing()).execute();

@@ -73,7 +73,7 @@ async function nativeBalance(
 export function balanceRoutes(evm: EvmRouteDeps) {
   return async function (app: FastifyInstance, deps: RouteDeps) {
     app.get(
-      '/v1/chains/:chainId/addresses/:address/balances\\:getNative',
+      '/v1/chains/:chainId/addresses/:address/balances::getNative',
       {
         config: { computeUnits: WEIGHT.medium },
         schema: {
@@ -103,7 +103,7 @@ export function balanceRoutes(evm: EvmRouteDeps) {
     );
 
     app.get(
-      '/v1/chains/:chainId/addresses/:address/balances\\:listErc1155',
+      '/v1/chains/:chainId/addresses/:address/balances::listErc1155',
       {
         config: { computeUnits: WEIGHT.medium },
         schema: {

@@ -46,7 +46,7 @@ export function transferRoutes(evm: EvmRouteDeps) {
       (typeof KINDS)[keyof typeof KINDS],
     ][]) {
       app.get(
-        `/v1/chains/:chainId/addresses/:address/transactions\\:${kind}`,
+        `/v1/chains/:chainId/addresses/:address/transactions::${kind}`,
         {
           config: { computeUnits: WEIGHT.medium },
           schema: {

@@ -1,0 +1,578 @@
+/**
+ * EVM half of the chain-data service, end to end: contracts compiled here with solc are deployed
+ * on the real Flurry C-chain, tokens and value move through viem and ethers, the indexer follows
+ * the node over JSON-RPC, and every EVM endpoint is read through @avalanche-sdk/chainkit (zod
+ * validated) and @avalabs/glacier-sdk, then checked against the chain itself.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Avalanche } from '@avalanche-sdk/chainkit';
+import { Glacier } from '@avalabs/glacier-sdk';
+import { ethers } from 'ethers';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  http as viemHttp,
+  parseAbiItem,
+  parseEther,
+  type Hex,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { compileContracts } from '../helpers/evm-contracts.js';
+import { startEvmDataStack, TEST_PRICES, type EvmDataStack } from '../helpers/evm-data.js';
+
+let stack: EvmDataStack;
+let metadataServer: http.Server;
+let metaBase: string;
+let sdk: Avalanche;
+let glacier: Glacier;
+let at: { serverURL: string };
+let chainId: string;
+let pub: ReturnType<typeof createPublicClient>;
+let wallet: ReturnType<typeof createWalletClient>;
+let signer: ethers.Wallet;
+let alice: Hex; // the prefunded deployer
+const bob = getAddress('0x00000000000000000000000000000000000b0b01');
+const carol = getAddress('0x000000000000000000000000000000000ca401e5');
+const c = compileContracts();
+const addr: Record<string, Hex> = {};
+let latestBlock = 0n;
+const nativeSent: Hex[] = [];
+
+function serveMetadata(): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const [, kind, id] = (req.url ?? '').split('/');
+    if (kind === 'good') {
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          name: `Good #${id}`,
+          description: 'a good token',
+          image: `ipfs://img/${id}`,
+          attributes: [{ trait_type: 'n', value: Number(id) }],
+        }),
+      );
+    } else if (kind === 'slow') {
+      const t = setTimeout(() => res.end('{}'), 5_000);
+      res.on('close', () => clearTimeout(t));
+    } else if (kind === 'big') {
+      res.end(JSON.stringify({ name: 'x'.repeat(50_000) }));
+    } else if (kind === 'bad') {
+      res.end('{"name": "broken",');
+    } else if (kind === 'array') {
+      res.end('[1,2,3]');
+    } else if (kind === 'busy') {
+      res.statusCode = 429;
+      res.end('slow down');
+    } else {
+      res.statusCode = 404;
+      res.end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function deploy(name: string, args: unknown[], via: 'viem' | 'ethers' = 'viem'): Promise<Hex> {
+  if (via === 'ethers') {
+    const factory = new ethers.ContractFactory(c[name].abi, c[name].bytecode, signer);
+    const nonce = await signer.provider!.getTransactionCount(signer.address, 'latest');
+    const contract = await factory.deploy(...args, { nonce });
+    await contract.waitForDeployment();
+    return getAddress(await contract.getAddress()) as Hex;
+  }
+  const hash = await wallet.deployContract({
+    abi: c[name].abi,
+    bytecode: c[name].bytecode,
+    args,
+    chain: wallet.chain,
+    account: wallet.account!,
+  });
+  const receipt = await pub.waitForTransactionReceipt({ hash });
+  return getAddress(receipt.contractAddress!) as Hex;
+}
+
+async function write(address: Hex, name: string, fn: string, args: unknown[], value?: bigint): Promise<Hex> {
+  const hash = await wallet.writeContract({
+    address,
+    abi: c[name].abi,
+    functionName: fn,
+    args,
+    value,
+    chain: wallet.chain,
+    account: wallet.account!,
+  });
+  const receipt = await pub.waitForTransactionReceipt({ hash });
+  assert.equal(receipt.status, 'success', `${name}.${fn}`);
+  latestBlock = receipt.blockNumber;
+  return hash;
+}
+
+async function send(to: Hex, data: string, value = 0n): Promise<Hex> {
+  // Explicit nonces: each transaction waits for its receipt, so the mined count is the next one.
+  const nonce = await signer.provider!.getTransactionCount(signer.address, 'latest');
+  const tx = await signer.sendTransaction({ to, data, value, nonce });
+  const receipt = await tx.wait();
+  assert.equal(receipt!.status, 1);
+  latestBlock = BigInt(receipt!.blockNumber);
+  return tx.hash as Hex;
+}
+
+/** Every page of an SDK list, following nextPageToken, with each item's identity. */
+async function walk<T>(
+  pages: AsyncIterable<{ result: any }>,
+  key: (item: any) => string,
+  field: string,
+): Promise<T[]> {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  let count = 0;
+  for await (const page of pages) {
+    count++;
+    for (const item of page.result[field]) {
+      assert.ok(!seen.has(key(item)), `item ${key(item)} appears twice`);
+      seen.add(key(item));
+      items.push(item);
+    }
+    assert.ok(count < 1000);
+  }
+  return items;
+}
+
+before(async () => {
+  metadataServer = await serveMetadata();
+  metaBase = `http://127.0.0.1:${(metadataServer.address() as AddressInfo).port}`;
+  stack = await startEvmDataStack({ allowHosts: ['127.0.0.1'] });
+  const facts = stack.devnet.facts;
+  chainId = String(facts.chains.C.evmChainId);
+  const chain = defineChain({
+    id: Number(chainId),
+    name: 'Flurry C-Chain',
+    nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
+    rpcUrls: { default: { http: [facts.urls.cChainRpc] } },
+  });
+  const account = privateKeyToAccount(facts.keys[0].privateKey as Hex);
+  alice = account.address;
+  pub = createPublicClient({ chain, transport: viemHttp(facts.urls.cChainRpc) }) as any;
+  wallet = createWalletClient({ chain, account, transport: viemHttp(facts.urls.cChainRpc) }) as any;
+  signer = new ethers.Wallet(
+    facts.keys[1].privateKey,
+    new ethers.JsonRpcProvider(facts.urls.cChainRpc, undefined, {
+      staticNetwork: true,
+      polling: true,
+      pollingInterval: 50,
+      cacheTimeout: -1,
+    }),
+  );
+  sdk = new Avalanche({ network: 'testnet', enableTelemetry: false, retryConfig: { strategy: 'none' } });
+  glacier = new Glacier({ BASE: stack.api.url });
+  at = { serverURL: stack.api.url };
+
+  // Contracts (viem and ethers deployments), then transfers of every kind.
+  addr.token = await deploy('Token20', ['Flurry Dollar', 'FUSD', 6, 1_000_000n]);
+  addr.bare = await deploy('Bare20', [], 'ethers');
+  addr.nft = await deploy('Nft721', ['Flurry Apes', 'FAPE', `${metaBase}/good/`]);
+  addr.multi = await deploy('Multi1155', [`${metaBase}/good/{id}`]);
+  addr.factory = await deploy('Factory', []);
+
+  await write(addr.token, 'Token20', 'transfer', [bob, 1500n]);
+  await write(addr.token, 'Token20', 'transfer', [signer.address, 40_000n]);
+  const tokenIface = new ethers.Interface(c.Token20.abi);
+  await send(addr.token, tokenIface.encodeFunctionData('transfer', [carol, 700n]));
+  await send(addr.token, tokenIface.encodeFunctionData('transfer', [alice, 300n]));
+  await send(addr.bare, new ethers.Interface(c.Bare20.abi).encodeFunctionData('pay', [bob, 5n]));
+
+  for (const id of [1n, 2n, 3n]) await write(addr.nft, 'Nft721', 'mint', [alice, id]);
+  await write(addr.nft, 'Nft721', 'transferFrom', [alice, bob, 2n]);
+  // Burnt: tokenURI reverts afterwards, so its metadata is MISSING_TOKEN.
+  await write(addr.nft, 'Nft721', 'transferFrom', [alice, '0x0000000000000000000000000000000000000000', 3n]);
+
+  await write(addr.multi, 'Multi1155', 'mint', [alice, 1n, 10n]);
+  await write(addr.multi, 'Multi1155', 'mint', [alice, 2n, 5n]);
+  addr.mintBlock = ('0x' + latestBlock.toString(16)) as Hex;
+  await write(addr.multi, 'Multi1155', 'safeBatchTransferFrom', [alice, bob, [1n, 2n], [3n, 1n], '0x']);
+  await write(addr.multi, 'Multi1155', 'safeTransferFrom', [alice, carol, 1n, 2n, '0x']);
+
+  await write(addr.factory, 'Factory', 'deployAndForward', [carol, '0x' + '11'.repeat(32)], parseEther('3'));
+  await write(addr.factory, 'Factory', 'tryForward', [carol], parseEther('1'));
+
+  const h1 = await wallet.sendTransaction({
+    to: bob,
+    value: parseEther('0.5'),
+    chain: wallet.chain,
+    account: wallet.account!,
+  });
+  await pub.waitForTransactionReceipt({ hash: h1 });
+  nativeSent.push(h1);
+  const t2 = await signer.sendTransaction({
+    to: alice,
+    value: parseEther('0.25'),
+    nonce: await signer.provider!.getTransactionCount(signer.address, 'latest'),
+  });
+  const r2 = await t2.wait();
+  nativeSent.push(t2.hash as Hex);
+  latestBlock = BigInt(r2!.blockNumber);
+  await stack.indexer.waitFor(chainId, Number(latestBlock));
+});
+
+after(async () => {
+  await stack?.stop();
+  metadataServer?.close();
+  metadataServer?.closeAllConnections();
+});
+
+describe('EVM transfer lists', () => {
+  test('listErc20 matches the Transfer logs on the chain, newest first, token metadata from the contract', async () => {
+    const logs = await pub.getLogs({
+      address: addr.token,
+      event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+      fromBlock: 0n,
+      toBlock: latestBlock,
+    });
+    const mine = logs.filter((l) => l.args.from === alice || l.args.to === alice);
+    const iter = await sdk.data.evm.address.transactions.listErc20(
+      { chainId, address: alice, pageSize: 2 },
+      at,
+    );
+    const items = await walk<any>(iter, (t) => `${t.txHash}:${t.logIndex}`, 'transactions');
+    assert.equal(items.length, mine.length);
+    const expected = mine
+      .map((l) => ({
+        txHash: l.transactionHash,
+        logIndex: l.logIndex,
+        value: String(l.args.value),
+        block: l.blockNumber,
+      }))
+      .sort((a, b) => Number(b.block - a.block) || b.logIndex - a.logIndex);
+    assert.deepEqual(
+      items.map((t) => ({
+        txHash: t.txHash,
+        logIndex: t.logIndex,
+        value: t.value,
+        block: BigInt(t.blockNumber),
+      })),
+      expected,
+    );
+    const t0 = items[0];
+    assert.deepEqual(
+      {
+        address: t0.erc20Token.address,
+        name: t0.erc20Token.name,
+        symbol: t0.erc20Token.symbol,
+        decimals: t0.erc20Token.decimals,
+        ercType: t0.erc20Token.ercType,
+      },
+      { address: addr.token, name: 'Flurry Dollar', symbol: 'FUSD', decimals: 6, ercType: 'ERC-20' },
+    );
+    const block = await pub.getBlock({ blockNumber: BigInt(t0.blockNumber) });
+    assert.equal(t0.blockHash, block.hash);
+    assert.equal(t0.blockTimestamp, Number(block.timestamp));
+  });
+
+  test('a token without name/symbol/decimals is still listed, with empty metadata', async () => {
+    const page = await glacier.evmTransactions.listErc20Transactions({
+      chainId,
+      address: bob,
+      pageSize: 100,
+    });
+    const bare = page.transactions.filter((t) => t.erc20Token.address === addr.bare);
+    assert.equal(bare.length, 1);
+    assert.equal(bare[0].value, '5');
+    assert.equal(bare[0].erc20Token.name, '');
+    assert.equal(bare[0].from.address, getAddress(signer.address));
+  });
+
+  test('startBlock is inclusive and endBlock exclusive', async () => {
+    const all = (
+      await glacier.evmTransactions.listErc20Transactions({ chainId, address: alice, pageSize: 100 })
+    ).transactions;
+    const b = Number(all[1].blockNumber);
+    const only = await sdk.data.evm.address.transactions.listErc20(
+      { chainId, address: alice, startBlock: b, endBlock: b + 1 },
+      at,
+    );
+    assert.deepEqual(
+      only.result.transactions.map((t) => t.txHash),
+      all.filter((t) => Number(t.blockNumber) === b).map((t) => t.txHash),
+    );
+    const before = await glacier.evmTransactions.listErc20Transactions({
+      chainId,
+      address: alice,
+      endBlock: b,
+      pageSize: 100,
+    });
+    assert.ok(before.transactions.every((t) => Number(t.blockNumber) < b));
+    assert.equal(before.transactions.length, all.filter((t) => Number(t.blockNumber) < b).length);
+  });
+
+  test('{chainId} accepts the blockchain id', async () => {
+    const byEvmId = await glacier.evmTransactions.listErc20Transactions({
+      chainId,
+      address: alice,
+      pageSize: 100,
+    });
+    const byBlockchainId = await glacier.evmTransactions.listErc20Transactions({
+      chainId: stack.devnet.facts.chains.C.blockchainID,
+      address: alice,
+      pageSize: 100,
+    });
+    assert.deepEqual(byBlockchainId, byEvmId);
+  });
+
+  test('listErc721 shows mints, transfers and the burn with token metadata', async () => {
+    const iter = await sdk.data.evm.address.transactions.listErc721(
+      { chainId, address: alice, pageSize: 1 },
+      at,
+    );
+    const items = await walk<any>(iter, (t) => `${t.txHash}:${t.logIndex}`, 'transactions');
+    assert.equal(items.length, 5); // 3 mints, 1 transfer out, 1 burn
+    const burn = items[0];
+    assert.equal(burn.erc721Token.tokenId, '3');
+    assert.equal(burn.to.address, '0x0000000000000000000000000000000000000000');
+    const transfer = items.find((t) => t.erc721Token.tokenId === '2' && t.to.address === bob);
+    assert.ok(transfer);
+    assert.equal(transfer.erc721Token.name, 'Flurry Apes');
+    assert.equal(transfer.erc721Token.symbol, 'FAPE');
+    assert.equal(transfer.erc721Token.ownerAddress, bob);
+  });
+
+  test('listNative lists every transaction of the address with receipt fields', async () => {
+    const iter = await sdk.data.evm.address.transactions.listNative(
+      { chainId, address: getAddress(signer.address), pageSize: 3 },
+      at,
+    );
+    const items = await walk<any>(iter, (t) => t.txHash, 'transactions');
+    const nonce = await pub.getTransactionCount({ address: getAddress(signer.address) as Hex });
+    // Its own transactions (one per nonce), plus the ones it received from alice.
+    const sent = items.filter((t) => t.from.address === getAddress(signer.address));
+    assert.equal(sent.length, nonce);
+    for (const t of items.slice(0, 4)) {
+      const receipt = await pub.getTransactionReceipt({ hash: t.txHash });
+      const tx = await pub.getTransaction({ hash: t.txHash });
+      assert.equal(t.gasUsed, receipt.gasUsed.toString());
+      assert.equal(t.gasPrice, receipt.effectiveGasPrice.toString());
+      assert.equal(t.txStatus, receipt.status === 'success' ? '1' : '0');
+      assert.equal(t.blockIndex, receipt.transactionIndex);
+      assert.equal(t.value, tx.value.toString());
+      assert.equal(t.nonce, String(tx.nonce));
+      assert.equal(t.gasLimit, tx.gas.toString());
+      assert.equal(t.chainId, chainId);
+      assert.equal(typeof t.txType, 'number');
+    }
+    const native = items.find((t) => t.txHash === nativeSent[1]);
+    assert.equal(native.method.callType, 'NATIVE_TRANSFER');
+    assert.equal(native.value, parseEther('0.25').toString());
+    const deployment = (
+      await glacier.evmTransactions.listNativeTransactions({ chainId, address: alice, pageSize: 100 })
+    ).transactions.find((t) => t.method?.callType === 'CONTRACT_CREATION' && t.to.address === addr.token);
+    assert.ok(deployment, 'the token deployment is listed with the contract as recipient');
+  });
+
+  test('listInternals: value calls and creations only, reverted ones flagged', async () => {
+    const factoryItems = await walk<any>(
+      await sdk.data.evm.address.transactions.listInternal(
+        { chainId, address: addr.factory, pageSize: 2 },
+        at,
+      ),
+      (t) => `${t.txHash}:${t.from.address}:${t.to.address}:${t.internalTxType}:${t.isReverted}`,
+      'transactions',
+    );
+    const creates = factoryItems.filter(
+      (t) => t.internalTxType === 'CREATE' || t.internalTxType === 'CREATE2',
+    );
+    assert.deepEqual(creates.map((t) => t.internalTxType).sort(), ['CREATE', 'CREATE2']);
+    assert.equal(creates.find((t) => t.internalTxType === 'CREATE').value, parseEther('1.5').toString());
+    const forwarded = factoryItems.find(
+      (t) => t.internalTxType === 'CALL' && t.to.address === carol && !t.isReverted,
+    );
+    assert.equal(forwarded.value, parseEther('1.5').toString());
+    const reverted = factoryItems.filter((t) => t.isReverted);
+    assert.ok(reverted.length >= 1, 'the reverted inner value call is listed');
+    assert.ok(reverted.every((t) => t.internalTxType === 'CALL'));
+    // Carol received 1.5 AVAX for real.
+    const carolBalance = await pub.getBalance({ address: carol });
+    assert.equal(carolBalance, parseEther('1.5'));
+  });
+});
+
+describe('EVM balances', () => {
+  test('getNative at a block equals the chain balance, priced in the requested currency', async () => {
+    const block = latestBlock - 3n;
+    const res = await sdk.data.evm.address.balances.getNative(
+      { chainId, address: alice, blockNumber: String(block), currency: 'eur' },
+      at,
+    );
+    const expected = await pub.getBalance({ address: alice, blockNumber: block });
+    assert.equal(res.nativeTokenBalance.balance, expected.toString());
+    assert.equal(res.nativeTokenBalance.symbol, 'AVAX');
+    assert.equal(res.nativeTokenBalance.decimals, 18);
+    assert.deepEqual(res.nativeTokenBalance.price, { currencyCode: 'eur', value: TEST_PRICES.eur });
+    assert.ok(
+      Math.abs(res.nativeTokenBalance.balanceValue!.value - (Number(expected) / 1e18) * TEST_PRICES.eur) <
+        1e-3,
+    );
+    const now = await glacier.evmBalances.getNativeBalance({ chainId, address: alice });
+    assert.equal(now.nativeTokenBalance.balance, (await pub.getBalance({ address: alice })).toString());
+  });
+
+  test('listErc1155 at a block and now, filtered by contract, equals balanceOf on the chain', async () => {
+    const balanceOf = (who: Hex, id: bigint, blockNumber?: bigint) =>
+      pub.readContract({
+        address: addr.multi,
+        abi: c.Multi1155.abi,
+        functionName: 'balanceOf',
+        args: [id, who],
+        blockNumber,
+      }) as Promise<bigint>;
+    const mintBlock = BigInt(addr.mintBlock);
+    const then = await sdk.data.evm.address.balances.listErc1155(
+      { chainId, address: alice, blockNumber: String(mintBlock), contractAddress: addr.multi },
+      at,
+    );
+    const atMint = then.result.erc1155TokenBalances.map((b) => [b.tokenId, b.balance]);
+    assert.deepEqual(atMint, [
+      ['1', String(await balanceOf(alice, 1n, mintBlock))],
+      ['2', String(await balanceOf(alice, 2n, mintBlock))],
+    ]);
+    assert.deepEqual(atMint, [
+      ['1', '10'],
+      ['2', '5'],
+    ]);
+    assert.equal(
+      then.result.nativeTokenBalance.balance,
+      (await pub.getBalance({ address: alice, blockNumber: mintBlock })).toString(),
+    );
+    const bobNow = await walk<any>(
+      await sdk.data.evm.address.balances.listErc1155({ chainId, address: bob, pageSize: 1 }, at),
+      (b) => `${b.address}:${b.tokenId}`,
+      'erc1155TokenBalances',
+    );
+    assert.deepEqual(
+      bobNow.map((b) => [b.address, b.tokenId, b.balance]),
+      [
+        [addr.multi, '1', String(await balanceOf(bob, 1n))],
+        [addr.multi, '2', String(await balanceOf(bob, 2n))],
+      ],
+    );
+    const other = await glacier.evmBalances.listErc1155Balances({
+      chainId,
+      address: bob,
+      contractAddress: addr.token,
+    });
+    assert.deepEqual(other.erc1155TokenBalances, []);
+  });
+});
+
+describe('contracts, NFTs and chains', () => {
+  test('deployments by an EOA and by a factory, with their deployer details and standards', async () => {
+    const byAlice = await walk<any>(
+      await sdk.data.evm.address.contracts.listDeployments({ chainId, address: alice, pageSize: 2 }, at),
+      (d) => d.address,
+      'contracts',
+    );
+    const types = Object.fromEntries(byAlice.map((d) => [d.address, d.ercType]));
+    assert.equal(types[addr.token], 'ERC-20');
+    assert.equal(types[addr.nft], 'ERC-721');
+    assert.equal(types[addr.multi], 'ERC-1155');
+    assert.equal(types[addr.factory], 'UNKNOWN');
+    assert.ok(!(addr.bare in types), 'deployed by the other key');
+    const token = byAlice.find((d) => d.address === addr.token);
+    assert.equal(token.decimals, 6);
+    assert.equal(token.deploymentDetails.deployerAddress, alice);
+    const receipt = await pub.getTransactionReceipt({ hash: token.deploymentDetails.txHash });
+    assert.equal(getAddress(receipt.contractAddress!), addr.token);
+
+    const byFactory = (
+      await glacier.evmTransactions.listContractDeployments({ chainId, address: addr.factory })
+    ).contracts;
+    assert.equal(byFactory.length, 2);
+    for (const child of byFactory) {
+      assert.equal(child.deploymentDetails?.deployerContractAddress, addr.factory);
+      assert.equal(child.deploymentDetails?.deployerAddress, alice);
+      assert.notEqual(await pub.getCode({ address: child.address as Hex }), undefined);
+    }
+    const byBob = await glacier.evmTransactions.listContractDeployments({
+      chainId,
+      address: getAddress(signer.address),
+    });
+    assert.deepEqual(
+      byBob.contracts.map((x) => x.address),
+      [addr.bare],
+    );
+  });
+
+  test('collection tokens carry owners and resolved metadata', async () => {
+    await stack.fetcher.idle();
+    const tokens = await walk<any>(
+      await sdk.data.nfts.list({ chainId, address: addr.nft, pageSize: 1 }, at),
+      (t) => t.tokenId,
+      'tokens',
+    );
+    assert.deepEqual(
+      tokens.map((t) => t.tokenId),
+      ['1', '2', '3'],
+    );
+    const [one, two, three] = tokens;
+    assert.equal(one.ownerAddress, alice);
+    assert.equal(two.ownerAddress, bob);
+    assert.equal(one.tokenUri, `${metaBase}/good/1`);
+    assert.equal(one.metadata.indexStatus, 'INDEXED');
+    assert.equal(one.metadata.name, 'Good #1');
+    assert.equal(one.metadata.imageUri, 'ipfs://img/1');
+    assert.deepEqual(JSON.parse(one.metadata.attributes), [{ trait_type: 'n', value: 1 }]);
+    assert.equal(three.metadata.indexStatus, 'MISSING_TOKEN');
+    const multi = (await glacier.nfTs.listTokens({ chainId, address: addr.multi })).tokens as any[];
+    assert.deepEqual(
+      multi.map((t) => [t.ercType, t.tokenId]),
+      [
+        ['ERC-1155', '1'],
+        ['ERC-1155', '2'],
+      ],
+    );
+    assert.equal(multi[0].tokenUri, `${metaBase}/good/${'1'.padStart(64, '0')}`);
+    assert.equal(multi[0].metadata.indexStatus, 'INDEXED');
+  });
+
+  test('chains list the C-chain with its URLs and honour the network and feature filters', async () => {
+    const { chains } = await sdk.data.evm.chains.list({}, at);
+    const cChain = chains.find((x) => x.chainId === chainId);
+    assert.ok(cChain);
+    assert.equal(cChain.platformChainId, stack.devnet.facts.chains.C.blockchainID);
+    assert.equal(cChain.rpcUrl, stack.devnet.facts.urls.cChainRpc);
+    assert.equal(cChain.wsUrl, stack.devnet.facts.urls.cChainWs);
+    assert.equal(cChain.networkToken.symbol, 'AVAX');
+    assert.equal(cChain.vmName, 'EVM');
+    assert.deepEqual(cChain.enabledFeatures, ['nftIndexing']);
+    assert.equal((await sdk.data.evm.chains.list({ network: 'mainnet' }, at)).chains.length, 0);
+    assert.ok(
+      (await sdk.data.evm.chains.list({ network: 'testnet', feature: 'nftIndexing' }, at)).chains.some(
+        (x) => x.chainId === chainId,
+      ),
+    );
+    assert.equal((await glacier.evmChains.supportedChains({ feature: 'webhooks' as any })).chains.length, 0);
+  });
+
+  test('bad input gets the service error body', async () => {
+    const bad = await fetch(`${stack.api.url}/v1/chains/${chainId}/addresses/0x123/transactions:listErc20`);
+    assert.equal(bad.status, 400);
+    const body = (await bad.json()) as any;
+    assert.equal(body.statusCode, 400);
+    assert.equal(body.error, 'Bad Request');
+    assert.match(body.message, /address/);
+    const unknown = await fetch(
+      `${stack.api.url}/v1/chains/999999/addresses/${alice}/transactions:listErc20`,
+    );
+    assert.equal(unknown.status, 404);
+    const forged = await fetch(
+      `${stack.api.url}/v1/chains/${chainId}/addresses/${alice}/transactions:listErc20?pageToken=abcdefghijklmnopqrstuvwxyz`,
+    );
+    assert.equal(forged.status, 400);
+    const range = await fetch(
+      `${stack.api.url}/v1/chains/${chainId}/addresses/${alice}/transactions:listNative?startBlock=5&endBlock=2`,
+    );
+    assert.equal(range.status, 400);
+  });
+});
