@@ -1,0 +1,218 @@
+/**
+ * Issue 4: every bad P-chain transaction gets a clear error and leaves the state untouched —
+ * height, balances and the tx's status (Unknown) are what they were before it was issued.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Context, pvm, secp256k1, TransferableOutput, utils, type Common } from '@avalabs/avalanchejs';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { startDevnet, type Devnet } from '../helpers/devnet.js';
+import { blsKey, EWOQ_ADDR, EWOQ_KEY, EWOQ_P, signAndIssue, signAuth, testNodeId } from './pchain-helpers.js';
+
+const PRIMARY = '11111111111111111111111111111111LpoYY';
+const AVAX = 1_000_000_000n;
+const OTHER_KEY = utils.hexToBuffer('0x' + '42'.repeat(32));
+const OTHER_ADDR = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(OTHER_KEY));
+
+describe('P-chain refuses bad transactions and changes nothing', () => {
+  let net: Devnet;
+  let ctx: Context.Context;
+  let api: pvm.PVMApi;
+  let foreignSubnet: string;
+  let genesisNode: string;
+
+  const utxos = async () => (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos;
+  const now = async () => BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
+  const snapshot = async () => ({
+    height: (await api.getHeight()).height,
+    balance: (await api.getBalance({ addresses: [EWOQ_P] })).balance,
+    validators: (await api.getCurrentValidators()).validators.length,
+  });
+
+  before(async () => {
+    net = await startDevnet();
+    api = new pvm.PVMApi(net.url);
+    ctx = await Context.getContextFromURI(net.url);
+    genesisNode = (await api.getCurrentValidators()).validators[0].nodeID;
+    const create = pvm.newCreateSubnetTx(
+      {
+        feeState: await api.getFeeState(),
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: await utxos(),
+        subnetOwners: [OTHER_ADDR],
+      },
+      ctx,
+    );
+    foreignSubnet = await signAndIssue(api, create);
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  const validator = async (overrides: Partial<pvm.NewAddPermissionlessValidatorTxProps>) => {
+    const key = blsKey('bad-validator');
+    return pvm.newAddPermissionlessValidatorTx(
+      {
+        feeState: await api.getFeeState(),
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: await utxos(),
+        nodeId: testNodeId(99),
+        subnetId: PRIMARY,
+        start: await now(),
+        end: (await now()) + 3600n,
+        weight: 2_000n * AVAX,
+        rewardAddresses: [EWOQ_ADDR],
+        delegatorRewardsOwner: [EWOQ_ADDR],
+        shares: 20_000,
+        publicKey: key.publicKey,
+        signature: key.pop,
+        ...overrides,
+      },
+      ctx,
+    );
+  };
+
+  const cases: {
+    name: string;
+    error: RegExp;
+    build: () => Promise<Common.UnsignedTx>;
+    sign?: (tx: Common.UnsignedTx) => Promise<void>;
+  }[] = [
+    {
+      name: 'bad signature',
+      error: /signature 0 is not from the output's address/,
+      build: async () =>
+        pvm.newBaseTx(
+          {
+            feeState: await api.getFeeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: await utxos(),
+            outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, AVAX, [OTHER_ADDR])],
+          },
+          ctx,
+        ),
+      // A real signature by the right key, but over other bytes.
+      sign: async (tx) => tx.addSignatureAt(await secp256k1.sign(new Uint8Array([1, 2, 3]), EWOQ_KEY), 0, 0),
+    },
+    {
+      name: 'overlapping staking period',
+      error: /already a primary network validator .* may not overlap/,
+      build: async () => validator({ nodeId: genesisNode }),
+    },
+    {
+      name: 'too-short staking period',
+      error: /staking period is too short: \d+ s, the minimum is 60 s/,
+      build: async () => validator({ end: (await now()) + 30n }),
+    },
+    {
+      name: 'stake below minimum',
+      error: /below the minimum validator stake/,
+      build: async () => validator({ weight: 1_000n * AVAX }),
+    },
+    {
+      name: 'wrong subnet owner',
+      error: /CreateChainTx is not authorised by the owner/,
+      build: async () =>
+        pvm.newCreateChainTx(
+          {
+            feeState: await api.getFeeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: await utxos(),
+            chainName: 'stolen',
+            subnetId: foreignSubnet,
+            subnetAuth: [0],
+            vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy',
+            fxIds: [],
+            genesisData: { config: {} },
+          },
+          ctx,
+        ),
+      sign: async (tx) => {
+        const { addTxSignatures } = await import('@avalabs/avalanchejs');
+        await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+        await signAuth(tx, EWOQ_KEY);
+      },
+    },
+    {
+      name: 'insufficient fee',
+      error: /insufficient fee: the tx burns 0 nAVAX but the fee is \d+ nAVAX/,
+      build: async () =>
+        pvm.newBaseTx(
+          {
+            feeState: { ...(await api.getFeeState()), price: 0n },
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: await utxos(),
+            outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, AVAX, [OTHER_ADDR])],
+          },
+          ctx,
+        ),
+    },
+  ];
+
+  for (const c of cases) {
+    it(`refuses a tx with ${c.name}`, async () => {
+      const before = await snapshot();
+      const tx = await c.build();
+      if (c.sign) await c.sign(tx);
+      else {
+        const { addTxSignatures } = await import('@avalabs/avalanchejs');
+        await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+      }
+      const signed = tx.getSignedTx();
+      await assert.rejects(api.issueSignedTx(signed), c.error);
+      const txID = utils.base58check.encode(sha256(signed.toBytes()));
+      assert.equal((await api.getTxStatus({ txID })).status, 'Unknown');
+      assert.deepEqual(await snapshot(), before);
+    });
+  }
+
+  it('refuses a validator whose proof of possession is for another key', async () => {
+    // avalanchejs will not build such a tx, so swap the proof inside a valid one's bytes and sign
+    // the result by hand.
+    const before = await snapshot();
+    const a = blsKey('pop-a');
+    const b = blsKey('pop-b');
+    const tx = await validator({ publicKey: a.publicKey, signature: a.pop });
+    const unsigned = Buffer.from(tx.toBytes());
+    const at = unsigned.indexOf(Buffer.from(a.pop));
+    assert.ok(at > 0);
+    const forged = Buffer.concat([unsigned.subarray(0, at), Buffer.from(b.pop), unsigned.subarray(at + 96)]);
+    const signature = Buffer.from(await secp256k1.sign(forged, EWOQ_KEY));
+    const creds = tx.getCredentials().length;
+    const parts: Buffer[] = [forged, u32(creds)];
+    for (let i = 0; i < creds; i++) parts.push(u32(9), u32(1), signature);
+    const bytes = Buffer.concat(parts);
+    const hex = '0x' + bytes.toString('hex') + Buffer.from(sha256(bytes)).subarray(28).toString('hex');
+    const res = await fetch(`${net.url}/ext/bc/P`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx: hex } }),
+    });
+    const body = (await res.json()) as any;
+    assert.match(body.error.message, /invalid proof of possession/i);
+    const txID = utils.base58check.encode(sha256(bytes));
+    assert.equal((await api.getTxStatus({ txID })).status, 'Unknown');
+    assert.deepEqual(await snapshot(), before);
+  });
+
+  it('refuses malformed bytes and a double spend inside one tx', async () => {
+    const { body } = await fetch(`${net.url}/ext/bc/P`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'platform.issueTx',
+        params: { tx: '0x00000000002a1c6c8c2b' },
+      }),
+    }).then(async (r) => ({ body: (await r.json()) as any }));
+    assert.equal(body.error.code, -32000);
+    assert.match(body.error.message, /problem decoding transaction|couldn't parse tx/);
+  });
+});
+
+function u32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+}
