@@ -20,6 +20,7 @@ import { NodeDatabase } from './storage/database.js';
 import { SharedMemory } from './vms/components/shared-memory.js';
 import { createDevnetEndpoint, ValidatorPeers } from './warp/validator-peers.js';
 import { WarpSigner } from './warp/warp-signer.js';
+import { acceptedBlockRule } from './warp/accepted-block-rule.js';
 
 export interface RunningNode {
   readonly config: NodeConfig;
@@ -102,6 +103,15 @@ async function assemble(
     chain: chainByName,
   };
   for (const factory of PRIMARY_CHAIN_FACTORIES) chains.push(await factory(context));
+  // Chains without a Warp rule of their own sign accepted block hashes.
+  for (const chain of chains) {
+    if (chain.isAcceptedBlock && !warp.has(chain.blockchainID)) {
+      warp.register(
+        chain.blockchainID,
+        acceptedBlockRule((id) => chain.isAcceptedBlock!(id)),
+      );
+    }
+  }
 
   // Every genesis validator answers Warp signature requests: the node's own validator on this
   // port, the others on ports of their own (announced in info.peers).

@@ -22,6 +22,8 @@ export interface Chain {
   readonly vmID: string;
   readonly name: string;
   isBootstrapped(): boolean;
+  /** Whether this chain accepted the block with this 32-byte id (Warp block-hash attestations). */
+  isAcceptedBlock?(blockID: Uint8Array): boolean;
   /** Latest accepted height, for health and banner. */
   height(): bigint;
   close(): Promise<void>;

@@ -25,6 +25,10 @@ export class WarpSigner {
     this.verifiers.set(chainID, verifier);
   }
 
+  has(chainID: string): boolean {
+    return this.verifiers.has(chainID);
+  }
+
   unregister(chainID: string): void {
     this.verifiers.delete(chainID);
   }
