@@ -1,0 +1,582 @@
+/**
+ * Issue 6 (primary network): `flurry start` indexes the X- and P-chains of its own node over
+ * HTTP and serves them through the chain-data REST service. X transfers, an asset, a subnet with
+ * a Subnet-EVM chain converted to an L1, a validator and a delegator paid after the devnet clock
+ * passes their end, and an export/import — then every primary-network endpoint read through
+ * @avalanche-sdk/chainkit (zod-validated) and @avalabs/glacier-sdk, checked against the node's
+ * own answers, every list walked to the end with page tokens.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Avalanche } from '@avalanche-sdk/chainkit';
+import { Glacier } from '@avalabs/glacier-sdk';
+import {
+  addTxSignatures,
+  avm,
+  avmSerial,
+  BigIntPr,
+  Byte,
+  Context,
+  Int,
+  L1Validator,
+  PChainOwner,
+  pvm,
+  pvmSerial,
+  Stringpr,
+  TransferableOutput,
+  TransferOutput,
+  utils,
+  Utxo,
+} from '@avalabs/avalanchejs';
+import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { blsKey, EWOQ_ADDR, EWOQ_KEY, signAndIssue, testNodeId } from './pchain-helpers.js';
+import {
+  amountOf,
+  avaxBase,
+  inputFrom,
+  issue,
+  owners,
+  richestUtxo,
+  secpOut,
+  signWith,
+  waitAccepted,
+} from './xchain-helpers.js';
+
+const AVAX = 1_000_000_000n;
+const SUBNET_EVM_VM = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
+const HRP = 'fuji';
+const fmt = (chain: string, bytes: Uint8Array) => utils.format(chain, HRP, bytes);
+const bare = (bytes: Uint8Array) => utils.formatBech32(HRP, bytes);
+
+describe('chain-data service over the primary network', () => {
+  let net: Devnet;
+  let url: string;
+  let data: string;
+  let ctx: Context.Context;
+  let pApi: pvm.PVMApi;
+  let xApi: avm.AVMApi;
+  let sdk: Avalanche;
+  let glacier: Glacier;
+  const at = () => ({ serverURL: data });
+  const recipient = utils.hexToBuffer('0x' + '21'.repeat(20));
+  const delegatorOwner = utils.hexToBuffer('0x' + '22'.repeat(20));
+  const EWOQ_X = fmt('X', EWOQ_ADDR);
+  const EWOQ_P = fmt('P', EWOQ_ADDR);
+
+  /** Waits until the indexer has read everything the node's X and P indexes hold right now. */
+  async function indexed(): Promise<void> {
+    const last = async (name: string) =>
+      Number((await call(`${url}/ext/index/${name}`, 'index.getLastAccepted', { encoding: 'hex' })).index);
+    const want = { 'X/block': await last('X/block'), 'P/block': await last('P/block') };
+    for (let i = 0; i < 400; i++) {
+      const health = (await (await fetch(`${data}/v1/health-check`)).json()) as any;
+      const cp = health.details.indexer.checkpoints;
+      if (cp['X/block'] > want['X/block'] && cp['P/block'] > want['P/block']) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the indexer did not catch up');
+  }
+
+  async function collect<T>(
+    pages: AsyncIterable<any>,
+    field: string,
+  ): Promise<{ items: T[]; pages: number }> {
+    const items: T[] = [];
+    let count = 0;
+    for await (const page of pages) {
+      items.push(...(page.result[field] as T[]));
+      count++;
+    }
+    return { items, pages: count };
+  }
+
+  before(async () => {
+    net = await startDevnet({ args: ['--network', 'fuji', '--min-stake-duration', '60'] });
+    url = net.url;
+    data = net.facts.urls.data;
+    assert.match(data, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(net.facts.urls.dataDocs, `${data}/docs`);
+    ctx = await Context.getContextFromURI(url);
+    pApi = new pvm.PVMApi(url);
+    xApi = new avm.AVMApi(url);
+    sdk = new Avalanche({ network: 'fuji', enableTelemetry: false, retryConfig: { strategy: 'none' } });
+    glacier = new Glacier({ BASE: data });
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  let assetId: string;
+  it('indexes X-chain transfers and a new asset: UTXOs, asset transactions and balances match the node', async () => {
+    for (const amount of [1_500_000_000n, 700_000_000n, 20_000_000n]) {
+      const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X] });
+      const tx = avm.newBaseTx(ctx, [EWOQ_ADDR], utxos, [
+        TransferableOutput.fromNative(ctx.avaxAssetID, amount, [recipient]),
+      ]);
+      await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+      const { txID } = await xApi.issueSignedTx(tx.getSignedTx());
+      await waitAccepted(url, txID);
+    }
+    const utxo = await richestUtxo(url, EWOQ_X, ctx.avaxAssetID);
+    const create = new avmSerial.CreateAssetTx(
+      avaxBase(
+        ctx,
+        [secpOut(ctx.avaxAssetID, amountOf(utxo) - ctx.createAssetTxFee, [EWOQ_ADDR])],
+        [inputFrom(utxo)],
+      ),
+      new Stringpr('Flurry Token'),
+      new Stringpr('FLRY'),
+      new Byte(new Uint8Array([2])),
+      [
+        new avmSerial.InitialState(new Int(0), [
+          new TransferOutput(new BigIntPr(1_000_000n), owners([EWOQ_ADDR])),
+        ]),
+      ],
+    );
+    assetId = await issue(url, await signWith(create, ['secp']));
+    await waitAccepted(url, assetId);
+    const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X] });
+    const send = avm.newBaseTx(ctx, [EWOQ_ADDR], utxos, [
+      TransferableOutput.fromNative(assetId, 250n, [recipient]),
+    ]);
+    await addTxSignatures({ unsignedTx: send, privateKeys: [EWOQ_KEY] });
+    const { txID: sendId } = await xApi.issueSignedTx(send.getSignedTx());
+    await waitAccepted(url, sendId);
+    await indexed();
+
+    // UTXOs v2 through chainkit, one per page: exactly the node's UTXO set of the recipient.
+    const nodeUtxos = await call(`${url}/ext/bc/X`, 'avm.getUTXOs', {
+      addresses: [fmt('X', recipient)],
+      encoding: 'hex',
+    });
+    const expectedIds = (nodeUtxos.utxos as string[]).map((h) =>
+      avmSerial.getAVMManager().unpack(utils.hexToBuffer(h), Utxo),
+    );
+    const walk = await collect<any>(
+      await sdk.data.primaryNetwork.utxos.listByAddressesV2(
+        {
+          blockchainId: 'x-chain',
+          primaryNetworkAddressesBodyDto: { addresses: fmt('X', recipient) },
+          pageSize: 1,
+          sortBy: 'amount',
+          sortOrder: 'desc',
+        },
+        at(),
+      ),
+      'utxos',
+    );
+    assert.equal(walk.items.length, expectedIds.length);
+    assert.equal(walk.pages, expectedIds.length);
+    assert.equal(new Set(walk.items.map((u) => u.utxoId)).size, walk.items.length, 'each UTXO once');
+    const byTx = new Map(walk.items.map((u) => [`${u.creationTxHash}:${u.outputIndex}`, u]));
+    for (const u of expectedIds)
+      assert.ok(
+        byTx.has(`${u.utxoId.txID.toString()}:${u.utxoId.outputIdx.value()}`),
+        'the node lists it too',
+      );
+    assert.deepEqual(
+      walk.items.map((u) => u.asset.amount),
+      ['1500000000', '700000000', '20000000', '250'],
+      'sorted by amount, descending',
+    );
+    const flry = walk.items.find((u) => u.asset.assetId === assetId);
+    assert.equal(flry.asset.symbol, 'FLRY');
+    assert.equal(flry.asset.denomination, 2);
+    assert.equal(flry.utxoType, 'transfer');
+    const onlyFlry = await sdk.data.primaryNetwork.utxos.listByAddressesV2(
+      {
+        blockchainId: 'x-chain',
+        primaryNetworkAddressesBodyDto: { addresses: fmt('X', recipient) },
+        assetId,
+      },
+      at(),
+    );
+    assert.deepEqual(
+      onlyFlry.result.utxos.map((u: any) => u.asset.assetId),
+      [assetId],
+    );
+
+    // Asset transactions of the new asset: its creation and the transfer, newest first.
+    const txs = await collect<any>(
+      await sdk.data.primaryNetwork.transactions.listAssetTransactions(
+        { blockchainId: 'x-chain', assetId, pageSize: 1 },
+        at(),
+      ),
+      'transactions',
+    );
+    assert.deepEqual(
+      txs.items.map((t) => t.txHash),
+      [sendId, assetId],
+    );
+    assert.deepEqual(
+      txs.items.map((t) => t.txType),
+      ['BaseTx', 'CreateAssetTx'],
+    );
+    const created = txs.items[1];
+    assert.deepEqual(
+      { ...created.assetCreated, createdAtTimestamp: undefined },
+      {
+        assetId,
+        name: 'Flurry Token',
+        symbol: 'FLRY',
+        denomination: 2,
+        type: 'secp256k1',
+        cap: 'fixed',
+        createdAtTimestamp: undefined,
+      },
+    );
+    assert.deepEqual(created.amountCreated.find((a: any) => a.assetId === assetId)?.amount, '1000000');
+    const transfer = txs.items[0];
+    assert.ok(transfer.consumedUtxos.some((u: any) => u.asset.assetId === assetId && u.creationTxHash === assetId));
+    assert.ok(
+      transfer.consumedUtxos.every((u: any) => u.consumingTxHash === sendId && u.credentials?.length === 1),
+    );
+    const signer = transfer.consumedUtxos[0].credentials[0];
+    assert.match(signer.signature, /^0x[0-9a-f]{130}$/);
+    assert.match(signer.publicKey, /^0x0[23][0-9a-f]{64}$/);
+    const glacierTxs = await glacier.primaryNetworkTransactions.listAssetTransactions({
+      blockchainId: 'x-chain' as any,
+      network: 'fuji' as any,
+      assetId,
+      txTypes: ['CreateAssetTx' as any],
+    });
+    assert.deepEqual(
+      glacierTxs.transactions.map((t: any) => t.txHash),
+      [assetId],
+    );
+
+    // Balances equal the node's.
+    const bal = await sdk.data.primaryNetwork.balances.listByAddresses(
+      { blockchainId: 'x-chain', addresses: fmt('X', recipient) },
+      at(),
+    );
+    const unlocked = (bal.balances as any).unlocked as any[];
+    const nodeAvax = await call(`${url}/ext/bc/X`, 'avm.getBalance', {
+      address: fmt('X', recipient),
+      assetID: ctx.avaxAssetID,
+    });
+    assert.equal(unlocked.find((b) => b.assetId === ctx.avaxAssetID).amount, nodeAvax.balance);
+    assert.equal(unlocked.find((b) => b.assetId === assetId).amount, '250');
+    assert.equal(bal.chainInfo.chainName, 'x-chain');
+  });
+
+  let subnetId: string;
+  let chainId: string;
+  let conversionTx: string;
+  const feeState = () => pApi.getFeeState();
+  const pUtxos = async () => (await pApi.getUTXOs({ addresses: [EWOQ_P] })).utxos;
+  it('indexes a subnet, its Subnet-EVM chain and its L1 conversion', async () => {
+    subnetId = await signAndIssue(
+      pApi,
+      pvm.newCreateSubnetTx(
+        {
+          feeState: await feeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await pUtxos(),
+          subnetOwners: [EWOQ_ADDR],
+        },
+        ctx,
+      ),
+    );
+    const genesis = {
+      config: { chainId: 99999, feeConfig: { gasLimit: 15_000_000 } },
+      alloc: {},
+      gasLimit: '0xe4e1c0',
+      difficulty: '0x0',
+    };
+    chainId = await signAndIssue(
+      pApi,
+      pvm.newCreateChainTx(
+        {
+          feeState: await feeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await pUtxos(),
+          chainName: 'flurry evm',
+          subnetId,
+          subnetAuth: [0],
+          vmId: SUBNET_EVM_VM,
+          fxIds: [],
+          genesisData: genesis,
+        },
+        ctx,
+      ),
+      [EWOQ_KEY],
+      EWOQ_KEY,
+    );
+    const l1Key = blsKey('data-l1-0');
+    conversionTx = await signAndIssue(
+      pApi,
+      pvm.newConvertSubnetToL1Tx(
+        {
+          feeState: await feeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await pUtxos(),
+          subnetId,
+          chainId,
+          address: utils.hexToBuffer('0x' + 'ab'.repeat(20)),
+          subnetAuth: [0],
+          validators: [
+            L1Validator.fromNative(
+              testNodeId(60),
+              100n,
+              1n * AVAX,
+              new pvmSerial.ProofOfPossession(l1Key.publicKey, l1Key.pop),
+              PChainOwner.fromNative([EWOQ_ADDR], 1),
+              PChainOwner.fromNative([EWOQ_ADDR], 1),
+            ),
+          ],
+        },
+        ctx,
+      ),
+      [EWOQ_KEY],
+      EWOQ_KEY,
+    );
+    await indexed();
+
+    const listed = await collect<any>(
+      await sdk.data.primaryNetwork.listSubnets({ pageSize: 1, sortOrder: 'asc' }, at()),
+      'subnets',
+    );
+    const nodeSubnets = await call(`${url}/ext/bc/P`, 'platform.getSubnets', {}).catch(() => undefined);
+    const mine = listed.items.find((s) => s.subnetId === subnetId);
+    assert.ok(mine, 'the new subnet is listed');
+    assert.equal(new Set(listed.items.map((s) => s.subnetId)).size, listed.items.length, 'each subnet once');
+    if (nodeSubnets?.subnets)
+      for (const s of nodeSubnets.subnets)
+        if (s.id !== ctx.pBlockchainID) assert.ok(listed.items.some((x) => x.subnetId === s.id));
+    assert.equal(mine.isL1, true);
+    assert.equal(mine.l1ConversionTransactionHash, conversionTx);
+    assert.deepEqual(mine.l1ValidatorManagerDetails, {
+      blockchainId: chainId,
+      contractAddress: '0x' + 'ab'.repeat(20),
+    });
+    assert.deepEqual(mine.ownerAddresses, [bare(EWOQ_ADDR)]);
+    assert.deepEqual(mine.subnetOwnershipInfo, { locktime: 0, threshold: 1, addresses: [bare(EWOQ_ADDR)] });
+    const chain = mine.blockchains[0];
+    assert.equal(chain.blockchainId, chainId);
+    assert.equal(chain.blockchainName, 'flurry evm');
+    assert.equal(chain.vmId, SUBNET_EVM_VM);
+    assert.equal(chain.evmChainId, 99999);
+    assert.equal(chain.genesisData.config.chainId, 99999);
+    assert.equal(chain.genesisData.gasLimit, '0xe4e1c0');
+    const fromGlacier = await glacier.primaryNetwork.listSubnets({ network: 'fuji' as any });
+    assert.ok(fromGlacier.subnets.some((s: any) => s.subnetId === subnetId && s.isL1));
+  });
+
+  const validatorNode = testNodeId(61);
+  let validatorTx: string;
+  let delegatorTx: string;
+  it('serves an active validator with its delegator, then pays and lists the rewards', async () => {
+    const now = BigInt(Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000));
+    const key = blsKey('data-validator');
+    validatorTx = await signAndIssue(
+      pApi,
+      pvm.newAddPermissionlessValidatorTx(
+        {
+          feeState: await feeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await pUtxos(),
+          nodeId: validatorNode,
+          subnetId: ctx.pBlockchainID,
+          start: now,
+          end: now + 3600n,
+          weight: 2_000n * AVAX,
+          rewardAddresses: [EWOQ_ADDR],
+          delegatorRewardsOwner: [EWOQ_ADDR],
+          shares: 100_000,
+          publicKey: key.publicKey,
+          signature: key.pop,
+        },
+        ctx,
+      ),
+    );
+    delegatorTx = await signAndIssue(
+      pApi,
+      pvm.newAddPermissionlessDelegatorTx(
+        {
+          feeState: await feeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await pUtxos(),
+          nodeId: validatorNode,
+          subnetId: ctx.pBlockchainID,
+          start: now,
+          end: now + 3540n,
+          weight: 500n * AVAX,
+          rewardAddresses: [delegatorOwner],
+        },
+        ctx,
+      ),
+    );
+    await indexed();
+    const active = await sdk.data.primaryNetwork.getValidatorDetails(
+      { nodeId: validatorNode, validationStatus: 'active' },
+      at(),
+    );
+    assert.equal(active.result.validators.length, 1);
+    const v = active.result.validators[0] as any;
+    assert.equal(v.validationStatus, 'active');
+    assert.equal(v.txHash, validatorTx);
+    assert.equal(v.amountStaked, String(2_000n * AVAX));
+    assert.equal(v.delegatorCount, 1);
+    assert.equal(v.amountDelegated, String(500n * AVAX));
+    assert.equal(v.delegationFee, '10');
+    assert.equal(v.blsCredentials.publicKey, '0x' + Buffer.from(key.publicKey).toString('hex'));
+    const live = (await pApi.getCurrentValidators({ nodeIDs: [validatorNode] })).validators[0] as any;
+    assert.equal(v.potentialRewards.validationRewardAmount, String(live.potentialReward));
+
+    // Staked P-chain UTXOs show their staking window.
+    const staked = await sdk.data.primaryNetwork.utxos.listByAddressesV2(
+      { blockchainId: 'p-chain', primaryNetworkAddressesBodyDto: { addresses: EWOQ_P }, pageSize: 1024 },
+      at(),
+    );
+    const stakeUtxo = (staked.result.utxos as any[]).find(
+      (u) => u.txHash === validatorTx && u.utxoType === 'STAKE',
+    );
+    assert.ok(stakeUtxo, 'the stake output is listed');
+    assert.equal(stakeUtxo.staked, true);
+    assert.equal(stakeUtxo.utxoEndTimestamp, Number(now + 3600n));
+
+    await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: 3700 });
+    await indexed();
+    const completed = await sdk.data.primaryNetwork.getValidatorDetails({ nodeId: validatorNode }, at());
+    const c = completed.result.validators[0] as any;
+    assert.equal(c.validationStatus, 'completed');
+    const nodeRewards = await pApi.getRewardUTXOs({ txID: validatorTx });
+    const nodeAmounts = nodeRewards.utxos.map((u: any) => (u.output as any).amount() as bigint);
+    assert.equal(
+      BigInt(c.rewards.validationRewardAmount) + BigInt(c.rewards.delegationRewardAmount),
+      nodeAmounts.reduce((s, a) => s + a, 0n),
+    );
+    assert.ok(c.rewards.rewardTxHash);
+
+    // Historical rewards by node id (validator's) and by address (the delegator's owner).
+    const byNode = await collect<any>(
+      await sdk.data.primaryNetwork.rewards.listHistoricalRewards(
+        { nodeIds: validatorNode, pageSize: 1, currency: 'usd' },
+        at(),
+      ),
+      'historicalRewards',
+    );
+    const delegatorRewards = await pApi.getRewardUTXOs({ txID: delegatorTx });
+    assert.equal(byNode.items.length, nodeRewards.utxos.length + delegatorRewards.utxos.length);
+    assert.equal(new Set(byNode.items.map((r) => r.utxoId)).size, byNode.items.length);
+    const delegated = await sdk.data.primaryNetwork.rewards.listHistoricalRewards(
+      { addresses: fmt('P', delegatorOwner) },
+      at(),
+    );
+    const paid = delegated.result.historicalRewards as any[];
+    assert.equal(paid.length, 1);
+    assert.equal(paid[0].rewardType, 'DELEGATOR');
+    assert.equal(paid[0].txHash, delegatorTx);
+    assert.equal(paid[0].nodeId, validatorNode);
+    assert.equal(paid[0].amountStaked, String(500n * AVAX));
+    assert.equal(BigInt(paid[0].reward.amount), (delegatorRewards.utxos[0].output as any).amount());
+    const viaGlacier = await glacier.primaryNetworkRewards.listHistoricalPrimaryNetworkRewards({
+      network: 'fuji' as any,
+      nodeIds: validatorNode,
+    });
+    assert.equal(viaGlacier.historicalRewards.length, byNode.items.length);
+
+    // The delegator owner's P-chain balance is exactly the reward, as the node says.
+    const balances = await sdk.data.primaryNetwork.balances.listByAddresses(
+      { blockchainId: 'p-chain', addresses: fmt('P', delegatorOwner) },
+      at(),
+    );
+    const nodeBalance = await pApi.getBalance({ addresses: [fmt('P', delegatorOwner)] });
+    assert.equal((balances.balances as any).unlockedUnstaked[0].amount, nodeBalance.unlocked.toString());
+    const before = await glacier.primaryNetworkBalances.getBalancesByAddresses({
+      blockchainId: 'p-chain' as any,
+      network: 'fuji' as any,
+      addresses: fmt('P', delegatorOwner),
+      blockTimestamp: Number(now),
+    });
+    assert.deepEqual((before.balances as any).unlockedUnstaked, [], 'nothing before the reward was paid');
+  });
+
+  it('follows an export from the P-chain into X-chain atomic memory and its import', async () => {
+    const exportTx = await signAndIssue(
+      pApi,
+      pvm.newExportTx(
+        {
+          feeState: await feeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await pUtxos(),
+          destinationChainId: ctx.xBlockchainID,
+          outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, 10n * AVAX, [EWOQ_ADDR])],
+        },
+        ctx,
+      ),
+    );
+    await indexed();
+    const pending = await sdk.data.primaryNetwork.balances.listByAddresses(
+      { blockchainId: 'x-chain', addresses: EWOQ_X },
+      at(),
+    );
+    assert.deepEqual(
+      ((pending.balances as any).atomicMemoryUnlocked as any[]).map((a) => [
+        a.amount,
+        a.sharedWithChainId,
+        a.utxoCount,
+      ]),
+      [[String(10n * AVAX), ctx.pBlockchainID, 1]],
+    );
+    const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X], sourceChain: 'P' });
+    assert.equal(utxos.length, 1);
+    const imp = avm.newImportTx(ctx, ctx.pBlockchainID, utxos, [EWOQ_ADDR], [EWOQ_ADDR]);
+    await addTxSignatures({ unsignedTx: imp, privateKeys: [EWOQ_KEY] });
+    const { txID: importTx } = await xApi.issueSignedTx(imp.getSignedTx());
+    await waitAccepted(url, importTx);
+    await indexed();
+    const settled = await sdk.data.primaryNetwork.balances.listByAddresses(
+      { blockchainId: 'x-chain', addresses: EWOQ_X },
+      at(),
+    );
+    assert.deepEqual((settled.balances as any).atomicMemoryUnlocked, []);
+    const list = await collect<any>(
+      await sdk.data.primaryNetwork.utxos.listByAddressesV2(
+        {
+          blockchainId: 'x-chain',
+          primaryNetworkAddressesBodyDto: { addresses: EWOQ_X },
+          includeSpent: true,
+          pageSize: 3,
+        },
+        at(),
+      ),
+      'utxos',
+    );
+    const imported = list.items.find((u) => u.creationTxHash === exportTx);
+    assert.ok(imported, 'the exported output is listed on the X-chain');
+    assert.equal(imported.createdOnChainId, ctx.pBlockchainID);
+    assert.equal(imported.consumedOnChainId, ctx.xBlockchainID);
+    assert.equal(imported.consumingTxHash, importTx);
+    assert.equal(new Set(list.items.map((u) => u.utxoId)).size, list.items.length, 'each UTXO once');
+    const importTxs = await sdk.data.primaryNetwork.transactions.listAssetTransactions(
+      { blockchainId: 'x-chain', assetId: ctx.avaxAssetID, txTypes: ['ImportTx'] },
+      at(),
+    );
+    const found = (importTxs.result.transactions as any[]).find((t) => t.txHash === importTx);
+    assert.equal(found.sourceChain, ctx.pBlockchainID);
+    assert.equal(found.consumedUtxos[0].utxoId, imported.utxoId);
+  });
+
+  it('answers bad input through the SDK error classes and raw HTTP in the documented shape', async () => {
+    const r = await fetch(`${data}/v1/networks/fuji/blockchains/x-chain/utxos?pageSize=0`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ addresses: fmt('X', recipient) }),
+    });
+    assert.equal(r.status, 400);
+    const body = (await r.json()) as any;
+    assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
+    await assert.rejects(
+      sdk.data.primaryNetwork.getValidatorDetails({ nodeId: testNodeId(99) }, at()),
+      (err: any) => err.constructor.name === 'NotFoundError' && err.statusCode === 404,
+    );
+    await assert.rejects(
+      sdk.data.primaryNetwork.listSubnets({ pageToken: 'forged' }, at()),
+      (err: any) => err.constructor.name === 'BadRequestError' && err.statusCode === 400,
+    );
+    const mainnet = await fetch(`${data}/v1/networks/mainnet/subnets`);
+    assert.equal(mainnet.status, 404);
+  });
+});
