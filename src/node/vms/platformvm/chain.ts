@@ -41,6 +41,7 @@ export async function createPlatformChain(
     vm,
     onChainCreated: (listener) => vm.onChainCreated(listener),
     isBootstrapped: () => true,
+    isAcceptedBlock: (blockID) => vm.state.blockById(blockID) !== undefined,
     height: () => vm.height(),
     async close() {
       vm.stop();

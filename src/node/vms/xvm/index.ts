@@ -3,7 +3,7 @@
  * under every alias of the chain (`/ext/bc/X`, `/ext/bc/avm`, `/ext/bc/<id>`, legacy `/ext/X`)
  * and appends to the `X/tx` and `X/block` indexes as blocks are accepted.
  */
-import { fromCb58 } from '../../../shared/encoding.js';
+import { fromCb58, toCb58 } from '../../../shared/encoding.js';
 import { PRIMARY_NETWORK_ID, VM_IDS } from '../../../shared/networks.js';
 import type { Chain, ChainContext } from '../../chains/chain.js';
 import { createXService } from './api/service.js';
@@ -69,6 +69,7 @@ export async function createXChain(ctx: ChainContext): Promise<Chain> {
     vmID: VM_IDS.avm,
     name: 'X-Chain',
     isBootstrapped: () => true,
+    isAcceptedBlock: (blockID) => vm.state.blockById(toCb58(blockID)) !== undefined,
     height: () => vm.lastAccepted().height,
     close: async () => vm.close(),
   };
