@@ -46,6 +46,7 @@ export function readyFacts(node: RunningNode, startupMs: number, data?: RunningD
       cChainWs: `${ws}/ext/bc/C/ws`,
       cChainAtomic: `${base}/ext/bc/C/avax`,
       ...(data?.url ? { data: data.url, dataDocs: data.docsUrl! } : {}),
+      ...(data?.metricsUrl ? { metrics: data.metricsUrl } : {}),
     },
     chains: {
       X: { blockchainID: network.xChainID, rpc: `${base}/ext/bc/X` },
@@ -112,7 +113,10 @@ export function dataReadyFacts(role: string, data: RunningDataService, startupMs
     networkID: data.network.networkID,
     database: data.database.location,
     startupMs,
-    urls: data.url ? { data: data.url, dataDocs: data.docsUrl! } : {},
+    urls: {
+      ...(data.url ? { data: data.url, dataDocs: data.docsUrl! } : {}),
+      ...(data.metricsUrl ? { metrics: data.metricsUrl } : {}),
+    },
   };
 }
 

@@ -74,9 +74,11 @@ export async function main(argv: string[]): Promise<number> {
         nodeUrl: node.url,
         host: options.host,
         port: options.dataPort,
+        metricsPort: options.metricsPort,
         network: options.network,
         apiKeysFile: options.apiKeysFile,
         apiKeysJson: process.env.FLURRY_API_KEYS,
+        batchSize: options.indexerBatchSize,
         logger,
         version: FLURRY_VERSION,
       });
@@ -114,9 +116,11 @@ async function runDataRole(
       nodeUrl: options.nodeUrl,
       host: options.host,
       port: options.dataPort,
+      metricsPort: options.command === 'api' ? options.metricsPort : undefined,
       network: options.network,
       apiKeysFile: options.apiKeysFile,
       apiKeysJson: process.env.FLURRY_API_KEYS,
+      batchSize: options.indexerBatchSize,
       logger,
       version: FLURRY_VERSION,
     });

@@ -13,6 +13,10 @@ import type { RouteDeps } from './api/routes/deps.js';
 import { createEvmRoutes } from './api/routes/evm/index.js';
 import { startDataApi, type RunningDataApi } from './api/server.js';
 import { startEvmIndexer, type RunningEvmIndexer } from './indexer/evm/evm-indexer.js';
+import { startMetricsService, type RunningMetricsService } from './metrics/server.js';
+import { nftResolverOptionsFromEnv } from './nft/config.js';
+import { startNftFetcher, type RunningNftFetcher } from './nft/fetcher.js';
+import { createMetadataResolver } from './nft/metadata-resolver.js';
 import type { IndexedNetwork } from './indexer/primary/network.js';
 import { startPrimaryIndexer, type PrimaryIndexer } from './indexer/primary/primary-indexer.js';
 import { createNodeClient } from './internal/node-client.js';
@@ -30,11 +34,15 @@ export interface DataServiceOptions {
   nodeUrl?: string;
   host: string;
   port: number;
+  /** Port of the metrics service (served with the API when given). */
+  metricsPort?: number;
   /** Network the API assumes while the store has not learned one from an indexer yet. */
   network: NetworkIdentity;
   apiKeysFile?: string;
   /** JSON text of the API keys config (FLURRY_API_KEYS), used when no file is given. */
   apiKeysJson?: string;
+  /** Containers per indexer transaction (≤ 1024). */
+  batchSize?: number;
   logger: Logger;
   version: string;
   /** Further REST routes (e.g. the signature aggregator). */
@@ -51,6 +59,9 @@ export interface RunningDataService {
   readonly api?: RunningDataApi;
   readonly primary?: PrimaryIndexer;
   readonly evm?: RunningEvmIndexer;
+  readonly metrics?: RunningMetricsService;
+  /** Metrics service base URL, when it runs. */
+  readonly metricsUrl?: string;
   /** REST base URL and docs page, when the API runs. */
   readonly url?: string;
   readonly docsUrl?: string;
@@ -74,8 +85,12 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
   let primary: PrimaryIndexer | undefined;
   let evm: RunningEvmIndexer | undefined;
   let api: RunningDataApi | undefined;
+  let metrics: RunningMetricsService | undefined;
+  let nftFetcher: RunningNftFetcher | undefined;
   const closeAll = async () => {
+    await metrics?.close().catch(() => {});
     await api?.close().catch(() => {});
+    await nftFetcher?.stop().catch(() => {});
     await primary?.stop().catch(() => {});
     await evm?.stop().catch(() => {});
     await database.close().catch(() => {});
@@ -84,10 +99,15 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
     let network = options.network;
     if (options.indexer) {
       const node = createNodeClient(options.nodeUrl!);
-      primary = await startPrimaryIndexer({ db: database.db, node, logger });
+      primary = await startPrimaryIndexer({ db: database.db, node, logger, batchSize: options.batchSize });
       network = identityOf(primary.network);
       try {
         evm = await startEvmIndexer({ db: database.db, nodeUrl: options.nodeUrl!, network, logger });
+        nftFetcher = startNftFetcher({
+          db: database.db,
+          resolver: createMetadataResolver(nftResolverOptionsFromEnv()),
+          logger,
+        });
       } catch (err) {
         // The primary-network half keeps working when the node serves no EVM chain.
         logger.warn({ err }, 'EVM indexer did not start');
@@ -123,6 +143,8 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
         api = await startDataApi(base);
       }
       logger.info({ url: api.url, store: database.location }, 'chain-data API listening');
+      if (options.metricsPort !== undefined)
+        metrics = await startMetricsService({ db: database.db, host: options.host, port: options.metricsPort, logger });
     }
     return {
       database,
@@ -130,6 +152,8 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
       api,
       primary,
       evm,
+      metrics,
+      metricsUrl: metrics?.url,
       url: api?.url,
       docsUrl: api ? `${api.url}/docs` : undefined,
       close: closeAll,

@@ -1,0 +1,240 @@
+/**
+ * The metrics service: its own HTTP server (default port 9701), no authentication, metered per
+ * client address with compute units (429 with retry-after when spent). It serves the legacy
+ * `GET /v1/avg_tps/{chainId}` and the `GET /v2/chains/{chainId}/metrics/{metric}` the public
+ * SDKs call, both read from the buckets the indexer maintains. Errors use the metrics body
+ * `{message: [..], error, statusCode}`.
+ */
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import type { Logger } from '../../shared/logger.js';
+import {
+  InvalidPageTokenError,
+  InvalidParameterError,
+  NotFoundError,
+  RateLimitedError,
+} from '../internal/errors.js';
+import { createPageTokens } from '../api/page-token.js';
+import { pageTokenSecret } from '../store/queries/meta.js';
+import { STATUS_TEXT } from '../api/plugins/errors.js';
+import { createRateLimiter } from '../api/rate-limiter.js';
+import type { Tier } from '../api/api-keys.js';
+import { StringEnum } from '../api/schemas/common.js';
+import type { DataSchema } from '../store/schema.js';
+import { evmSource } from '../indexer/evm/write-batch.js';
+import { SPANS, type Span } from './buckets.js';
+import { createUuidPageTokens } from './page-tokens.js';
+import { METRICS, UNSUPPORTED_METRICS, readSeries, type Metric } from './series.js';
+
+export interface MetricsServiceOptions {
+  db: Kysely<DataSchema>;
+  host: string;
+  port: number;
+  /** Budget per client address (the real service: 8,000 CU per minute, 1,200,000 per day). */
+  tier?: Omit<Tier, 'name'>;
+  /** Compute units per request (the metrics route's execution weight: small = 20). */
+  costPerRequest?: number;
+  /** Page size of the legacy v1 listing. */
+  v1PageSize?: number;
+  now?: () => number;
+  logger?: Logger;
+}
+
+export interface RunningMetricsService {
+  readonly url: string;
+  readonly port: number;
+  readonly app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+const ErrorBody = Type.Object({
+  message: Type.Array(Type.String()),
+  error: Type.String(),
+  statusCode: Type.Integer(),
+});
+const ERRORS = Object.fromEntries([400, 404, 429, 500, 503].map((s) => [s, ErrorBody]));
+const Value = Type.Object({ timestamp: Type.Integer(), value: Type.Number() });
+
+const V1Params = Type.Object({ chainId: Type.String() });
+const V1Query = Type.Object(
+  { pageToken: Type.Optional(Type.String({ maxLength: 64 })) },
+  { additionalProperties: false },
+);
+const V1Response = Type.Object({
+  results: Type.Array(Value),
+  status: Type.Integer(),
+  lastRun: Type.Integer(),
+  nextPageToken: Type.Optional(Type.String()),
+});
+
+const V2Params = Type.Object({ chainId: Type.String(), metric: Type.String() });
+const V2Query = Type.Object(
+  {
+    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    timeInterval: Type.Optional(StringEnum(SPANS)),
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
+  },
+  { additionalProperties: false },
+);
+const V2Response = Type.Object({ nextPageToken: Type.Optional(Type.String()), results: Type.Array(Value) });
+
+function body(statusCode: number, message: string) {
+  return { message: [message], error: STATUS_TEXT[statusCode] ?? STATUS_TEXT[500], statusCode };
+}
+
+export async function buildMetricsApp(options: MetricsServiceOptions): Promise<FastifyInstance> {
+  const { db } = options;
+  const now = options.now ?? Date.now;
+  const tier: Tier = { name: 'metrics', cuPerMinute: 8000, cuPerDay: 1_200_000, ...options.tier };
+  const cost = options.costPerRequest ?? 20;
+  const limiter = createRateLimiter(now);
+  const uuidTokens = createUuidPageTokens(db, now);
+  // v2 keyset cursors use the data service's signed page tokens (secret shared through the store).
+  const signedTokens = createPageTokens(await pageTokenSecret(db));
+  const v1PageSize = options.v1PageSize ?? 30;
+  const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: true, useDefaults: true } } });
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    let status = 500;
+    let message = 'Internal Server Error';
+    if (err.validation) {
+      status = 400;
+      const v = err.validation[0];
+      const name =
+        (v.params as { missingProperty?: string })?.missingProperty ?? v.instancePath.replace(/^\//, '');
+      const allowed = (v.params as { allowedValues?: unknown[] })?.allowedValues;
+      message = `${err.validationContext}${name ? '.' + name : ''} ${allowed ? `must be one of ${allowed.join(', ')}` : v.message}`;
+    } else if (err instanceof RateLimitedError) {
+      status = 429;
+      message = err.message;
+      reply.header('retry-after', String(err.retryAfterSeconds));
+    } else if (err instanceof InvalidParameterError || err instanceof InvalidPageTokenError) {
+      status = 400;
+      message = err.message;
+    } else if (err instanceof NotFoundError) {
+      status = 404;
+      message = err.message;
+    } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+      status = err.statusCode === 404 ? 404 : 400;
+      message = err.message;
+    }
+    if (status >= 500) options.logger?.error({ err, url: request.url }, 'metrics request failed');
+    reply.status(status).type('application/json; charset=utf-8').send(body(status, message));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .status(404)
+      .type('application/json; charset=utf-8')
+      .send(body(404, `Cannot ${request.method} ${request.url.split('?')[0]}`));
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    const charge = limiter.charge(`anon:${request.ip}`, tier, cost);
+    reply.header('ratelimit-limit', String(charge.limit));
+    reply.header('ratelimit-remaining', String(charge.remaining));
+    if (!charge.allowed) {
+      reply.header('ratelimit-reset', String(charge.resetSeconds));
+      throw new RateLimitedError(
+        `rate limit exceeded: ${charge.limit} compute units per window`,
+        charge.resetSeconds,
+      );
+    }
+  });
+
+  async function chainOf(value: string): Promise<{ chain: number; blockchainId: string }> {
+    if (['total', 'mainnet', 'testnet'].includes(value))
+      throw new InvalidParameterError(
+        `chainId "${value}" (aggregate over chains) is not served here: name one EVM chain id`,
+      );
+    let q = db.selectFrom('evm_chains').select(['evm_chain_id', 'blockchain_id']);
+    if (/^\d{1,15}$/.test(value)) q = q.where('evm_chain_id', '=', Number(value));
+    else if (/^[1-9A-HJ-NP-Za-km-z]{20,60}$/.test(value)) q = q.where('blockchain_id', '=', value);
+    else throw new InvalidParameterError(`chainId must be an EVM chain id, got "${value}"`);
+    const row = await q.executeTakeFirst();
+    if (!row) throw new NotFoundError(`chain ${value} is not indexed by this service`);
+    return { chain: Number(row.evm_chain_id), blockchainId: row.blockchain_id };
+  }
+
+  app.get(
+    '/v1/avg_tps/:chainId',
+    { schema: { params: V1Params, querystring: V1Query, response: { 200: V1Response, ...ERRORS } } },
+    async (request) => {
+      const p = request.params as Static<typeof V1Params>;
+      const q = request.query as Static<typeof V1Query>;
+      const { chain, blockchainId } = await chainOf(p.chainId);
+      const scope = `avg_tps:${chain}`;
+      const before = q.pageToken ? await uuidTokens.open(scope, q.pageToken) : undefined;
+      const page = await readSeries(db, { chain, metric: 'avgTps', span: 'day', before, limit: v1PageSize });
+      const checkpoint = await db
+        .selectFrom('checkpoints')
+        .select('updated_at_ms')
+        .where('source', '=', evmSource(blockchainId))
+        .executeTakeFirst();
+      return {
+        results: page.results,
+        status: 200,
+        lastRun: Math.floor(Number(checkpoint?.updated_at_ms ?? 0) / 1000),
+        ...(page.next !== undefined ? { nextPageToken: await uuidTokens.issue(scope, page.next) } : {}),
+      };
+    },
+  );
+
+  app.get(
+    '/v2/chains/:chainId/metrics/:metric',
+    { schema: { params: V2Params, querystring: V2Query, response: { 200: V2Response, ...ERRORS } } },
+    async (request) => {
+      const p = request.params as Static<typeof V2Params>;
+      const q = request.query as Static<typeof V2Query>;
+      if ((UNSUPPORTED_METRICS as readonly string[]).includes(p.metric))
+        throw new InvalidParameterError(`metric ${p.metric} is not computed by this service`);
+      if (!(METRICS as readonly string[]).includes(p.metric))
+        throw new InvalidParameterError(`metric must be one of ${METRICS.join(', ')}`);
+      const { chain } = await chainOf(p.chainId);
+      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
+        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      const span: Span = q.timeInterval ?? 'day';
+      const scope = JSON.stringify([
+        'v2',
+        chain,
+        p.metric,
+        span,
+        q.startTimestamp ?? null,
+        q.endTimestamp ?? null,
+      ]);
+      const before = q.pageToken ? signedTokens.open<number>(scope, q.pageToken) : undefined;
+      const page = await readSeries(db, {
+        chain,
+        metric: p.metric as Metric,
+        span,
+        from: q.startTimestamp,
+        to: q.endTimestamp,
+        before,
+        limit: q.pageSize,
+      });
+      const next =
+        page.next !== undefined
+          ? Buffer.from(JSON.stringify({ s: scope, c: page.next })).toString('base64url')
+          : undefined;
+      return { ...(next ? { nextPageToken: next } : {}), results: page.results };
+    },
+  );
+  return app;
+}
+
+export async function startMetricsService(options: MetricsServiceOptions): Promise<RunningMetricsService> {
+  const app = await buildMetricsApp(options);
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    app,
+    async close() {
+      await app.close();
+    },
+  };
+}
