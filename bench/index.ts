@@ -3,6 +3,9 @@
  * where one runs here. Each suite is a module exporting `run(): Promise<BenchResult[]>`.
  */
 import { startupBench } from './startup.js';
+import { xchainBench } from './xchain.js';
+import { pchainBench } from './pchain.js';
+import { aggregatorBench } from './aggregator.js';
 
 export interface BenchResult {
   name: string;
@@ -17,6 +20,9 @@ export interface BenchResult {
 
 const suites: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: 'startup', run: startupBench },
+  { name: 'xchain', run: xchainBench },
+  { name: 'pchain', run: pchainBench },
+  { name: 'aggregator', run: aggregatorBench },
 ];
 
 function print(r: BenchResult): void {

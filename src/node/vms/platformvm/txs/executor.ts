@@ -15,6 +15,7 @@ import {
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toCb58, formatNodeId } from '../../../../shared/encoding.js';
 import { blsVerifyProofOfPossession } from '../../../../shared/crypto/bls.js';
+import { LruSet } from './lru-set.js';
 import type { NetworkIdentity } from '../../../../shared/networks.js';
 import { FxError, checkOwnersWellFormed, verifySpend } from '../../components/secp256k1fx.js';
 import type { SharedMemory } from '../../components/shared-memory.js';
@@ -67,6 +68,20 @@ export interface Executed {
 }
 
 export const PRIMARY_NETWORK = new Uint8Array(32);
+
+/**
+ * Proofs of possession already verified. A pairing costs a few hundred milliseconds in pure JS
+ * and a tx is verified twice (when issued, and again when its block is built).
+ */
+const verifiedProofs = new LruSet(4096);
+
+function proofOfPossessionValid(publicKey: Uint8Array, proof: Uint8Array): boolean {
+  const key = Buffer.from(publicKey).toString('hex') + Buffer.from(proof).toString('hex');
+  if (verifiedProofs.has(key)) return true;
+  const ok = blsVerifyProofOfPossession(publicKey, proof);
+  if (ok) verifiedProofs.add(key);
+  return ok;
+}
 const MAX_MEMO = 256;
 const MAX_CHAIN_NAME = 128;
 const MAX_GENESIS = 1024 * 1024;
@@ -494,7 +509,7 @@ function addValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   if (!(u.signer instanceof pvmSerial.Signer))
     fail('primary network validators must register a BLS key (signer is empty)');
   const pop = u.signer.proof;
-  if (!blsVerifyProofOfPossession(pop.publicKey, pop.signature))
+  if (!proofOfPossessionValid(pop.publicKey, pop.signature))
     fail('invalid proof of possession: the signature does not prove ownership of the BLS public key');
   const existing = env.state.currentValidator(PRIMARY_NETWORK, nodeId);
   if (existing)
@@ -662,7 +677,7 @@ function convertSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
     if (nodeId.length !== 20) fail(`validator ${i} node id must be 20 bytes`);
     const weight = v.weight.value();
     if (weight === 0n) fail(`validator ${i} weight must be positive`);
-    if (!blsVerifyProofOfPossession(v.signer.publicKey, v.signer.signature))
+    if (!proofOfPossessionValid(v.signer.publicKey, v.signer.signature))
       fail(`validator ${i}: invalid proof of possession`);
     balances += v.balance.value();
     return {
@@ -768,7 +783,7 @@ function registerL1ValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
     fail(`validation ${toCb58(reg.validationId)} was already registered`);
   if (env.state.l1ValidatorByNode(reg.subnetId, reg.nodeId))
     fail(`${formatNodeId(reg.nodeId)} already validates L1 ${toCb58(reg.subnetId)}`);
-  if (!blsVerifyProofOfPossession(reg.blsPublicKey, u.blsSignature.toBytes()))
+  if (!proofOfPossessionValid(reg.blsPublicKey, u.blsSignature.toBytes()))
     fail('invalid proof of possession for the BLS key in the registration message');
   const remaining = pOwner(reg.remainingBalanceOwner);
   const deactivation = pOwner(reg.disableOwner);
