@@ -213,11 +213,10 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
         before,
         limit: q.pageSize,
       });
-      const next =
-        page.next !== undefined
-          ? Buffer.from(JSON.stringify({ s: scope, c: page.next })).toString('base64url')
-          : undefined;
-      return { ...(next ? { nextPageToken: next } : {}), results: page.results };
+      return {
+        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
+        results: page.results,
+      };
     },
   );
   return app;

@@ -1,0 +1,307 @@
+/**
+ * Metrics service, end to end on the real Flurry C-chain: transactions are sent at known times
+ * (the devnet clock moves forward with platform.advanceTime, and the C-chain stamps blocks with
+ * it), the indexer maintains the buckets, and both the legacy `/v1/avg_tps` listing and the v2
+ * chain metrics (through @avalanche-sdk/chainkit) must give exactly what the blocks say.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Avalanche } from '@avalanche-sdk/chainkit';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http as viemHttp,
+  parseEther,
+  type Hex,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startMetricsService, type RunningMetricsService } from '../../src/data/metrics/server.js';
+import { call } from '../helpers/devnet.js';
+import { compileContracts } from '../helpers/evm-contracts.js';
+import { startEvmDataStack, type EvmDataStack } from '../helpers/evm-data.js';
+
+const DAY = 86_400;
+let stack: EvmDataStack;
+let metrics: RunningMetricsService;
+let now = Date.now();
+let chainId: string;
+let pub: ReturnType<typeof createPublicClient>;
+let wallet: ReturnType<typeof createWalletClient>;
+/** Per day: transactions, per-second maxima, active addresses, gas, fees, contracts — from the chain. */
+const days = new Map<
+  number,
+  {
+    txs: number;
+    perSecond: Map<number, number>;
+    addresses: Set<string>;
+    gas: bigint;
+    fees: bigint;
+    contracts: number;
+  }
+>();
+let newestDay = 0;
+let oldestDay = 0;
+
+async function sendMany(n: number, to: Hex): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const hash = await wallet.sendTransaction({
+      to,
+      value: parseEther('0.001') * BigInt(i + 1),
+      chain: wallet.chain,
+      account: wallet.account!,
+    });
+    await pub.waitForTransactionReceipt({ hash });
+  }
+}
+
+before(async () => {
+  stack = await startEvmDataStack();
+  metrics = await startMetricsService({ db: stack.database.db, host: '127.0.0.1', port: 0, now: () => now });
+  const facts = stack.devnet.facts;
+  chainId = String(facts.chains.C.evmChainId);
+  const chain = defineChain({
+    id: Number(chainId),
+    name: 'Flurry C-Chain',
+    nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
+    rpcUrls: { default: { http: [facts.urls.cChainRpc] } },
+  });
+  pub = createPublicClient({ chain, transport: viemHttp(facts.urls.cChainRpc) }) as any;
+  wallet = createWalletClient({
+    chain,
+    account: privateKeyToAccount(facts.keys[0].privateKey as Hex),
+    transport: viemHttp(facts.urls.cChainRpc),
+  }) as any;
+
+  // Day 0: three transfers; a day later two transfers and a deployment; 40 days later one transfer.
+  await sendMany(3, '0x00000000000000000000000000000000000000a1');
+  await call(`${stack.devnet.url}/ext/bc/P`, 'platform.advanceTime', { seconds: DAY });
+  await sendMany(2, '0x00000000000000000000000000000000000000a2');
+  const c = compileContracts();
+  const deployHash = await wallet.deployContract({
+    abi: c.Child.abi,
+    bytecode: c.Child.bytecode,
+    chain: wallet.chain,
+    account: wallet.account!,
+  });
+  await pub.waitForTransactionReceipt({ hash: deployHash });
+  await call(`${stack.devnet.url}/ext/bc/P`, 'platform.advanceTime', { seconds: 40 * DAY });
+  await sendMany(1, '0x00000000000000000000000000000000000000a3');
+
+  // What the chain says, block by block.
+  const head = Number(await pub.getBlockNumber());
+  for (let n = 1; n <= head; n++) {
+    const block = await pub.getBlock({ blockNumber: BigInt(n), includeTransactions: true });
+    const ts = Number(block.timestamp);
+    const day = ts - (ts % DAY);
+    const d = days.get(day) ?? {
+      txs: 0,
+      perSecond: new Map(),
+      addresses: new Set(),
+      gas: 0n,
+      fees: 0n,
+      contracts: 0,
+    };
+    for (const tx of block.transactions) {
+      const r = await pub.getTransactionReceipt({ hash: tx.hash });
+      d.txs++;
+      d.perSecond.set(ts, (d.perSecond.get(ts) ?? 0) + 1);
+      d.addresses.add(tx.from.toLowerCase());
+      d.addresses.add((tx.to ?? r.contractAddress!).toLowerCase());
+      d.gas += r.gasUsed;
+      d.fees += r.gasUsed * r.effectiveGasPrice;
+      if (r.contractAddress) d.contracts++;
+    }
+    days.set(day, d);
+  }
+  newestDay = Math.max(...days.keys());
+  oldestDay = Math.min(...days.keys());
+  assert.ok(newestDay - oldestDay >= 41 * DAY, 'the devnet clock moved the C-chain forward');
+  await stack.indexer.waitFor(chainId, head);
+});
+
+after(async () => {
+  await metrics?.close();
+  await stack?.stop();
+});
+
+/** Every day from newest to oldest with its exact average TPS. */
+function expectedAvgTps(): { timestamp: number; value: number }[] {
+  const out = [];
+  for (let day = newestDay; day >= oldestDay; day -= DAY)
+    out.push({ timestamp: day, value: (days.get(day)?.txs ?? 0) / DAY });
+  return out;
+}
+
+describe('GET /v1/avg_tps/{chainId}', () => {
+  test('newest first, exact values, UUID tokens page to the end', async () => {
+    const all: { timestamp: number; value: number }[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const res = await fetch(`${metrics.url}/v1/avg_tps/${chainId}${token ? `?pageToken=${token}` : ''}`);
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as any;
+      assert.equal(body.status, 200);
+      assert.ok(Number.isInteger(body.lastRun) && body.lastRun > 0);
+      all.push(...body.results);
+      token = body.nextPageToken;
+      if (token) assert.match(token, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      pages++;
+    } while (token && pages < 10);
+    assert.equal(pages, 2, '42 days make two pages of 30');
+    assert.deepEqual(all, expectedAvgTps());
+    assert.equal(all[all.length - 1].value, 3 / DAY);
+    assert.equal(all[all.length - 2].value, 3 / DAY, 'two transfers and a deployment on day 1');
+  });
+
+  test('an expired token gives the documented error and the listing restarts', async () => {
+    const first = (await (await fetch(`${metrics.url}/v1/avg_tps/${chainId}`)).json()) as any;
+    const token = first.nextPageToken as string;
+    now += 24 * 3600_000 + 1;
+    try {
+      const res = await fetch(`${metrics.url}/v1/avg_tps/${chainId}?pageToken=${token}`);
+      assert.equal(res.status, 400);
+      const body = (await res.json()) as any;
+      assert.equal(body.statusCode, 400);
+      assert.equal(body.error, 'Bad Request');
+      assert.ok(Array.isArray(body.message));
+      assert.match(body.message[0], /expired.*restart/);
+      const again = (await (await fetch(`${metrics.url}/v1/avg_tps/${chainId}`)).json()) as any;
+      assert.deepEqual(again.results, first.results);
+    } finally {
+      now -= 24 * 3600_000 + 1;
+    }
+  });
+
+  test('bad chain and token: metrics error bodies', async () => {
+    const unknown = await fetch(`${metrics.url}/v1/avg_tps/777777`);
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(Object.keys((await unknown.json()) as object).sort(), [
+      'error',
+      'message',
+      'statusCode',
+    ]);
+    const forged = await fetch(
+      `${metrics.url}/v1/avg_tps/${chainId}?pageToken=8c1a2b3c-0000-4000-8000-000000000000`,
+    );
+    assert.equal(forged.status, 400);
+    const notUuid = await fetch(`${metrics.url}/v1/avg_tps/${chainId}?pageToken=hello`);
+    assert.equal(notUuid.status, 400);
+  });
+});
+
+describe('GET /v2/chains/{chainId}/metrics/{metric} through chainkit', () => {
+  const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+  async function series(metric: any, extra: Record<string, unknown> = {}) {
+    const out: { timestamp: number; value: number }[] = [];
+    const seen = new Set<number>();
+    for await (const page of await sdk.metrics.chains.getMetrics(
+      { chainId, metric, timeInterval: 'day', pageSize: 7, ...extra },
+      { serverURL: metrics.url },
+    )) {
+      for (const r of page.result.results) {
+        assert.ok(!seen.has(r.timestamp));
+        seen.add(r.timestamp);
+        out.push(r);
+      }
+    }
+    return out;
+  }
+  const expected = (f: (d: NonNullable<ReturnType<typeof days.get>>) => number) =>
+    expectedAvgTps().map(({ timestamp }) => ({
+      timestamp,
+      value: days.has(timestamp) ? f(days.get(timestamp)!) : 0,
+    }));
+
+  test('txCount, avgTps, maxTps, activeAddresses, gasUsed, contracts, deployers per day equal the blocks', async () => {
+    assert.deepEqual(
+      await series('txCount'),
+      expected((d) => d.txs),
+    );
+    assert.deepEqual(
+      await series('avgTps'),
+      expected((d) => d.txs / DAY),
+    );
+    assert.deepEqual(
+      await series('maxTps'),
+      expected((d) => Math.max(0, ...d.perSecond.values())),
+    );
+    assert.deepEqual(
+      await series('activeAddresses'),
+      expected((d) => d.addresses.size),
+    );
+    assert.deepEqual(
+      await series('gasUsed'),
+      expected((d) => Number(d.gas)),
+    );
+    assert.deepEqual(
+      await series('contracts'),
+      expected((d) => d.contracts),
+    );
+    assert.deepEqual(
+      await series('deployers'),
+      expected((d) => (d.contracts > 0 ? 1 : 0)),
+    );
+    const fees = await series('feesPaid');
+    const feeExpected = expected((d) => Number(d.fees) / 1e18);
+    fees.forEach((f, i) => assert.ok(Math.abs(f.value - feeExpected[i].value) < 1e-12));
+    const prices = await series('avgGasPrice');
+    prices.forEach((p, i) => {
+      const d = days.get(p.timestamp);
+      if (!d) assert.equal(p.value, 0);
+      else assert.ok(p.value > 0 && Number.isFinite(p.value) && i >= 0);
+    });
+  });
+
+  test('hour, week and month buckets add up to the same transactions; start/end bound the series', async () => {
+    const total = [...days.values()].reduce((s, d) => s + d.txs, 0);
+    for (const timeInterval of ['hour', 'week', 'month'] as const) {
+      const out: number[] = [];
+      for await (const page of await sdk.metrics.chains.getMetrics(
+        { chainId, metric: 'txCount', timeInterval, pageSize: 2160 },
+        { serverURL: metrics.url },
+      ))
+        out.push(...page.result.results.map((r) => r.value));
+      assert.equal(
+        out.reduce((a, b) => a + b, 0),
+        total,
+        timeInterval,
+      );
+    }
+    const bounded = await series('txCount', {
+      startTimestamp: oldestDay + DAY,
+      endTimestamp: oldestDay + DAY,
+    });
+    assert.deepEqual(bounded, [{ timestamp: oldestDay + DAY, value: days.get(oldestDay + DAY)!.txs }]);
+  });
+
+  test('bad metric, interval and rate limit answer in the metrics error shape', async () => {
+    const bad = await fetch(`${metrics.url}/v2/chains/${chainId}/metrics/nonsense`);
+    assert.equal(bad.status, 400);
+    const badInterval = await fetch(`${metrics.url}/v2/chains/${chainId}/metrics/txCount?timeInterval=year`);
+    assert.equal(badInterval.status, 400);
+    assert.match(((await badInterval.json()) as any).message[0], /timeInterval/);
+    const tiny = await startMetricsService({
+      db: stack.database.db,
+      host: '127.0.0.1',
+      port: 0,
+      tier: { cuPerMinute: 60 },
+    });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await fetch(`${tiny.url}/v1/avg_tps/${chainId}`)).status);
+      assert.deepEqual(statuses, [200, 200, 200, 429]);
+      const limited = await fetch(`${tiny.url}/v2/chains/${chainId}/metrics/txCount`);
+      assert.equal(limited.status, 429);
+      assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+      assert.deepEqual((await limited.json()) as any, {
+        message: [((await (await fetch(`${tiny.url}/v1/avg_tps/${chainId}`)).json()) as any).message[0]],
+        error: 'Too Many Requests',
+        statusCode: 429,
+      });
+    } finally {
+      await tiny.close();
+    }
+  });
+});
