@@ -33,6 +33,8 @@ export interface CliOptions {
   /** Node the `indexer` role reads (and the `api` role asks for live validator figures). */
   nodeUrl?: string;
   apiKeysFile?: string;
+  /** Containers the indexer reads and writes per transaction (1 to 1024). */
+  indexerBatchSize: number;
 }
 
 const FLAGS = {
@@ -55,6 +57,7 @@ const FLAGS = {
   'database-url': { type: 'string' },
   'node-url': { type: 'string' },
   'api-keys-file': { type: 'string' },
+  'indexer-batch-size': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -86,6 +89,7 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --database-url URL             postgres://… store for the data platform (default SQLite in the data dir)
   --node-url URL                 node the indexer reads (indexer/api roles; start uses its own node)
   --api-keys-file FILE           JSON file of API keys, tiers and prices (else FLURRY_API_KEYS)
+  --indexer-batch-size N         containers per indexer transaction, 1 to 1024 (default 1024)
 `;
 
 function envName(flag: string): string {
@@ -164,5 +168,6 @@ export function parseOptions(
     databaseUrl,
     nodeUrl,
     apiKeysFile: optional('api-keys-file'),
+    indexerBatchSize: int('indexer-batch-size', 1024, 1, 1024),
   };
 }

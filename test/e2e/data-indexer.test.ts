@@ -1,0 +1,245 @@
+/**
+ * Issue 6: the indexer as its own process (`flurry indexer --node-url`) survives SIGKILL in the
+ * middle of a backfill — restarted, it ends with exactly the rows of an uninterrupted run — on
+ * SQLite and on PostgreSQL; and `flurry api` alone serves what an indexer wrote to PostgreSQL.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { avaxSerial, BigIntPr, Id, Int, TransferOutput, utils, Utxo } from '@avalabs/avalanchejs';
+import { sql } from 'kysely';
+import { createDatabase, type DataDatabase } from '../../src/data/store/database.js';
+import { call, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
+import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import {
+  amountOf,
+  avaxBase,
+  EWOQ_ADDR,
+  inputFrom,
+  issue,
+  owners,
+  richestUtxo,
+  secpOut,
+  signWith,
+  waitAccepted,
+} from './xchain-helpers.js';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+const TABLES: [string, string][] = [
+  ['blocks', 'chain_id, height'],
+  ['transactions', 'tx_hash'],
+  ['asset_transactions', 'asset_id, seq'],
+  ['assets', 'asset_id'],
+  ['utxos', 'utxo_id'],
+  ['utxo_spends', 'utxo_id'],
+  ['utxo_addresses', 'chain_id, address, utxo_id'],
+  ['subnets', 'subnet_id'],
+  ['blockchains', 'blockchain_id'],
+  ['stakers', 'tx_hash'],
+  ['rewards', 'utxo_id'],
+  ['reward_addresses', 'address, seq, utxo_id'],
+];
+
+interface Role {
+  child: ChildProcess;
+  facts: any;
+  exited: Promise<number | null>;
+}
+
+async function startRole(args: string[]): Promise<Role> {
+  const child = spawn(process.execPath, [BIN, ...args, '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FLURRY_LOG_LEVEL: 'warn' },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const facts = await new Promise<any>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited ${code}: ${stderr}`)));
+  });
+  return { child, facts, exited };
+}
+
+async function stopRole(role: Role, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (role.child.exitCode !== null || role.child.signalCode !== null) return role.child.exitCode;
+  role.child.kill(signal);
+  return role.exited;
+}
+
+async function checkpoint(db: DataDatabase['db'], source: string): Promise<number> {
+  const row = await db
+    .selectFrom('checkpoints')
+    .select('next_index')
+    .where('source', '=', source)
+    .executeTakeFirst();
+  return row ? Number(row.next_index) : 0;
+}
+
+async function dump(db: DataDatabase['db']): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const [table, order] of TABLES) {
+    const { rows } = await sql.raw(`SELECT * FROM ${table} ORDER BY ${order}`).execute(db);
+    out[table] = rows.map((r: any) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : String(v)])),
+    );
+  }
+  const cps = await db.selectFrom('checkpoints').select(['source', 'next_index']).orderBy('source').execute();
+  out.checkpoints = cps.map((c) => [c.source, Number(c.next_index)]);
+  return out;
+}
+
+describe('indexer as its own process', () => {
+  let net: Devnet;
+  let url: string;
+  let lastX: number;
+  let lastP: number;
+  let cluster: PostgresCluster | undefined;
+  const pgSkip = postgresUnavailable();
+
+  before(async () => {
+    net = await startDevnet();
+    url = net.url;
+    const f = net.facts;
+    const ctx = { networkID: f.networkID, xBlockchainID: f.chains.X.blockchainID };
+    // 120 chained transfers, each its own block: a backfill long enough to interrupt.
+    let utxo: Utxo = await richestUtxo(url, f.keys[0].xAddress, f.avaxAssetID);
+    for (let i = 0; i < 120; i++) {
+      const to = new Uint8Array(20).fill((i % 7) + 1);
+      const change = amountOf(utxo) - 1_000_000n - 1_000n;
+      const tx = await signWith(
+        new (await import('@avalabs/avalanchejs')).avmSerial.BaseTx(
+          avaxBase(
+            ctx,
+            [secpOut(f.avaxAssetID, 1_000n, [to]), secpOut(f.avaxAssetID, change, [EWOQ_ADDR])],
+            [inputFrom(utxo)],
+          ),
+        ),
+        ['secp'],
+      );
+      const txID = await issue(url, tx);
+      await waitAccepted(url, txID);
+      utxo = new Utxo(
+        new avaxSerial.UTXOID(Id.fromString(txID), new Int(1)),
+        Id.fromString(f.avaxAssetID),
+        new TransferOutput(new BigIntPr(change), owners([EWOQ_ADDR])),
+      );
+    }
+    const last = async (name: string) =>
+      Number((await call(`${url}/ext/index/${name}`, 'index.getLastAccepted', {})).index);
+    lastX = await last('X/block');
+    lastP = await last('P/block');
+    assert.ok(lastX >= 120);
+    if (!pgSkip) cluster = await startPostgres();
+  });
+  after(async () => {
+    await net?.stop();
+    await cluster?.stop();
+  });
+
+  async function indexTo(
+    store: { dataDir: string; databaseUrl?: string },
+    interrupt: boolean,
+  ): Promise<DataDatabase> {
+    const args = ['indexer', '--node-url', url, '--data-dir', store.dataDir, '--indexer-batch-size', '3'];
+    if (store.databaseUrl) args.push('--database-url', store.databaseUrl);
+    const database = await createDatabase(store);
+    let role = await startRole(args);
+    assert.equal(role.facts.role, 'indexer');
+    if (interrupt) {
+      // Kill the moment a few batches are in, well before the end.
+      for (let i = 0; i < 4000 && (await checkpoint(database.db, 'X/block')) < 9; i++)
+        await new Promise((r) => setTimeout(r, 2));
+      role.child.kill('SIGKILL');
+      await role.exited;
+      const at = await checkpoint(database.db, 'X/block');
+      assert.ok(at >= 9 && at <= lastX, `killed mid-backfill (checkpoint ${at} of ${lastX + 1})`);
+      assert.equal(at % 3, 0, 'only whole batches are ever stored');
+      role = await startRole(args);
+    }
+    for (let i = 0; i < 3000; i++) {
+      if (
+        (await checkpoint(database.db, 'X/block')) > lastX &&
+        (await checkpoint(database.db, 'P/block')) > lastP
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(await stopRole(role), 0, 'stops cleanly on SIGTERM');
+    return database;
+  }
+
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    it(
+      `resumes after SIGKILL mid-backfill with exactly the rows of an uninterrupted run (${kind})`,
+      { skip: kind === 'postgres' ? pgSkip : undefined },
+      async () => {
+        const store = async (name: string) => ({
+          dataDir: tempDir(`flurry-ix-${name}-`),
+          databaseUrl: kind === 'postgres' ? await cluster!.createDatabase(`ix_${name}`) : undefined,
+        });
+        const clean = await indexTo(await store('clean'), false);
+        const crashed = await indexTo(await store('crashed'), true);
+        try {
+          const a = await dump(clean.db);
+          const b = await dump(crashed.db);
+          assert.equal((a.transactions as unknown[]).length, 120);
+          assert.deepEqual(
+            (a.checkpoints as [string, number][]).filter(([s]) => s.endsWith('/block')),
+            [
+              ['P/block', lastP + 1],
+              ['X/block', lastX + 1],
+            ],
+          );
+          for (const table of Object.keys(a)) assert.deepEqual(b[table], a[table], `table ${table}`);
+        } finally {
+          await clean.close();
+          await crashed.close();
+        }
+      },
+    );
+  }
+
+  it('serves what an indexer wrote to PostgreSQL from `flurry api` alone', { skip: pgSkip }, async () => {
+    const databaseUrl = await cluster!.createDatabase('roles');
+    const dataDir = tempDir('flurry-roles-');
+    const database = await indexTo({ dataDir, databaseUrl }, false);
+    await database.close();
+    const api = await startRole([
+      'api',
+      '--database-url',
+      databaseUrl,
+      '--data-dir',
+      dataDir,
+      '--data-port',
+      '0',
+    ]);
+    try {
+      assert.equal(api.facts.role, 'api');
+      assert.equal(api.facts.network, 'local');
+      assert.ok(
+        !api.facts.database.includes('@127.0.0.1') ||
+          !/:[^:@/]+@/.test(api.facts.database.replace('postgres://', '')),
+        'no password printed',
+      );
+      const to = utils.formatBech32('local', new Uint8Array(20).fill(1));
+      const res = await fetch(
+        `${api.facts.urls.data}/v1/networks/local/blockchains/x-chain/utxos?pageSize=1024`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ addresses: `X-${to}` }),
+        },
+      );
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as any;
+      const node = await call(`${url}/ext/bc/X`, 'avm.getUTXOs', { addresses: [`X-${to}`], limit: 1024 });
+      assert.equal(body.utxos.length, node.utxos.length);
+      assert.equal(body.utxos.length, Math.ceil(120 / 7));
+    } finally {
+      assert.equal(await stopRole(api), 0);
+    }
+  });
+});
