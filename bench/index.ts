@@ -6,6 +6,7 @@ import { startupBench } from './startup.js';
 import { xchainBench } from './xchain.js';
 import { pchainBench } from './pchain.js';
 import { aggregatorBench } from './aggregator.js';
+import { dataBench } from './data.js';
 
 export interface BenchResult {
   name: string;
@@ -23,6 +24,7 @@ const suites: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: 'xchain', run: xchainBench },
   { name: 'pchain', run: pchainBench },
   { name: 'aggregator', run: aggregatorBench },
+  { name: 'data', run: dataBench },
 ];
 
 function print(r: BenchResult): void {

@@ -5,8 +5,6 @@
  * (quorum + buffer); if every answer is in and the quorum is still met, that suffices. The
  * result is the signed message (BitSetSignature over the canonical set).
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { blsVerify } from '../../shared/crypto/bls.js';
 import { fromCb58, toCb58 } from '../../shared/encoding.js';
 import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
 import {
@@ -17,6 +15,7 @@ import {
   type CanonicalValidatorSet,
 } from '../../shared/warp/index.js';
 import { InvalidParameterError, NotFoundError, UpstreamUnavailableError } from '../internal/errors.js';
+import { collectSignatures } from './collector.js';
 import { decodeHex, encodeSignedMessage, parseWarpMessage } from './message.js';
 import { createNodeClient, NodeRpcError } from '../internal/node-client.js';
 
@@ -50,11 +49,6 @@ export interface SignatureAggregator {
   aggregate(request: AggregateRequest): Promise<AggregateResult>;
 }
 
-interface ValidatorAnswer {
-  index: number;
-  signature: Uint8Array;
-}
-
 /** Most validator signatures kept; the oldest go first. */
 const SIGNATURE_CACHE_SIZE = 50_000;
 
@@ -65,7 +59,7 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
     cache.set(key, signature);
     if (cache.size > SIGNATURE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   };
-  const requestTimeoutMs = options.requestTimeoutMs ?? 5_000;
+  const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
   const nodeTimeoutMs = options.nodeTimeoutMs ?? 10_000;
   const client = createNodeClient(options.nodeUrl, nodeTimeoutMs);
   const node = (path: string, method: string, params: Record<string, unknown>) =>
@@ -155,16 +149,16 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
       const [{ set }, addresses] = await Promise.all([validatorSet(subnetID, height), peerAddresses()]);
 
       const target = requiredWeight(set.totalWeight, BigInt(Math.min(100, quorum + buffer)));
-      const answers = await collect(
+      const answers = await collectSignatures({
         set,
         addresses,
-        message.bytes,
+        message: message.bytes,
         justification,
         target,
-        requestTimeoutMs,
+        timeoutMs: requestTimeoutMs,
         cache,
         remember,
-      );
+      });
       const signedWeight = answers.reduce((sum, a) => sum + set.validators[a.index].weight, 0n);
       if (!hasQuorum(signedWeight, set.totalWeight, BigInt(quorum))) {
         const percent = set.totalWeight === 0n ? 0 : Number((signedWeight * 10000n) / set.totalWeight) / 100;
@@ -189,91 +183,6 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
       };
     },
   };
-}
-
-/**
- * Asks every validator at once; resolves when the verified weight reaches `target` (the rest
- * are cancelled) or when every request has ended.
- */
-function collect(
-  set: CanonicalValidatorSet,
-  addresses: Map<string, string>,
-  message: Uint8Array,
-  justification: Uint8Array,
-  target: bigint,
-  timeoutMs: number,
-  cache: ReadonlyMap<string, Uint8Array>,
-  remember: (key: string, signature: Uint8Array) => void,
-): Promise<ValidatorAnswer[]> {
-  const messageKey = Buffer.from(sha256(message)).toString('hex');
-  const controller = new AbortController();
-  const answers: ValidatorAnswer[] = [];
-  let weight = 0n;
-  const messageHex = '0x' + Buffer.from(message).toString('hex');
-  const justificationHex = '0x' + Buffer.from(justification).toString('hex');
-  return new Promise((resolve) => {
-    let pending = set.validators.length;
-    const settle = () => {
-      if (--pending === 0 || weight >= target) {
-        controller.abort();
-        resolve(answers);
-      }
-    };
-    set.validators.forEach((validator, index) => {
-      const key = messageKey + ':' + Buffer.from(validator.publicKey).toString('hex');
-      const cached = cache.get(key);
-      if (cached) {
-        answers.push({ index, signature: cached });
-        weight += validator.weight;
-        queueMicrotask(settle);
-        return;
-      }
-      const url = validator.nodeIDs.map((id) => addresses.get(id)).find((u) => u !== undefined);
-      if (!url) {
-        queueMicrotask(settle);
-        return;
-      }
-      requestSignature(url, messageHex, justificationHex, timeoutMs, controller.signal)
-        .then((signature) => {
-          if (signature && blsVerify(validator.publicKey, message, signature)) {
-            remember(key, signature);
-            if (weight < target) {
-              answers.push({ index, signature });
-              weight += validator.weight;
-            }
-          }
-        })
-        .catch(() => undefined)
-        .finally(settle);
-    });
-    if (set.validators.length === 0) resolve(answers);
-  });
-}
-
-async function requestSignature(
-  baseUrl: string,
-  message: string,
-  justification: string,
-  timeoutMs: number,
-  cancel: AbortSignal,
-): Promise<Uint8Array | undefined> {
-  const res = await fetch(`${baseUrl}/ext/acp118`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'acp118.signatureRequest',
-      params: { message, justification },
-    }),
-    signal: AbortSignal.any([cancel, AbortSignal.timeout(timeoutMs)]),
-  });
-  const body = (await res.json()) as { result?: { signature?: string } };
-  const hex = body.result?.signature;
-  if (!hex) return undefined;
-  const bytes = Uint8Array.from(Buffer.from(hex.replace(/^0x/, ''), 'hex'));
-  // An all-zero or empty signature means "not seen yet" to the reference aggregator.
-  return bytes.length === 96 && bytes.some((b) => b !== 0) ? bytes : undefined;
 }
 
 /** A subnet id given as cb58 or as 0x-hex of 32 bytes. */

@@ -1,0 +1,152 @@
+/**
+ * Signature aggregation latency with 5, 100 and 1,000 validators, through the chain-data
+ * service of a real devnet (validators answering over HTTP), against the BLS compute floor
+ * measured in the same run: verifying every validator's signature plus aggregating them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { addTxSignatures, avm, Context, TransferableOutput, utils } from '@avalabs/avalanchejs';
+import blst from '@chainsafe/blst';
+import type { BenchResult } from './index.js';
+
+const BIN = path.resolve(import.meta.dirname, '../bin/flurry.js');
+const EWOQ_KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
+const EWOQ = 'X-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t';
+
+async function rpc(url: string, method: string, params: unknown = {}): Promise<any> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+async function start(validators: number): Promise<{ child: ChildProcess; facts: any; dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-bench-agg-'));
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'start',
+      '--json',
+      '--network',
+      'fuji',
+      '--validators',
+      String(validators),
+      '--node-port',
+      '0',
+      '--data-port',
+      '0',
+      '--metrics-port',
+      '0',
+      '--data-dir',
+      dir,
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, FLURRY_LOG_LEVEL: 'error' } },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`devnet exited ${code}`)));
+  });
+  return { child, facts: JSON.parse(line), dir };
+}
+
+/** A Warp message naming a freshly accepted X-chain block (fresh, so no cached signature helps). */
+async function freshMessage(url: string, xChainID: string): Promise<string> {
+  const ctx = await Context.getContextFromURI(url);
+  const xApi = new avm.AVMApi(url);
+  const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ] });
+  const me = utils.bech32ToBytes(EWOQ);
+  const tx = avm.newBaseTx(ctx, [me], utxos, [
+    TransferableOutput.fromNative(ctx.avaxAssetID, 1_000_000n, [me]),
+  ]);
+  await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+  const { txID } = await xApi.issueSignedTx(tx.getSignedTx());
+  for (let i = 0; i < 200; i++) {
+    if ((await rpc(`${url}/ext/bc/X`, 'avm.getTxStatus', { txID })).status === 'Accepted') break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const last = await rpc(`${url}/ext/index/X/block`, 'index.getLastAccepted', { encoding: 'hex' });
+  const payload = Buffer.alloc(38);
+  Buffer.from(utils.base58check.decode(last.id)).copy(payload, 6);
+  const msg = Buffer.alloc(42 + 38);
+  msg.writeUInt32BE(5, 2);
+  Buffer.from(utils.base58check.decode(xChainID)).copy(msg, 6);
+  msg.writeUInt32BE(38, 38);
+  payload.copy(msg, 42);
+  return msg.toString('hex');
+}
+
+/** Verify N signatures of one message and aggregate them: what no aggregator can avoid. */
+function blsFloorMs(n: number, message: Uint8Array): number {
+  const keys = Array.from({ length: n }, (_, i) =>
+    blst.SecretKey.fromKeygen(Uint8Array.from(Buffer.alloc(32, i + 1))),
+  );
+  const pks = keys.map((k) => k.toPublicKey());
+  const sigs = keys.map((k) => k.sign(message).toBytes(true));
+  const t0 = performance.now();
+  const parsed = sigs.map((s) => blst.Signature.fromBytes(s, true));
+  for (let i = 0; i < n; i++) if (!blst.verify(message, pks[i], parsed[i])) throw new Error('bad signature');
+  blst.aggregateSignatures(parsed, false);
+  blst.aggregatePublicKeys(pks, false);
+  return performance.now() - t0;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+export async function aggregatorBench(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  for (const n of [5, 100, 1000]) {
+    const { child, facts, dir } = await start(n);
+    try {
+      const url = facts.urls.node as string;
+      const data = facts.urls.data as string;
+      const { peers } = await rpc(`${url}/ext/info`, 'info.peers');
+      // Round trip to one validator: the network cost every aggregation pays at least once.
+      const rtts: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t = performance.now();
+        await rpc(`http://${peers[0]?.ip ?? url.replace('http://', '')}/ext/info`, 'info.getNodeID');
+        rtts.push(performance.now() - t);
+      }
+      const rtt = median(rtts);
+      const runs = n >= 1000 ? 3 : 5;
+      const latencies: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const message = await freshMessage(url, facts.chains.X.blockchainID);
+        const t = performance.now();
+        const res = await fetch(`${data}/v1/signatureAggregator/fuji/aggregateSignatures`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message }),
+        });
+        if (res.status !== 201) throw new Error(`aggregation failed: ${res.status} ${await res.text()}`);
+        latencies.push(performance.now() - t);
+      }
+      const floor = blsFloorMs(n, Buffer.from('flurry bench message'));
+      const latency = median(latencies);
+      results.push({
+        name: `aggregation latency, ${n} validators (median of ${runs})`,
+        value: latency,
+        unit: 'ms',
+        target: `<= 1.5x floor + RTT = ${(1.5 * floor + rtt).toFixed(1)} ms`,
+        peers: [{ name: 'BLS floor (verify all + aggregate)', value: floor }],
+        note: `round trip ${rtt.toFixed(2)} ms; ${latency <= 1.5 * floor + rtt ? 'meets' : 'misses'} target`,
+      });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return results;
+}
