@@ -26,6 +26,8 @@ export class UtxoStore {
     db.exec(`CREATE TABLE IF NOT EXISTS utxo_addresses (
       chain TEXT NOT NULL, address BLOB NOT NULL, input_id BLOB NOT NULL,
       PRIMARY KEY (chain, address, input_id)) WITHOUT ROWID`);
+    // Spending deletes address rows by input id; without this index each delete scans the chain.
+    db.exec(`CREATE INDEX IF NOT EXISTS utxo_addresses_by_input ON utxo_addresses (chain, input_id)`);
   }
 
   get(inputId: Uint8Array): Uint8Array | undefined {

@@ -81,6 +81,7 @@ export class XVM {
   private readonly pendingProduced = new Map<string, ProducedUtxo>();
   private readonly pendingAssets = new Map<string, NewAsset>();
   private readonly rejected = new Map<string, string>();
+  private readonly assetCache = new Map<string, AssetInfo>();
   private buildTimer: NodeJS.Timeout | undefined;
   private buildImmediate: NodeJS.Immediate | undefined;
   private lastBuildMs = 0;
@@ -172,13 +173,13 @@ export class XVM {
   private readonly view: StateView = {
     utxo: (ref: UtxoRef) => {
       const { inputId, key } = refInputId(ref);
-      const label = `${toCb58(ref.txId)}:${ref.outputIndex}`;
+      const label = () => `${toCb58(ref.txId)}:${ref.outputIndex}`;
       const spender = this.pendingSpent.get(key);
-      if (spender) return `double spend: UTXO ${label} is already spent by pending transaction ${spender}`;
+      if (spender) return `double spend: UTXO ${label()} is already spent by pending transaction ${spender}`;
       const pending = this.pendingProduced.get(key);
       if (pending) return readUtxo(parseUtxo(pending.bytes));
       const bytes = this.state.utxos.get(inputId);
-      if (!bytes) return `UTXO ${label} not found: it never existed or is already spent`;
+      if (!bytes) return `UTXO ${label()} not found: it never existed or is already spent`;
       return readUtxo(parseUtxo(bytes));
     },
     atomicUtxo: (sourceChain: Uint8Array, ref: UtxoRef) => {
@@ -199,9 +200,17 @@ export class XVM {
       return utxo;
     },
     asset: (assetId: Uint8Array): AssetInfo | undefined => {
+      // Accepted assets never change, so they are cached (by hex: cb58 costs more than the lookup).
+      const hex = Buffer.from(assetId).toString('hex');
+      const known = this.assetCache.get(hex);
+      if (known) return known;
       const id = toCb58(assetId);
       const stored = this.state.asset(id);
-      if (stored) return { fxs: stored.fxs };
+      if (stored) {
+        const info = { fxs: stored.fxs };
+        this.assetCache.set(hex, info);
+        return info;
+      }
       const pending = this.pendingAssets.get(id);
       return pending ? { fxs: pending.fxs } : undefined;
     },

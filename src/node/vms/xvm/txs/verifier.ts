@@ -121,7 +121,7 @@ function verifyOutputs(outs: readonly TxOutput[], what: string): void {
   outs.forEach((out, i) => {
     if (out.output.kind !== 'secpTransfer') fail(`${what}[${i}] is not a transferable amount output`);
     verifyOutput(out.output, `${what}[${i}]`);
-    bytes.push(out.raw.toBytes(avmCodecForSort));
+    if (outs.length > 1) bytes.push(out.raw.toBytes(avmCodecForSort));
   });
   for (let i = 1; i < bytes.length; i++)
     if (compare(bytes[i - 1], bytes[i]) > 0) fail(`${what} are not sorted`);
@@ -206,9 +206,10 @@ function verifyOperations(tx: XTx): void {
 }
 
 function add(sums: Map<string, bigint>, assetId: Uint8Array, amount: bigint): void {
-  const key = toCb58(assetId);
+  // Keyed by hex: cb58 is only worth its cost in error messages.
+  const key = Buffer.from(assetId).toString('hex');
   const total = (sums.get(key) ?? 0n) + amount;
-  if (total > MAX_UINT64) fail(`amounts of asset ${key} overflow uint64`);
+  if (total > MAX_UINT64) fail(`amounts of asset ${toCb58(assetId)} overflow uint64`);
   sums.set(key, total);
 }
 
@@ -220,11 +221,13 @@ function verifyFlow(tx: XTx, avaxAssetId: Uint8Array, fee: bigint): void {
   for (const o of [...tx.outs, ...tx.exportedOuts])
     if (o.output.kind === 'secpTransfer') add(produced, o.assetId, o.output.amount);
   if (fee > 0n) add(produced, avaxAssetId, fee);
+  const avaxKey = Buffer.from(avaxAssetId).toString('hex');
   for (const [asset, out] of produced) {
     const inAmount = consumed.get(asset) ?? 0n;
     if (out > inAmount) {
-      const feeNote = asset === toCb58(avaxAssetId) ? ` (outputs plus the ${fee} fee)` : '';
-      fail(`insufficient funds: asset ${asset} needs ${out}${feeNote} but the inputs hold ${inAmount}`);
+      const feeNote = asset === avaxKey ? ` (outputs plus the ${fee} fee)` : '';
+      const name = toCb58(Buffer.from(asset, 'hex'));
+      fail(`insufficient funds: asset ${name} needs ${out}${feeNote} but the inputs hold ${inAmount}`);
     }
   }
 }
