@@ -4,7 +4,6 @@
  */
 import { startupBench } from './startup.js';
 import { xchainBench } from './xchain.js';
-import { xchainBench } from './xchain.js';
 import { pchainBench } from './pchain.js';
 import { aggregatorBench } from './aggregator.js';
 import { dataBench } from './data.js';
@@ -22,7 +21,6 @@ export interface BenchResult {
 
 const suites: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: 'startup', run: startupBench },
-  { name: 'xchain', run: xchainBench },
   { name: 'xchain', run: xchainBench },
   { name: 'pchain', run: pchainBench },
   { name: 'aggregator', run: aggregatorBench },
