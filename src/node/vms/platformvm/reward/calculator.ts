@@ -29,6 +29,11 @@ export function potentialReward(
 /** Splits `total` into (the `shares` ppm part, the rest), rounding as the reference does. */
 export function splitReward(total: bigint, shares: number): [bigint, bigint] {
   const remainderShares = PERCENT_DENOMINATOR - BigInt(shares);
-  const remainder = (remainderShares * total) / PERCENT_DENOMINATOR;
+  // The reference rounds late when the product fits in a uint64, early otherwise.
+  const product = remainderShares * total;
+  const remainder =
+    product <= MAX_UINT64 ? product / PERCENT_DENOMINATOR : remainderShares * (total / PERCENT_DENOMINATOR);
   return [total - remainder, remainder];
 }
+
+const MAX_UINT64 = (1n << 64n) - 1n;
