@@ -6,6 +6,7 @@ import { startupBench } from './startup.js';
 import { xchainBench } from './xchain.js';
 import { pchainBench } from './pchain.js';
 import { aggregatorBench } from './aggregator.js';
+import { evmDataBench } from './evm-data.js';
 import { dataBench } from './data.js';
 
 export interface BenchResult {
@@ -24,6 +25,7 @@ const suites: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: 'xchain', run: xchainBench },
   { name: 'pchain', run: pchainBench },
   { name: 'aggregator', run: aggregatorBench },
+  { name: 'evm-data', run: evmDataBench },
   { name: 'data', run: dataBench },
 ];
 
