@@ -49,6 +49,9 @@ export interface SignatureAggregator {
   aggregate(request: AggregateRequest): Promise<AggregateResult>;
 }
 
+/** How long the peer list from info.peers is reused. */
+const PEERS_TTL_MS = 2_000;
+
 /** Most validator signatures kept; the oldest go first. */
 const SIGNATURE_CACHE_SIZE = 50_000;
 
@@ -65,29 +68,40 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
   const node = (path: string, method: string, params: Record<string, unknown>) =>
     client.call<any>(path, method, params);
 
+  // The chain → subnet map never changes, a validator set at a height never changes, and the
+  // peer list moves rarely: caching them keeps an aggregation to the signature requests alone.
+  const subnetByChain = new Map<string, string>();
+  const sets = new Map<string, CanonicalValidatorSet>();
+  let peers: { at: number; map: Map<string, string> } | undefined;
+  let networkID: number | undefined;
+
   async function subnetOfChain(chainId: string): Promise<string> {
     if (chainId === PRIMARY_NETWORK_ID) return PRIMARY_NETWORK_ID;
+    const known = subnetByChain.get(chainId);
+    if (known) return known;
     const { blockchains } = await node('/ext/bc/P', 'platform.getBlockchains', {});
-    const chain = (blockchains as { id: string; subnetID: string }[]).find((b) => b.id === chainId);
-    if (!chain) throw new NotFoundError(`source blockchain not found for chain ID ${chainId}`);
-    return chain.subnetID;
+    for (const b of blockchains as { id: string; subnetID: string }[]) subnetByChain.set(b.id, b.subnetID);
+    const subnet = subnetByChain.get(chainId);
+    if (!subnet) throw new NotFoundError(`source blockchain not found for chain ID ${chainId}`);
+    return subnet;
   }
 
-  async function validatorSet(
-    subnetID: string,
-    height: bigint | undefined,
-  ): Promise<{ set: CanonicalValidatorSet; height: bigint }> {
+  async function validatorSet(subnetID: string, height: bigint | undefined): Promise<CanonicalValidatorSet> {
     const at = height ?? BigInt((await node('/ext/bc/P', 'platform.getHeight', {})).height);
+    const key = `${subnetID}@${at}`;
+    const cached = sets.get(key);
+    if (cached) return cached;
     let answer: {
       validators: Record<string, { publicKey?: string | null; weight: string | number } | string | number>;
     };
     try {
       answer = await node('/ext/bc/P', 'platform.getValidatorsAt', { height: at.toString(), subnetID });
     } catch (err) {
-      if (err instanceof NodeRpcError)
-        throw new InvalidParameterError(
-          `no validator set for subnet ${subnetID} at P-Chain height ${at}: ${err.message}`,
+      if (err instanceof NodeRpcError) {
+        throw new UpstreamUnavailableError(
+          `validator set of subnet ${subnetID} at P-Chain height ${at} is unavailable: ${err.message}`,
         );
+      }
       throw err;
     }
     const inputs = Object.entries(answer.validators ?? {}).map(([nodeID, v]) => {
@@ -102,17 +116,23 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
     });
     if (inputs.length === 0)
       throw new NotFoundError(`no validators for subnet ${subnetID} at P-Chain height ${at}`);
-    return { set: canonicalValidatorSet(inputs), height: at };
+    const set = canonicalValidatorSet(inputs);
+    sets.set(key, set);
+    if (sets.size > 64) sets.delete(sets.keys().next().value as string);
+    return set;
   }
 
   async function peerAddresses(): Promise<Map<string, string>> {
-    const [{ peers }, self] = await Promise.all([
+    if (peers && Date.now() - peers.at < PEERS_TTL_MS) return peers.map;
+    const [answer, self] = await Promise.all([
       node('/ext/info', 'info.peers', {}),
       node('/ext/info', 'info.getNodeID', {}),
     ]);
     const map = new Map<string, string>();
-    for (const p of peers as { nodeID: string; ip: string }[]) if (p.ip) map.set(p.nodeID, `http://${p.ip}`);
+    for (const p of answer.peers as { nodeID: string; ip: string }[])
+      if (p.ip) map.set(p.nodeID, `http://${p.ip}`);
     map.set(self.nodeID as string, options.nodeUrl);
+    peers = { at: Date.now(), map };
     return map;
   }
 
@@ -133,7 +153,7 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
       const justification = request.justification
         ? decodeHex(request.justification, 'justification')
         : new Uint8Array(0);
-      const { networkID } = await node('/ext/info', 'info.getNetworkID', {});
+      networkID ??= Number((await node('/ext/info', 'info.getNetworkID', {})).networkID);
       if (Number(networkID) !== message.networkID) {
         throw new InvalidParameterError(
           `message is for network ${message.networkID}, this service aggregates for network ${networkID}`,
@@ -146,7 +166,7 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
         subnetID = await subnetOfChain(toCb58(message.sourceChainID));
       }
       const height = request.pChainHeight ? BigInt(request.pChainHeight) : undefined;
-      const [{ set }, addresses] = await Promise.all([validatorSet(subnetID, height), peerAddresses()]);
+      const [set, addresses] = await Promise.all([validatorSet(subnetID, height), peerAddresses()]);
 
       const target = requiredWeight(set.totalWeight, BigInt(Math.min(100, quorum + buffer)));
       const answers = await collectSignatures({

@@ -45,7 +45,7 @@ export function collectSignatures(o: CollectOptions): Promise<ValidatorAnswer[]>
   const messageHex = '0x' + Buffer.from(o.message).toString('hex');
   const justificationHex = '0x' + Buffer.from(o.justification).toString('hex');
   const weightOf = (index: number) => o.set.validators[index].weight;
-  const keyOf = (index: number) => blst.PublicKey.fromBytes(o.set.validators[index].publicKey);
+  const keyOf = (index: number) => o.set.validators[index].key;
 
   const accept = (c: Candidate) => {
     verified.push({ index: c.index, signature: c.bytes });

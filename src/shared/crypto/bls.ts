@@ -20,9 +20,16 @@ export function blsPublicKey(secretKey: Uint8Array): Uint8Array {
   return blst.SecretKey.fromBytes(secretKey).toPublicKey().toBytes(true);
 }
 
-/** Signs a message (96-byte compressed signature). */
+const parsedSecretKeys = new WeakMap<Uint8Array, blst.SecretKey>();
+
+/** Signs a message (96-byte compressed signature). The parsed key is kept per key array. */
 export function blsSign(secretKey: Uint8Array, message: Uint8Array): Uint8Array {
-  return blst.SecretKey.fromBytes(secretKey).sign(message).toBytes(true);
+  let key = parsedSecretKeys.get(secretKey);
+  if (!key) {
+    key = blst.SecretKey.fromBytes(secretKey);
+    parsedSecretKeys.set(secretKey, key);
+  }
+  return key.sign(message).toBytes(true);
 }
 
 /** Verifies a signature; malformed keys or signatures verify as false instead of throwing. */

@@ -17,6 +17,8 @@ export interface CanonicalValidator {
   readonly publicKey: Uint8Array;
   /** 96-byte uncompressed key, the sort key. */
   readonly publicKeyUncompressed: Uint8Array;
+  /** The parsed (validated) key, kept so verifiers do not parse it again. */
+  readonly key: blst.PublicKey;
   readonly weight: bigint;
   readonly nodeIDs: readonly string[];
 }
@@ -31,19 +33,26 @@ export function canonicalValidatorSet(inputs: readonly WarpValidatorInput[]): Ca
   let totalWeight = 0n;
   const byKey = new Map<
     string,
-    { publicKey: Uint8Array; uncompressed: Uint8Array; weight: bigint; nodeIDs: string[] }
+    { publicKey: Uint8Array; key: blst.PublicKey; uncompressed: Uint8Array; weight: bigint; nodeIDs: string[] }
   >();
   for (const v of inputs) {
     totalWeight += v.weight;
     if (!v.publicKey) continue;
-    const uncompressed = blst.PublicKey.fromBytes(v.publicKey).toBytes(false);
+    const parsed = blst.PublicKey.fromBytes(v.publicKey, true);
+    const uncompressed = parsed.toBytes(false);
     const key = Buffer.from(uncompressed).toString('hex');
     const entry = byKey.get(key);
     if (entry) {
       entry.weight += v.weight;
       entry.nodeIDs.push(v.nodeID);
     } else {
-      byKey.set(key, { publicKey: v.publicKey, uncompressed, weight: v.weight, nodeIDs: [v.nodeID] });
+      byKey.set(key, {
+        publicKey: v.publicKey,
+        key: parsed,
+        uncompressed,
+        weight: v.weight,
+        nodeIDs: [v.nodeID],
+      });
     }
   }
   const validators = [...byKey.values()]
@@ -51,6 +60,7 @@ export function canonicalValidatorSet(inputs: readonly WarpValidatorInput[]): Ca
     .map((e) => ({
       publicKey: e.publicKey,
       publicKeyUncompressed: e.uncompressed,
+      key: e.key,
       weight: e.weight,
       nodeIDs: e.nodeIDs,
     }));
