@@ -102,7 +102,14 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
       primary = await startPrimaryIndexer({ db: database.db, node, logger, batchSize: options.batchSize });
       network = identityOf(primary.network);
       try {
-        evm = await startEvmIndexer({ db: database.db, nodeUrl: options.nodeUrl!, network, logger });
+        evm = await startEvmIndexer({
+          db: database.db,
+          nodeUrl: options.nodeUrl!,
+          network,
+          logger,
+          // --indexer-batch-size also bounds EVM ranges (blocks carry many rows: at most 100).
+          maxBlocksPerRange: options.batchSize !== undefined ? Math.min(options.batchSize, 100) : undefined,
+        });
         nftFetcher = startNftFetcher({
           db: database.db,
           resolver: createMetadataResolver(nftResolverOptionsFromEnv()),

@@ -1,0 +1,166 @@
+/**
+ * Crash safety of the EVM indexer: `flurry indexer` backfills a busy C-chain in small ranges and
+ * is killed with SIGKILL again and again; after the last restart its store must hold exactly
+ * the rows (transfers, transactions, internal transactions, metric buckets) of the indexer that
+ * `flurry start` ran undisturbed beside the node — nothing lost, nothing counted twice.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createPublicClient, createWalletClient, defineChain, http as viemHttp, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createDatabase, type DataDatabase } from '../../src/data/store/database.js';
+import { compileContracts } from '../helpers/evm-contracts.js';
+import { startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+let devnet: Devnet;
+let child: ChildProcess | undefined;
+
+before(async () => {
+  devnet = await startDevnet();
+});
+
+after(async () => {
+  child?.kill('SIGKILL');
+  await devnet?.stop();
+});
+
+function startIndexer(dataDir: string): ChildProcess {
+  return spawn(
+    process.execPath,
+    [BIN, 'indexer', '--node-url', devnet.url, '--data-dir', dataDir, '--indexer-batch-size', '3', '--json'],
+    {
+      stdio: 'ignore',
+      env: { ...process.env, FLURRY_LOG_LEVEL: 'error' },
+    },
+  );
+}
+
+async function killed(c: ChildProcess): Promise<void> {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  const exited = new Promise((r) => c.once('exit', r));
+  c.kill('SIGKILL');
+  await exited;
+}
+
+async function snapshot(db: DataDatabase['db'], chain: number) {
+  const rows = async (
+    table:
+      | 'evm_native_txs'
+      | 'evm_token_transfers'
+      | 'evm_internal_txs'
+      | 'evm_metric_buckets'
+      | 'evm_contracts'
+      | 'evm_blocks',
+  ) =>
+    (await db.selectFrom(table).selectAll().where('chain', '=', chain).execute())
+      .map((r) => JSON.stringify(r))
+      .sort();
+  return {
+    blocks: await rows('evm_blocks'),
+    native: await rows('evm_native_txs'),
+    transfers: await rows('evm_token_transfers'),
+    internals: await rows('evm_internal_txs'),
+    contracts: await rows('evm_contracts'),
+    buckets: await rows('evm_metric_buckets'),
+  };
+}
+
+test('kill -9 during the EVM backfill loses and duplicates nothing', async () => {
+  const facts = devnet.facts;
+  const chainId = facts.chains.C.evmChainId!;
+  const chain = defineChain({
+    id: chainId,
+    name: 'Flurry C-Chain',
+    nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
+    rpcUrls: { default: { http: [facts.urls.cChainRpc] } },
+  });
+  const account = privateKeyToAccount(facts.keys[0].privateKey as Hex);
+  const pub = createPublicClient({ chain, transport: viemHttp(facts.urls.cChainRpc) });
+  const wallet = createWalletClient({ chain, account, transport: viemHttp(facts.urls.cChainRpc) });
+  const c = compileContracts();
+  const deploy = await wallet.deployContract({
+    abi: c.Token20.abi,
+    bytecode: c.Token20.bytecode,
+    args: ['Crash', 'CRSH', 18, 10n ** 24n],
+  });
+  const token = (await pub.waitForTransactionReceipt({ hash: deploy })).contractAddress!;
+  const factoryHash = await wallet.deployContract({ abi: c.Factory.abi, bytecode: c.Factory.bytecode });
+  const factory = (await pub.waitForTransactionReceipt({ hash: factoryHash })).contractAddress!;
+  let last: Hex = factoryHash;
+  for (let i = 0; i < 60; i++) {
+    last =
+      i % 10 === 9
+        ? await wallet.writeContract({
+            address: factory,
+            abi: c.Factory.abi,
+            functionName: 'deployAndForward',
+            args: [account.address, `0x${i.toString(16).padStart(64, '0')}`],
+            value: 1000n,
+          })
+        : await wallet.writeContract({
+            address: token,
+            abi: c.Token20.abi,
+            functionName: 'transfer',
+            args: [`0x${(0xbeef00 + i).toString(16).padStart(40, '0')}`, BigInt(i + 1)],
+          });
+    await pub.waitForTransactionReceipt({ hash: last });
+  }
+  const head = Number(await pub.getBlockNumber());
+
+  // The undisturbed store: flurry start's own indexer.
+  const reference = await createDatabase({ dataDir: devnet.dataDir });
+  const referenceHead = async () =>
+    Number(
+      (
+        await reference.db
+          .selectFrom('checkpoints')
+          .select('next_index')
+          .where('source', '=', `evm:${facts.chains.C.blockchainID}`)
+          .executeTakeFirst()
+      )?.next_index ?? 0,
+    );
+  while ((await referenceHead()) <= head) await new Promise((r) => setTimeout(r, 100));
+
+  const dataDir = tempDir('flurry-evm-crash-');
+  const store = await createDatabase({ dataDir });
+  const checkpoint = async () =>
+    Number(
+      (
+        await store.db
+          .selectFrom('checkpoints')
+          .select('next_index')
+          .where('source', '=', `evm:${facts.chains.C.blockchainID}`)
+          .executeTakeFirst()
+      )?.next_index ?? 0,
+    );
+  const seen: number[] = [];
+  // Kill as soon as the checkpoint moves, several times, then let it finish.
+  for (let round = 0; round < 4; round++) {
+    const before = await checkpoint();
+    child = startIndexer(dataDir);
+    const deadline = Date.now() + 30_000;
+    while ((await checkpoint()) === before && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 5));
+    await killed(child);
+    seen.push(await checkpoint());
+  }
+  assert.ok(
+    seen.some((cp) => cp > 0 && cp <= head),
+    `at least one kill landed mid-backfill (checkpoints ${seen.join(', ')}, head ${head})`,
+  );
+  child = startIndexer(dataDir);
+  while ((await checkpoint()) <= head) await new Promise((r) => setTimeout(r, 50));
+  await killed(child);
+
+  const mine = await snapshot(store.db, chainId);
+  const theirs = await snapshot(reference.db, chainId);
+  const trim = (s: typeof mine) => ({ ...s, blocks: s.blocks.filter((b) => JSON.parse(b).number <= head) });
+  assert.equal(mine.transfers.length, theirs.transfers.length);
+  assert.deepEqual(trim(mine), trim(theirs));
+  assert.ok(mine.internals.length >= 18, 'factory deployments and value forwards were traced');
+  await store.close();
+  await reference.close();
+});
