@@ -3,7 +3,7 @@
  * bytes must use codec version 0 and must be exactly what the codec would write for the decoded
  * object (no trailing bytes, no non-canonical encodings), as the reference's codec requires.
  */
-import { avaxSerial, avmSerial, Utxo } from '@avalabs/avalanchejs';
+import { avmSerial, Utxo } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { CODEC_VERSION } from './constants.js';
 
@@ -82,7 +82,7 @@ export function parseSignedTx(bytes: Uint8Array): ParsedSignedTx {
   };
 }
 
-function readCredentials(bytes: Uint8Array): RawCredential[] {
+export function readCredentials(bytes: Uint8Array): RawCredential[] {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   let at = 0;
   const need = (n: number) => {

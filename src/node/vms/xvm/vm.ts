@@ -14,7 +14,7 @@ import type { NodeDatabase } from '../../storage/database.js';
 import type { SharedMemory } from '../components/shared-memory.js';
 import { inputIdOf } from '../components/utxo-id.js';
 import { blockIdOf, decodeBlock, EMPTY_ID, encodeBlock } from './block/standard-block.js';
-import { CodecError, idOf, packUtxo, parseUtxo } from './codec.js';
+import { CodecError, idOf, packUtxo } from './codec.js';
 import { FX, MAX_BLOCK_TX_BYTES, NATIVE_ASSET } from './constants.js';
 import { XState, type StoredBlock } from './state/x-state.js';
 import {
@@ -25,7 +25,7 @@ import {
   type ProducedUtxo,
   type TxEffects,
 } from './txs/effects.js';
-import { readTx, readUtxo, type UtxoRef, type XTx, type XUtxo } from './txs/model.js';
+import { readStoredUtxo, readTx, readUtxo, type UtxoRef, type XTx, type XUtxo } from './txs/model.js';
 import {
   TxVerifyError,
   verifySemantics,
@@ -177,10 +177,10 @@ export class XVM {
       const spender = this.pendingSpent.get(key);
       if (spender) return `double spend: UTXO ${label()} is already spent by pending transaction ${spender}`;
       const pending = this.pendingProduced.get(key);
-      if (pending) return readUtxo(parseUtxo(pending.bytes));
+      if (pending) return readStoredUtxo(pending.bytes);
       const bytes = this.state.utxos.get(inputId);
       if (!bytes) return `UTXO ${label()} not found: it never existed or is already spent`;
-      return readUtxo(parseUtxo(bytes));
+      return readStoredUtxo(bytes);
     },
     atomicUtxo: (sourceChain: Uint8Array, ref: UtxoRef) => {
       const { inputId, key } = refInputId(ref);
@@ -193,7 +193,7 @@ export class XVM {
       if (!bytes) return `atomic UTXO ${label} from ${source} not found in shared memory`;
       let utxo: XUtxo;
       try {
-        utxo = readUtxo(parseUtxo(bytes));
+        utxo = readStoredUtxo(bytes);
       } catch (err) {
         return `atomic UTXO ${label} cannot be read: ${(err as Error).message}`;
       }

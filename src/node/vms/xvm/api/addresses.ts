@@ -50,7 +50,7 @@ function parseAddress(book: AddressBook, text: string): Uint8Array {
   try {
     [hrp, bytes] = utils.parseBech32(text.slice(dash + 1));
   } catch (err) {
-    throw new Error((err as Error).message || 'invalid bech32 string');
+    throw new Error((err as Error).message || 'invalid bech32 string', { cause: err });
   }
   if (hrp !== book.hrp) throw new Error(`expected hrp "${book.hrp}" but got "${hrp}"`);
   if (bytes.length !== 20) throw new Error(`expected 20 bytes but got ${bytes.length}`);

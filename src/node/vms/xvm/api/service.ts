@@ -14,10 +14,9 @@ import {
   toCheckedHex,
 } from '../../../../shared/encoding.js';
 import { decodeBlock } from '../block/standard-block.js';
-import { parseUtxo } from '../codec.js';
 import { MAX_ADDRESSES, MAX_UTXOS_TO_FETCH, NATIVE_ASSET } from '../constants.js';
 import type { StoredBlock } from '../state/x-state.js';
-import { readTx, readUtxo } from '../txs/model.js';
+import { readStoredUtxo, readTx } from '../txs/model.js';
 import { IssueError, type XVM } from '../vm.js';
 import { AddressError, formatAddress, parseServiceAddress, type AddressBook } from './addresses.js';
 import { JsonFormatter } from './json.js';
@@ -91,7 +90,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
     const now = BigInt(deps.clock.nowSeconds());
     const out = [];
     for (const bytes of vm.state.utxos.allFor(addr)) {
-      const utxo = readUtxo(parseUtxo(bytes));
+      const utxo = readStoredUtxo(bytes);
       if (utxo.output.kind !== 'secpTransfer') continue;
       const { owners } = utxo.output;
       if (!includePartial && (owners.locktime > now || owners.threshold > 1)) continue;

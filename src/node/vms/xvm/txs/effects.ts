@@ -5,7 +5,7 @@
  */
 import { inputIdOf } from '../../components/utxo-id.js';
 import { avmCodec, withVersion } from '../codec.js';
-import { readOutput, type Output, type UtxoRef, type XTx } from './model.js';
+import { readOutput, type Output, type TxOutput, type UtxoRef, type XTx } from './model.js';
 
 type Serializable = Parameters<typeof avmCodec.PackPrefix>[0];
 
@@ -69,10 +69,26 @@ function produce(txId: Uint8Array, index: number, assetId: Uint8Array, raw: Seri
   };
 }
 
+/** A tx output becomes a UTXO: version, tx id, index, then the output's own codec bytes. */
+function fromTxOutput(txId: Uint8Array, index: number, out: TxOutput): ProducedUtxo {
+  const inputId = inputIdOf(txId, index);
+  const head = Buffer.alloc(2 + 32 + 4);
+  head.set(txId, 2);
+  head.writeUInt32BE(index, 34);
+  return {
+    inputId,
+    key: keyOf(inputId),
+    bytes: Buffer.concat([head, out.bytes]),
+    assetId: out.assetId,
+    output: out.output,
+    addresses: out.output.owners.addresses,
+  };
+}
+
 export function effectsOf(tx: XTx): TxEffects {
   const produced: ProducedUtxo[] = [];
   let index = 0;
-  for (const out of tx.outs) produced.push(produce(tx.id, index++, out.assetId, out.raw.output as any));
+  for (const out of tx.outs) produced.push(fromTxOutput(tx.id, index++, out));
   let newAsset: NewAsset | undefined;
   if (tx.createAsset) {
     for (const state of tx.createAsset.initialStates)
@@ -88,9 +104,7 @@ export function effectsOf(tx: XTx): TxEffects {
   for (const op of tx.ops)
     for (const raw of op.rawOutputs) produced.push(produce(tx.id, index++, op.assetId, raw as any));
   // Exported UTXOs are numbered after the tx's local outputs.
-  const exported = tx.exportedOuts.map((out, i) =>
-    produce(tx.id, tx.outs.length + i, out.assetId, out.raw.output as any),
-  );
+  const exported = tx.exportedOuts.map((out, i) => fromTxOutput(tx.id, tx.outs.length + i, out));
   const consumed = [...tx.ins.map(refInputId), ...tx.ops.flatMap((op) => op.utxos.map(refInputId))];
   return { consumed, imported: tx.importedIns.map(refInputId), produced, exported, newAsset };
 }

@@ -12,7 +12,16 @@ import {
   type OutputOwners,
 } from '@avalabs/avalanchejs';
 import { toCb58 } from '../../../../shared/encoding.js';
-import { avmClass, avmCodec, CodecError, idOf, parseSignedTx, type RawCredential } from '../codec.js';
+import {
+  avmClass,
+  avmCodec,
+  CodecError,
+  idOf,
+  parseSignedTx,
+  parseUtxo,
+  type RawCredential,
+} from '../codec.js';
+import { readSimpleTx, readSimpleUtxo } from './simple-tx-reader.js';
 import { FX, TYPE_ID, type FxIndex } from '../constants.js';
 
 type Serializable = { _type: TypeSymbols; toBytes(codec: unknown): Uint8Array };
@@ -33,7 +42,8 @@ export type Output =
 export interface TxOutput {
   readonly assetId: Uint8Array;
   readonly output: Output;
-  readonly raw: TransferableOutput;
+  /** The output as the codec writes it (asset id, type id, fields): UTXO bytes and sorting use it. */
+  readonly bytes: Uint8Array;
 }
 
 export interface UtxoRef {
@@ -45,7 +55,6 @@ export interface TxInput extends UtxoRef {
   readonly assetId: Uint8Array;
   readonly amount: bigint;
   readonly sigIndices: readonly number[];
-  readonly raw: TransferableInput;
 }
 
 export type Operation =
@@ -125,6 +134,13 @@ export interface XTx {
 
 /** Parses and reads a signed X-chain tx; CodecError for malformed bytes or unknown types. */
 export function readTx(bytes: Uint8Array): XTx {
+  // Base, import and export txs holding only secp256k1 amounts (nearly all traffic) are read
+  // directly; everything else goes through avalanchejs.
+  return readSimpleTx(bytes) ?? readTxWithAvalanchejs(bytes);
+}
+
+/** The general reader: any X-chain tx, through avalanchejs's AVM codec. */
+export function readTxWithAvalanchejs(bytes: Uint8Array): XTx {
   const signed = parseSignedTx(bytes);
   const unsigned = signed.unsignedTx as Record<string, any> & { _type: TypeSymbols };
   const kind = kindOf(unsigned._type);
@@ -243,7 +259,11 @@ export function readOutput(raw: Serializable): Output {
 }
 
 function readTransferableOutput(raw: TransferableOutput): TxOutput {
-  return { assetId: raw.assetId.toBytes(), output: readOutput(raw.output as unknown as Serializable), raw };
+  return {
+    assetId: raw.assetId.toBytes(),
+    output: readOutput(raw.output as unknown as Serializable),
+    bytes: raw.toBytes(avmCodec),
+  };
 }
 
 function sigIndicesOf(input: any): number[] {
@@ -259,7 +279,6 @@ function readTransferableInput(raw: TransferableInput): TxInput {
     assetId: raw.assetId.toBytes(),
     amount: inner.amt.value(),
     sigIndices: sigIndicesOf(inner.input),
-    raw,
   };
 }
 
@@ -334,7 +353,6 @@ export interface XUtxo {
   readonly outputIndex: number;
   readonly assetId: Uint8Array;
   readonly output: Output;
-  readonly raw: Utxo;
 }
 
 export function readUtxo(utxo: Utxo): XUtxo {
@@ -343,6 +361,10 @@ export function readUtxo(utxo: Utxo): XUtxo {
     outputIndex: utxo.utxoId.outputIdx.value(),
     assetId: utxo.assetId.toBytes(),
     output: readOutput(utxo.output as unknown as Serializable),
-    raw: utxo,
   };
+}
+
+/** A UTXO from its stored bytes (codec version included), directly when it is a plain amount. */
+export function readStoredUtxo(bytes: Uint8Array): XUtxo {
+  return readSimpleUtxo(bytes) ?? readUtxo(parseUtxo(bytes));
 }

@@ -8,7 +8,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { checkOwnersWellFormed, FxError, verifySpend } from '../../components/secp256k1fx.js';
 import { toCb58 } from '../../../../shared/encoding.js';
-import { avmCodec as avmCodecForSort } from '../codec.js';
 import {
   FX,
   MAX_ASSET_NAME_LEN,
@@ -121,7 +120,7 @@ function verifyOutputs(outs: readonly TxOutput[], what: string): void {
   outs.forEach((out, i) => {
     if (out.output.kind !== 'secpTransfer') fail(`${what}[${i}] is not a transferable amount output`);
     verifyOutput(out.output, `${what}[${i}]`);
-    if (outs.length > 1) bytes.push(out.raw.toBytes(avmCodecForSort));
+    bytes.push(out.bytes);
   });
   for (let i = 1; i < bytes.length; i++)
     if (compare(bytes[i - 1], bytes[i]) > 0) fail(`${what} are not sorted`);
