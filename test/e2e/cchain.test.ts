@@ -47,7 +47,8 @@ describe('C-chain through viem', () => {
     assert.equal(await client.getBalance({ address: EWOQ }), parseEther('50000000'));
     const genesis = await client.getBlock({ blockNumber: 0n });
     assert.equal(genesis.gasLimit, 100_000_000n);
-    assert.equal(Number(genesis.timestamp), net.facts.genesisStartTime ?? Number(genesis.timestamp));
+    // Genesis carries the network's start time, not the zero of a dev chain.
+    assert.ok(Number(genesis.timestamp) > 1_700_000_000 && Number(genesis.timestamp) <= Date.now() / 1000);
   });
 
   it('moves AVAX with a signed transfer and answers its receipt', async () => {

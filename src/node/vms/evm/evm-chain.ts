@@ -167,6 +167,7 @@ export class EvmChain extends EventEmitter implements Chain {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.emit('close');
     if (this.timer) clearInterval(this.timer);
     await this.producing;
   }

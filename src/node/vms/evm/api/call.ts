@@ -6,7 +6,7 @@
  */
 import { createTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import type { RunTxResult } from '@ethereumjs/vm';
+import type { RunTxResult, VM } from '@ethereumjs/vm';
 import { runTx } from '@ethereumjs/vm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
@@ -143,6 +143,8 @@ export function impersonatedTx(
 export interface PreparedCall {
   run(gas: bigint): Promise<RunTxResult>;
   header: ExecutionHeader;
+  vm: VM;
+  tx(gas: bigint): TypedTransaction;
 }
 
 /** Sets up a throwaway state at `blockNumber` with overrides applied; each `run` starts clean. */
@@ -186,6 +188,8 @@ export async function prepareCall(
   const nonce = args.nonce ?? (await state.getAccount(from))?.nonce ?? 0n;
   return {
     header,
+    vm,
+    tx: (gas: bigint) => impersonatedTx(chain, args, gas, nonce),
     async run(gas: bigint) {
       await state.checkpoint();
       try {

@@ -15,7 +15,7 @@ import {
 import secp from 'secp256k1';
 import { Bloom } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import type { AccountKey } from '../../../../shared/crypto/keys.js';
+import { toChecksumAddress, type AccountKey } from '../../../../shared/crypto/keys.js';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { chainConfigJson } from '../chain-config.js';
@@ -476,7 +476,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
 }
 
 function checksum(addr: string): string {
-  return createAddressFromString(addr).toString();
+  return toChecksumAddress(addr.slice(2));
 }
 
 async function classifyPool(chain: EvmChain) {

@@ -1,13 +1,34 @@
 /**
- * Mounts an EVM chain's endpoints: JSON-RPC at `/rpc` and WebSocket at `/ws` under every alias.
+ * Mounts an EVM chain's endpoints: JSON-RPC at `/rpc` and WebSocket at `/ws` under every alias,
+ * with the `debug_` namespace only when the chain's config enables it.
  */
 import type { ChainContext } from '../../../chains/chain.js';
 import { EvmEndpoint } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
+import { adminRoute, createAdminApi } from './admin.js';
+import { createDebugApi } from './debug.js';
 import { createEthApi, type EthApiOptions } from './eth.js';
+import { createFilterApi, createSubscriptionApi } from './filters.js';
+import { createWsUpgrade } from './ws.js';
 
 export function mountEvmRoutes(ctx: ChainContext, chain: EvmChain, options: EthApiOptions): EvmEndpoint {
-  const endpoint = new EvmEndpoint(`${chain.alias}/rpc`).registerAll(createEthApi(chain, options));
+  const filters = createFilterApi(chain);
+  const endpoint = new EvmEndpoint(`${chain.alias}/rpc`)
+    .registerAll(createEthApi(chain, options))
+    .registerAll(filters.handlers)
+    .registerAll(createSubscriptionApi(chain));
+  if (chain.config.debugApi) endpoint.registerAll(createDebugApi(chain));
   ctx.router.mountChain(chain.aliases, 'rpc', { kind: 'evm', endpoint });
+  const ws = createWsUpgrade(endpoint);
+  ctx.router.mountChainUpgrade(chain.aliases, 'ws', ws.upgrade);
+  if (chain.config.atomicTxs) {
+    const admin = createAdminApi(ctx, chain);
+    ctx.router.mountChain(chain.aliases, 'admin', { kind: 'raw', handler: adminRoute(admin.endpoint) });
+    chain.once('close', () => admin.close());
+  }
+  chain.once('close', () => {
+    filters.close();
+    ws.close();
+  });
   return endpoint;
 }

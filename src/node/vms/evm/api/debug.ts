@@ -1,0 +1,162 @@
+/**
+ * The `debug_` namespace (on in the devnet, off with `--debug-api false` like the public node):
+ * transaction, block and call traces with geth's `callTracer` or the default struct logger,
+ * computed by replaying the block on a throwaway copy of its parent's state.
+ */
+import { bytesToHex } from '@ethereumjs/util';
+import { runTx, type RunTxResult } from '@ethereumjs/vm';
+import { RpcCode, RpcError } from '../../../rpc/errors.js';
+import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
+import type { EvmChain } from '../evm-chain.js';
+import { makeTracer, type Tracer } from '../trace/tracers.js';
+import { arity, bad, blockRef, data } from './args.js';
+import {
+  CALL_GAS_CAP,
+  parseBlockOverrides,
+  parseCallArgs,
+  parseStateOverrides,
+  prepareCall,
+} from './call.js';
+import { resolveBlockNumber } from './eth.js';
+import { decodeStoredTx } from './format.js';
+
+function tracerFrom(params: unknown[], i: number): Tracer {
+  const cfg = params[i];
+  if (cfg !== undefined && cfg !== null && (typeof cfg !== 'object' || Array.isArray(cfg)))
+    bad(i, 'invalid tracer config');
+  try {
+    return makeTracer(cfg as Record<string, unknown> | undefined);
+  } catch (err) {
+    throw new RpcError(RpcCode.server, (err as Error).message);
+  }
+}
+
+/** Replays block `n`, tracing the transactions `want` selects; returns their traces in order. */
+async function traceBlock(
+  chain: EvmChain,
+  n: bigint,
+  want: (index: number) => boolean,
+  newTracer: () => Tracer,
+): Promise<{ txHash: string; result: unknown }[]> {
+  if (n === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
+  const found = chain.headerAt(n);
+  if (!found) throw new RpcError(RpcCode.server, `block #${n} not found`);
+  const state = chain.scratchStateAt(n - 1n);
+  const vm = await chain.vmFor(state, found.header.timestamp);
+  const block = chain.executionBlock(chain.executionHeaderOf(found.header));
+  const out: { txHash: string; result: unknown }[] = [];
+  let gasUsed = 0n;
+  const stored = chain.store.txsOfBlock(n);
+  const last = stored.reduce((m, t) => (want(t.index) ? t.index : m), -1);
+  for (const t of stored) {
+    if (t.index > last) break;
+    const tx = decodeStoredTx(chain.common, t);
+    const tracing = want(t.index);
+    const tracer = tracing ? newTracer() : undefined;
+    tracer?.attach(vm);
+    let run: RunTxResult;
+    try {
+      run = await runTx(vm, {
+        tx,
+        block,
+        blockGasUsed: gasUsed,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+      });
+    } finally {
+      tracer?.detach(vm);
+    }
+    gasUsed += run.totalGasSpent;
+    if (tracer)
+      out.push({ txHash: bytesToHex(t.hash), result: tracer.result(tx, bytesToHex(t.sender), run) });
+  }
+  return out;
+}
+
+export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
+  const byRef = (params: unknown[]) => {
+    const n = resolveBlockNumber(chain, blockRef(params, 0));
+    if (n === undefined) throw new RpcError(RpcCode.server, 'block not found');
+    return n;
+  };
+  return {
+    debug_traceTransaction: async (params) => {
+      arity(params, 2, 1);
+      const stored = chain.store.txByHash(data(params, 0, 32));
+      if (!stored) throw new RpcError(RpcCode.server, 'transaction not found');
+      tracerFrom(params, 1);
+      const [trace] = await traceBlock(
+        chain,
+        stored.blockNumber,
+        (i) => i === stored.index,
+        () => tracerFrom(params, 1),
+      );
+      return trace.result;
+    },
+    debug_traceBlockByNumber: async (params) => {
+      arity(params, 2, 1);
+      tracerFrom(params, 1);
+      return traceBlock(
+        chain,
+        byRef(params),
+        () => true,
+        () => tracerFrom(params, 1),
+      );
+    },
+    debug_traceBlockByHash: async (params) => {
+      arity(params, 2, 1);
+      tracerFrom(params, 1);
+      const n = chain.store.numberOfHash(data(params, 0, 32));
+      if (n === undefined) throw new RpcError(RpcCode.server, 'block not found');
+      return traceBlock(
+        chain,
+        n,
+        () => true,
+        () => tracerFrom(params, 1),
+      );
+    },
+    debug_traceCall: async (params) => {
+      arity(params, 3, 1);
+      const args = parseCallArgs(params[0], 0);
+      const n = resolveBlockNumber(chain, blockRef(params, 1));
+      if (n === undefined) throw new RpcError(RpcCode.server, 'header not found');
+      const cfg = (params[2] ?? {}) as Record<string, unknown>;
+      const tracer = tracerFrom(params, 2);
+      const call = await prepareCall(
+        chain,
+        args,
+        n,
+        parseStateOverrides(cfg.stateOverrides, 2),
+        parseBlockOverrides(cfg.blockOverrides, 2),
+      );
+      const gas = args.gas ?? CALL_GAS_CAP;
+      tracer.attach(call.vm);
+      let run: RunTxResult;
+      try {
+        run = await call.run(gas);
+      } catch (err) {
+        throw new RpcError(RpcCode.server, (err as Error).message.split('\n')[0]);
+      } finally {
+        tracer.detach(call.vm);
+      }
+      return tracer.result(call.tx(gas), bytesToHex(args.from ?? new Uint8Array(20)), run);
+    },
+    debug_getRawBlock: (params) => {
+      arity(params, 1, 1);
+      const b = chain.store.blockByNumber(byRef(params));
+      if (!b) throw new RpcError(RpcCode.server, 'block not found');
+      return bytesToHex(b.bytes);
+    },
+    debug_getRawHeader: (params) => {
+      arity(params, 1, 1);
+      const b = chain.store.blockByNumber(byRef(params));
+      if (!b) throw new RpcError(RpcCode.server, 'block not found');
+      return bytesToHex(b.header);
+    },
+    debug_getRawTransaction: (params) => {
+      arity(params, 1, 1);
+      const t = chain.store.txByHash(data(params, 0, 32));
+      return t ? bytesToHex(t.raw) : '0x';
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The WebSocket transport of an EVM endpoint (`/ext/bc/<chain>/ws`): the same JSON-RPC methods
+ * as HTTP, plus subscriptions, which push `eth_subscription` notifications on the connection.
+ */
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EvmEndpoint } from '../../../rpc/evm-endpoint.js';
+import type { CallContext } from '../../../rpc/types.js';
+
+/** Larger messages close the connection (geth's default read limit is 32 MB). */
+export const WS_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+export function createWsUpgrade(endpoint: EvmEndpoint): {
+  upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+  close(): void;
+} {
+  const server = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES });
+  server.on('connection', (ws: WebSocket) => {
+    const closeListeners: (() => void)[] = [];
+    const send = (message: unknown) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    };
+    const ctx: CallContext = { connection: { send, onClose: (l) => closeListeners.push(l) } };
+    ws.on('close', () => {
+      for (const l of closeListeners.splice(0)) l();
+    });
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (raw) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.toString());
+      } catch {
+        send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+        return;
+      }
+      endpoint
+        .handle(body, ctx)
+        .then((answer) => {
+          if (answer !== undefined) send(answer);
+        })
+        .catch((err) =>
+          send({ jsonrpc: '2.0', id: null, error: { code: -32603, message: (err as Error).message } }),
+        );
+    });
+  });
+  return {
+    upgrade(req, socket, head) {
+      server.handleUpgrade(req, socket, head, (ws) => server.emit('connection', ws, req));
+    },
+    close() {
+      for (const c of server.clients) c.terminate();
+      server.close();
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Subnet-EVM's fee config (the eight `feeConfig` fields of the genesis and of the FeeManager
+ * precompile) and the base fee rule it drives: the gas used in the last ten seconds against
+ * `targetGas`, moving the parent's base fee by at most 1/`baseFeeChangeDenominator` of it, never
+ * below `minBaseFee`; `gasLimit` is every block's gas limit.
+ */
+
+export interface FeeConfig {
+  readonly gasLimit: bigint;
+  readonly targetBlockRate: bigint;
+  readonly minBaseFee: bigint;
+  readonly targetGas: bigint;
+  readonly baseFeeChangeDenominator: bigint;
+  readonly minBlockGasCost: bigint;
+  readonly maxBlockGasCost: bigint;
+  readonly blockGasCostStep: bigint;
+}
+
+export const FEE_CONFIG_FIELDS = [
+  'gasLimit',
+  'targetBlockRate',
+  'minBaseFee',
+  'targetGas',
+  'baseFeeChangeDenominator',
+  'minBlockGasCost',
+  'maxBlockGasCost',
+  'blockGasCostStep',
+] as const satisfies readonly (keyof FeeConfig)[];
+
+/** The reference default (`DefaultFeeConfig`): 8M gas, 2 s, 25 gwei, 15M per 10 s. */
+export const DEFAULT_FEE_CONFIG: FeeConfig = {
+  gasLimit: 8_000_000n,
+  targetBlockRate: 2n,
+  minBaseFee: 25_000_000_000n,
+  targetGas: 15_000_000n,
+  baseFeeChangeDenominator: 36n,
+  minBlockGasCost: 0n,
+  maxBlockGasCost: 1_000_000n,
+  blockGasCostStep: 200_000n,
+};
+
+/** The window the base fee looks back over, in seconds. */
+export const ROLLUP_WINDOW = 10n;
+
+export class FeeConfigError extends Error {}
+
+const MAX_UINT64 = (1n << 64n) - 1n;
+
+/** The reference `FeeConfig.Verify` rules. */
+export function verifyFeeConfig(c: FeeConfig): void {
+  if (c.gasLimit <= 0n)
+    throw new FeeConfigError(`gasLimit = ${c.gasLimit} cannot be less than or equal to 0`);
+  if (c.targetBlockRate <= 0n)
+    throw new FeeConfigError(`targetBlockRate = ${c.targetBlockRate} cannot be less than or equal to 0`);
+  if (c.minBaseFee < 0n) throw new FeeConfigError(`minBaseFee = ${c.minBaseFee} cannot be less than 0`);
+  if (c.targetGas <= 0n)
+    throw new FeeConfigError(`targetGas = ${c.targetGas} cannot be less than or equal to 0`);
+  if (c.baseFeeChangeDenominator <= 0n)
+    throw new FeeConfigError(
+      `baseFeeChangeDenominator = ${c.baseFeeChangeDenominator} cannot be less than or equal to 0`,
+    );
+  if (c.minBlockGasCost < 0n)
+    throw new FeeConfigError(`minBlockGasCost = ${c.minBlockGasCost} cannot be less than 0`);
+  if (c.minBlockGasCost > c.maxBlockGasCost)
+    throw new FeeConfigError(
+      `minBlockGasCost = ${c.minBlockGasCost} cannot be greater than maxBlockGasCost = ${c.maxBlockGasCost}`,
+    );
+  if (c.blockGasCostStep < 0n)
+    throw new FeeConfigError(`blockGasCostStep = ${c.blockGasCostStep} cannot be less than 0`);
+  if (c.maxBlockGasCost > MAX_UINT64 || c.gasLimit > MAX_UINT64)
+    throw new FeeConfigError('fee config values must fit in 64 bits');
+}
+
+/** Parses a genesis `feeConfig` (missing fields take the default, as partial configs are common). */
+export function parseFeeConfig(json: unknown): FeeConfig {
+  if (json === undefined || json === null) return DEFAULT_FEE_CONFIG;
+  if (typeof json !== 'object' || Array.isArray(json))
+    throw new FeeConfigError('feeConfig must be an object');
+  const out: Record<string, bigint> = { ...DEFAULT_FEE_CONFIG };
+  for (const field of FEE_CONFIG_FIELDS) {
+    const v = (json as Record<string, unknown>)[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'number' && typeof v !== 'string')
+      throw new FeeConfigError(`feeConfig.${field} must be a number`);
+    try {
+      out[field] = BigInt(v);
+    } catch {
+      throw new FeeConfigError(`feeConfig.${field} must be a number`);
+    }
+  }
+  const cfg = out as unknown as FeeConfig;
+  verifyFeeConfig(cfg);
+  return cfg;
+}
+
+/** JSON numbers, as the reference writes a fee config (big.Int fields marshal as numbers). */
+export function feeConfigJson(c: FeeConfig): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const field of FEE_CONFIG_FIELDS) out[field] = Number(c[field]);
+  return out;
+}
+
+/**
+ * The next block's base fee. `windowGas` is the gas used in the last ROLLUP_WINDOW seconds
+ * before the block (already decayed for the time elapsed); `elapsed` is seconds since the parent.
+ */
+export function nextBaseFee(c: FeeConfig, parentBaseFee: bigint, windowGas: bigint, elapsed: bigint): bigint {
+  let base = parentBaseFee < c.minBaseFee ? c.minBaseFee : parentBaseFee;
+  if (windowGas > c.targetGas) {
+    let delta = (base * (windowGas - c.targetGas)) / c.targetGas / c.baseFeeChangeDenominator;
+    if (delta < 1n) delta = 1n;
+    base += delta;
+  } else if (windowGas < c.targetGas) {
+    let delta = (base * (c.targetGas - windowGas)) / c.targetGas / c.baseFeeChangeDenominator;
+    if (delta < 1n) delta = 1n;
+    // A quiet chain lowers its fee once per elapsed window, as the reference does.
+    if (elapsed > ROLLUP_WINDOW) delta *= elapsed / ROLLUP_WINDOW;
+    base = base > delta ? base - delta : 0n;
+  }
+  return base < c.minBaseFee ? c.minBaseFee : base;
+}
+
+/** Gas used in the window, carried to a block `elapsed` seconds later (linear decay). */
+export function decayWindow(windowGas: bigint, elapsed: bigint): bigint {
+  if (elapsed >= ROLLUP_WINDOW) return 0n;
+  if (elapsed <= 0n) return windowGas;
+  return (windowGas * (ROLLUP_WINDOW - elapsed)) / ROLLUP_WINDOW;
+}

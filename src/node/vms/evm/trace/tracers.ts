@@ -1,0 +1,199 @@
+/**
+ * geth's two built-in tracers, fed by the engine's events: `callTracer` (the call tree from
+ * `beforeMessage`/`afterMessage`) and the default struct logger (one entry per opcode from
+ * `step`). Each attaches to a VM for one transaction and detaches when done.
+ */
+import type { VM } from '@ethereumjs/vm';
+import type { RunTxResult } from '@ethereumjs/vm';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { revertReason } from '../api/call.js';
+
+const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
+
+export interface CallFrame {
+  type: string;
+  from: string;
+  to?: string;
+  value?: string;
+  gas: string;
+  gasUsed: string;
+  input: string;
+  output?: string;
+  error?: string;
+  revertReason?: string;
+  calls?: CallFrame[];
+}
+
+export interface Tracer {
+  attach(vm: VM): void;
+  detach(vm: VM): void;
+  result(tx: TypedTransaction, from: string, run: RunTxResult): unknown;
+}
+
+export class CallTracer implements Tracer {
+  private stack: CallFrame[] = [];
+  private root?: CallFrame;
+  private readonly onBefore = (msg: any, resolve?: () => void) => {
+    const parent = this.stack[this.stack.length - 1];
+    let type = 'CALL';
+    if (msg.to === undefined) type = msg.salt ? 'CREATE2' : 'CREATE';
+    else if (msg.delegatecall) type = 'DELEGATECALL';
+    else if (msg.isStatic && !(parent && parent.type === 'STATICCALL') && msg.depth > 0) type = 'STATICCALL';
+    else if (msg.isStatic && parent?.type === 'STATICCALL') type = 'STATICCALL';
+    else if (msg.codeAddress && msg.to && !msg.codeAddress.equals(msg.to)) type = 'CALLCODE';
+    const frame: CallFrame = {
+      type,
+      from: msg.caller.toString(),
+      to: msg.to ? msg.to.toString() : undefined,
+      value: type === 'DELEGATECALL' || type === 'STATICCALL' ? undefined : q(msg.value ?? 0n),
+      gas: q(msg.gasLimit),
+      gasUsed: '0x0',
+      input: bytesToHex(msg.data ?? new Uint8Array()),
+    };
+    if (parent) (parent.calls ??= []).push(frame);
+    else this.root = frame;
+    this.stack.push(frame);
+    resolve?.();
+  };
+  private readonly onAfter = (result: any, resolve?: () => void) => {
+    const frame = this.stack.pop();
+    if (frame) {
+      const exec = result.execResult;
+      frame.gasUsed = q(exec.executionGasUsed ?? 0n);
+      if (result.createdAddress) frame.to = result.createdAddress.toString();
+      const out = exec.returnValue as Uint8Array | undefined;
+      if (out && out.length) frame.output = bytesToHex(out);
+      if (exec.exceptionError) {
+        frame.error =
+          exec.exceptionError.error === 'revert' ? 'execution reverted' : exec.exceptionError.error;
+        const reason = exec.exceptionError.error === 'revert' && out ? revertReason(out) : undefined;
+        if (reason) frame.revertReason = reason;
+      }
+    }
+    resolve?.();
+  };
+
+  constructor(private readonly onlyTopCall = false) {}
+
+  attach(vm: VM): void {
+    vm.evm.events!.on('beforeMessage', this.onBefore);
+    vm.evm.events!.on('afterMessage', this.onAfter);
+  }
+
+  detach(vm: VM): void {
+    vm.evm.events!.off('beforeMessage', this.onBefore);
+    vm.evm.events!.off('afterMessage', this.onAfter);
+  }
+
+  result(tx: TypedTransaction, from: string, run: RunTxResult): CallFrame {
+    const root: CallFrame = this.root ?? {
+      type: tx.to ? 'CALL' : 'CREATE',
+      from,
+      to: tx.to?.toString(),
+      value: q(tx.value),
+      gas: q(tx.gasLimit),
+      gasUsed: '0x0',
+      input: bytesToHex(tx.data),
+    };
+    root.from = from;
+    root.gas = q(tx.gasLimit);
+    root.gasUsed = q(run.totalGasSpent);
+    if (this.onlyTopCall) delete root.calls;
+    return root;
+  }
+}
+
+export interface StructLogConfig {
+  disableStack?: boolean;
+  disableStorage?: boolean;
+  enableMemory?: boolean;
+  enableReturnData?: boolean;
+  limit?: number;
+}
+
+export class StructLogger implements Tracer {
+  private readonly logs: Record<string, unknown>[] = [];
+  private readonly storage = new Map<string, Map<string, string>>();
+  private readonly onStep = async (step: any, resolve?: () => void) => {
+    try {
+      if (this.config.limit && this.logs.length >= this.config.limit) return;
+      const entry: Record<string, unknown> = {
+        pc: step.pc,
+        op: step.opcode.name,
+        gas: Number(step.gasLeft),
+        gasCost: Number(BigInt(step.opcode.fee) + (step.opcode.dynamicFee ?? 0n)),
+        depth: step.depth + 1,
+      };
+      const stack = step.stack as bigint[];
+      if (!this.config.disableStack) entry.stack = stack.map((v) => q(v));
+      if (this.config.enableMemory) {
+        const mem = step.memory as Uint8Array;
+        const words: string[] = [];
+        for (let i = 0; i < mem.length; i += 32)
+          words.push(
+            Buffer.from(mem.subarray(i, i + 32))
+              .toString('hex')
+              .padEnd(64, '0'),
+          );
+        entry.memory = words;
+      }
+      if (!this.config.disableStorage && (step.opcode.name === 'SSTORE' || step.opcode.name === 'SLOAD')) {
+        const addr = step.address.toString();
+        let slots = this.storage.get(addr);
+        if (!slots) this.storage.set(addr, (slots = new Map()));
+        const key = Buffer.from(setLengthLeft(hexBytes(stack[stack.length - 1]), 32)).toString('hex');
+        if (step.opcode.name === 'SSTORE') {
+          slots.set(key, Buffer.from(setLengthLeft(hexBytes(stack[stack.length - 2]), 32)).toString('hex'));
+        } else {
+          const value = await step.stateManager.getStorage(
+            step.address,
+            setLengthLeft(hexBytes(stack[stack.length - 1]), 32),
+          );
+          slots.set(key, Buffer.from(setLengthLeft(value, 32)).toString('hex'));
+        }
+        entry.storage = Object.fromEntries(slots);
+      }
+      this.logs.push(entry);
+    } finally {
+      resolve?.();
+    }
+  };
+
+  constructor(private readonly config: StructLogConfig = {}) {}
+
+  attach(vm: VM): void {
+    vm.evm.events!.on('step', this.onStep);
+  }
+
+  detach(vm: VM): void {
+    vm.evm.events!.off('step', this.onStep);
+  }
+
+  result(_tx: TypedTransaction, _from: string, run: RunTxResult): unknown {
+    const exec = run.execResult;
+    return {
+      gas: Number(run.totalGasSpent),
+      failed: exec.exceptionError !== undefined,
+      returnValue: Buffer.from(exec.returnValue ?? new Uint8Array()).toString('hex'),
+      structLogs: this.logs,
+    };
+  }
+}
+
+function hexBytes(n: bigint): Uint8Array {
+  let hex = n.toString(16);
+  if (hex.length % 2) hex = '0' + hex;
+  return Uint8Array.from(Buffer.from(hex, 'hex'));
+}
+
+export function makeTracer(config: Record<string, unknown> | undefined): Tracer {
+  const name = config?.tracer;
+  if (name === undefined || name === null || name === 'structLogger')
+    return new StructLogger(config as StructLogConfig);
+  if (name === 'callTracer') {
+    const tc = (config?.tracerConfig ?? {}) as { onlyTopCall?: boolean };
+    return new CallTracer(tc.onlyTopCall === true);
+  }
+  throw new Error(`tracer not found: ${String(name)}`);
+}

@@ -1,0 +1,428 @@
+/**
+ * Issue 5, contracts on the C-chain through viem and ethers: Solidity compiled in the test with
+ * solc, deploys, calls, events, logs and filters, reverts with reasons, eth_getProof checked
+ * against the state root, WebSocket subscriptions, batches, traces and the txpool's nonce gaps.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createRequire } from 'node:module';
+import { verifyMerkleProof } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import { ethers } from 'ethers';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeAbiParameters,
+  getContract,
+  hexToBytes,
+  http,
+  keccak256,
+  parseEventLogs,
+  toHex,
+  webSocket,
+  type Abi,
+  type Hex,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
+
+const require = createRequire(import.meta.url);
+const solc = require('solc');
+
+const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+
+const SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract Token {
+  mapping(address => uint256) public balanceOf;
+  event Transfer(address indexed from, address indexed to, uint256 value);
+  constructor() { balanceOf[msg.sender] = 1e24; emit Transfer(address(0), msg.sender, 1e24); }
+  function transfer(address to, uint256 value) external returns (bool) {
+    require(balanceOf[msg.sender] >= value, "insufficient balance");
+    balanceOf[msg.sender] -= value;
+    balanceOf[to] += value;
+    emit Transfer(msg.sender, to, value);
+    return true;
+  }
+}
+contract Probe {
+  event Seen(address indexed who, uint256 balance);
+  function look(Token t, address who) external returns (uint256 b) {
+    b = t.balanceOf(who);
+    emit Seen(who, b);
+  }
+}`;
+
+function compile(): Record<string, { abi: Abi; bytecode: Hex }> {
+  const input = {
+    language: 'Solidity',
+    sources: { 'Token.sol': { content: SOURCE } },
+    settings: {
+      evmVersion: 'cancun',
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
+  };
+  const out = JSON.parse(solc.compile(JSON.stringify(input)));
+  const errors = (out.errors ?? []).filter((e: any) => e.severity === 'error');
+  if (errors.length) throw new Error(errors.map((e: any) => e.formattedMessage).join('\n'));
+  const result: Record<string, { abi: Abi; bytecode: Hex }> = {};
+  for (const [name, c] of Object.entries<any>(out.contracts['Token.sol'])) {
+    result[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  }
+  return result;
+}
+
+describe('C-chain contracts through viem and ethers', () => {
+  let net: Devnet;
+  let url: string;
+  let client: any;
+  let wallet: ReturnType<typeof createWalletClient>;
+  let chain: ReturnType<typeof defineChain>;
+  const artifacts = compile();
+  let token: Hex;
+  let probe: Hex;
+  const account = privateKeyToAccount(EWOQ_KEY);
+
+  before(async () => {
+    net = await startDevnet();
+    url = net.facts.urls.cChainRpc;
+    chain = defineChain({
+      id: 43112,
+      name: 'Flurry C',
+      nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 },
+      rpcUrls: { default: { http: [url] } },
+    });
+    client = createPublicClient({ chain, transport: http(url), cacheTime: 0, pollingInterval: 50 });
+    wallet = createWalletClient({ account, chain, transport: http(url) });
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('deploys contracts compiled with solc and calls them', async () => {
+    const hash = await wallet.deployContract({
+      abi: artifacts.Token.abi,
+      bytecode: artifacts.Token.bytecode,
+      account,
+      chain,
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    assert.equal(receipt.status, 'success');
+    token = receipt.contractAddress!;
+    assert.ok((await client.getCode({ address: token }))!.length > 2);
+    const deployLogs = parseEventLogs({ abi: artifacts.Token.abi, logs: receipt.logs });
+    assert.equal(deployLogs[0].eventName, 'Transfer');
+
+    const probeHash = await wallet.deployContract({
+      abi: artifacts.Probe.abi,
+      bytecode: artifacts.Probe.bytecode,
+      account,
+      chain,
+    });
+    probe = (await client.waitForTransactionReceipt({ hash: probeHash })).contractAddress!;
+
+    const t: any = getContract({
+      address: token,
+      abi: artifacts.Token.abi,
+      client: { public: client, wallet },
+    });
+    assert.equal(await t.read.balanceOf([EWOQ]), 10n ** 24n);
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const gas = await client.estimateContractGas({
+      address: token,
+      abi: artifacts.Token.abi,
+      functionName: 'transfer',
+      args: [to, 5n],
+      account,
+    });
+    assert.ok(gas > 21000n && gas < 100000n, `estimate ${gas}`);
+    const tx = await t.write.transfer([to, 5n], { account, chain });
+    const r = await client.waitForTransactionReceipt({ hash: tx });
+    assert.equal(r.status, 'success');
+    assert.equal(await t.read.balanceOf([to]), 5n);
+    const [log] = parseEventLogs({ abi: artifacts.Token.abi, logs: r.logs, eventName: 'Transfer' });
+    assert.equal((log.args as any).to, to);
+    assert.equal((log.args as any).value, 5n);
+  });
+
+  it('finds logs by address, topics and block range, and through filters', async () => {
+    const filter = await client.createContractEventFilter({
+      address: token,
+      abi: artifacts.Token.abi,
+      eventName: 'Transfer',
+    });
+    const blockFilter = await client.createBlockFilter();
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const hash = await wallet.writeContract({
+      address: token,
+      abi: artifacts.Token.abi,
+      functionName: 'transfer',
+      args: [to, 7n],
+      account,
+      chain,
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    const changes = await client.getFilterChanges({ filter });
+    assert.equal(changes.length, 1);
+    assert.equal((changes[0] as any).args.to, to);
+    const blocks = await client.getFilterChanges({ filter: blockFilter });
+    assert.ok(blocks.includes(receipt.blockHash));
+
+    const byTopic = await client.getLogs({
+      address: token,
+      event: (artifacts.Token.abi as any[]).find((x) => x.name === 'Transfer'),
+      args: { to },
+      fromBlock: 0n,
+      toBlock: 'latest',
+    });
+    assert.equal(byTopic.length, 1);
+    assert.equal(byTopic[0].transactionHash, hash);
+    const all = await client.getLogs({ address: token, fromBlock: 0n });
+    assert.equal(all.length, 3);
+    const none = await client.getLogs({
+      address: token,
+      fromBlock: receipt.blockNumber + 1n,
+      toBlock: receipt.blockNumber + 1n,
+    });
+    assert.equal(none.length, 0);
+    const byBlock = await rpc(url, 'eth_getBlockReceipts', [toHex(receipt.blockNumber)]);
+    assert.equal(byBlock.body.result[0].transactionHash, hash);
+    assert.equal(await client.uninstallFilter({ filter }), true);
+    const gone = await rpc(url, 'eth_getFilterChanges', [filter.id]);
+    assert.equal(gone.body.error.message, 'filter not found');
+  });
+
+  it('reports reverts with the reason and the revert data', async () => {
+    const poor = privateKeyToAccount(generatePrivateKey()).address;
+    await assert.rejects(
+      client.simulateContract({
+        address: token,
+        abi: artifacts.Token.abi,
+        functionName: 'transfer',
+        args: [EWOQ, 1n],
+        account: poor,
+      }),
+      /insufficient balance/,
+    );
+    const data = (await import('viem')).encodeFunctionData({
+      abi: artifacts.Token.abi,
+      functionName: 'transfer',
+      args: [EWOQ, 1n],
+    });
+    const r = await rpc(url, 'eth_call', [{ from: poor, to: token, data }, 'latest']);
+    assert.equal(r.body.error.code, 3);
+    assert.equal(r.body.error.message, 'execution reverted: insufficient balance');
+    assert.match(r.body.error.data, /^0x08c379a0/);
+    const e = await rpc(url, 'eth_estimateGas', [{ from: poor, to: token, data }]);
+    assert.equal(e.body.error.code, 3);
+    // A reverted transaction is mined with status 0 and costs its gas.
+    const hash = await wallet.writeContract({
+      address: token,
+      abi: artifacts.Token.abi,
+      functionName: 'transfer',
+      args: [EWOQ, 10n ** 30n],
+      account,
+      chain,
+      gas: 100000n,
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    assert.equal(receipt.status, 'reverted');
+    // State overrides: the same call succeeds when the override gives the caller a balance.
+    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [poor, 0n]));
+    const ok = await rpc(url, 'eth_call', [
+      { from: poor, to: token, data },
+      'latest',
+      { [token]: { stateDiff: { [slot]: toHex(100n, { size: 32 }) } } },
+    ]);
+    assert.equal(BigInt(ok.body.result), 1n);
+  });
+
+  it('answers eth_getProof with proofs that verify against the block state root', async () => {
+    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [EWOQ, 0n]));
+    const block = await client.getBlock();
+    const proof = await client.getProof({ address: token, storageKeys: [slot], blockNumber: block.number });
+    const accountRlp = await verifyMerkleProof(
+      hexToBytes(keccak256(token)),
+      proof.accountProof.map((p: Hex) => hexToBytes(p)),
+      {
+        root: hexToBytes(block.stateRoot),
+      } as any,
+    );
+    assert.ok(accountRlp);
+    const [nonce, balance, storageRoot, codeHash] = RLP.decode(accountRlp!) as Uint8Array[];
+    assert.equal(toHex(storageRoot), proof.storageHash);
+    assert.equal(toHex(codeHash), proof.codeHash);
+    assert.equal(BigInt(toHex(nonce)), BigInt(proof.nonce));
+    assert.equal(balance.length === 0 ? 0n : BigInt(toHex(balance)), proof.balance);
+    const valueRlp = await verifyMerkleProof(
+      hexToBytes(keccak256(slot)),
+      proof.storageProof[0].proof.map((p: Hex) => hexToBytes(p)),
+      {
+        root: storageRoot,
+      } as any,
+    );
+    const value = BigInt(toHex(RLP.decode(valueRlp!) as Uint8Array));
+    assert.equal(value, proof.storageProof[0].value);
+    assert.equal(
+      value,
+      await client.readContract({
+        address: token,
+        abi: artifacts.Token.abi,
+        functionName: 'balanceOf',
+        args: [EWOQ],
+      }),
+    );
+    const bad = await rpc(url, 'eth_getProof', [token, ['0xzz'], 'latest']);
+    assert.equal(bad.body.error.code, -32602);
+  });
+
+  it('pushes newHeads and logs over the WebSocket endpoint', async () => {
+    const ws = createPublicClient({ chain, transport: webSocket(net.facts.urls.cChainWs) });
+    const heads: bigint[] = [];
+    const logs: unknown[] = [];
+    const stopHeads = ws.watchBlocks({ onBlock: (b) => heads.push(b.number!), emitOnBegin: false });
+    const stopLogs = ws.watchContractEvent({
+      address: token,
+      abi: artifacts.Token.abi,
+      eventName: 'Transfer',
+      onLogs: (l) => logs.push(...l),
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const hash = await wallet.writeContract({
+      address: token,
+      abi: artifacts.Token.abi,
+      functionName: 'transfer',
+      args: [EWOQ, 1n],
+      account,
+      chain,
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    for (let i = 0; i < 50 && (logs.length === 0 || !heads.includes(receipt.blockNumber)); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    stopHeads();
+    stopLogs();
+    assert.ok(heads.includes(receipt.blockNumber));
+    assert.equal((logs[0] as any).transactionHash, hash);
+    const raw = await rpc(url, 'eth_subscribe', ['newHeads']);
+    assert.equal(raw.body.error.code, -32601);
+  });
+
+  it('answers batches in order and refuses oversized ones whole', async () => {
+    const post = (body: unknown) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<any>);
+    const answers = await post([
+      { jsonrpc: '2.0', id: 0, method: 'eth_chainId' },
+      { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [EWOQ, 'latest'] },
+      { jsonrpc: '2.0', id: 2, method: 'eth_nope' },
+    ]);
+    assert.equal(answers.length, 3);
+    assert.equal(answers[0].result, '0xa868');
+    assert.ok(BigInt(answers[1].result) > 0n);
+    assert.equal(answers[2].error.code, -32601);
+    const big = await post(
+      Array.from({ length: 41 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'eth_blockNumber' })),
+    );
+    assert.equal(big.length, 1);
+    assert.equal(big[0].error.message, 'batch too large');
+  });
+
+  it('traces transactions with callTracer and the struct logger', async () => {
+    const hash = await wallet.writeContract({
+      address: probe,
+      abi: artifacts.Probe.abi,
+      functionName: 'look',
+      args: [token, EWOQ],
+      account,
+      chain,
+    });
+    await client.waitForTransactionReceipt({ hash });
+    const calls = await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
+    const top = calls.body.result;
+    assert.equal(top.type, 'CALL');
+    assert.equal(top.to.toLowerCase(), probe.toLowerCase());
+    assert.equal(top.calls[0].type, 'STATICCALL');
+    assert.equal(top.calls[0].to.toLowerCase(), token.toLowerCase());
+    const structs = await rpc(url, 'debug_traceTransaction', [hash, {}]);
+    assert.equal(structs.body.result.failed, false);
+    assert.ok(structs.body.result.structLogs.some((l: any) => l.op === 'STATICCALL'));
+    const block = await rpc(url, 'debug_traceBlockByNumber', ['latest', { tracer: 'callTracer' }]);
+    assert.equal(block.body.result[0].txHash, hash);
+    const data = (await import('viem')).encodeFunctionData({
+      abi: artifacts.Token.abi,
+      functionName: 'transfer',
+      args: [EWOQ, 10n ** 30n],
+    });
+    const call = await rpc(url, 'debug_traceCall', [
+      { from: EWOQ, to: token, data },
+      'latest',
+      { tracer: 'callTracer' },
+    ]);
+    assert.equal(call.body.result.error, 'execution reverted');
+    assert.equal(call.body.result.revertReason, 'insufficient balance');
+  });
+
+  it('queues a transaction after a nonce gap and runs it once the gap fills', async () => {
+    const nonce = await client.getTransactionCount({ address: EWOQ });
+    const fees = await client.estimateFeesPerGas();
+    const sign = (n: number) =>
+      account.signTransaction({
+        to: EWOQ,
+        value: 1n,
+        gas: 21000n,
+        nonce: n,
+        chainId: 43112,
+        type: 'eip1559',
+        ...fees,
+      });
+    const later = await rpc(url, 'eth_sendRawTransaction', [await sign(nonce + 1)]);
+    assert.match(later.body.result, /^0x[0-9a-f]{64}$/);
+    const pool = await rpc(url, 'txpool_content', []);
+    assert.ok(pool.body.result.queued[EWOQ][String(nonce + 1)]);
+    const status = await rpc(url, 'txpool_status', []);
+    assert.equal(status.body.result.queued, '0x1');
+    assert.equal(await client.getTransactionCount({ address: EWOQ }), nonce);
+    const first = await rpc(url, 'eth_sendRawTransaction', [await sign(nonce)]);
+    await client.waitForTransactionReceipt({ hash: first.body.result });
+    const second = await client.waitForTransactionReceipt({ hash: later.body.result });
+    assert.equal(second.status, 'success');
+    assert.equal(await client.getTransactionCount({ address: EWOQ }), nonce + 2);
+  });
+
+  it('works with ethers unchanged', async () => {
+    // ethers caches identical requests for 250 ms by default; blocks here come faster than that.
+    const provider = new ethers.JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    provider.pollingInterval = 50;
+    const signer = new ethers.Wallet(EWOQ_KEY, provider);
+    assert.equal((await provider.getNetwork()).chainId, 43112n);
+    const to = ethers.Wallet.createRandom().address;
+    const tx = await signer.sendTransaction({ to, value: ethers.parseEther('0.25') });
+    const receipt = await tx.wait();
+    assert.equal(receipt!.status, 1);
+    assert.equal(await provider.getBalance(to), ethers.parseEther('0.25'));
+    const factory = new ethers.ContractFactory(artifacts.Token.abi as any, artifacts.Token.bytecode, signer);
+    const c: any = await factory.deploy();
+    await c.waitForDeployment();
+    assert.equal(await c.balanceOf(EWOQ), 10n ** 24n);
+    await assert.rejects(
+      c
+        .connect(new ethers.Wallet(ethers.Wallet.createRandom().privateKey, provider))
+        .transfer.staticCall(EWOQ, 1n),
+      /insufficient balance/,
+    );
+    const t = await c.transfer(to, 3n);
+    const r = await t.wait();
+    assert.equal(r.logs.length, 1);
+    const parsed = c.interface.parseLog(r.logs[0]);
+    assert.equal(parsed.args.value, 3n);
+    const block = await provider.getBlock(r.blockNumber, true);
+    assert.equal(block!.prefetchedTransactions[0].hash, t.hash);
+    provider.destroy();
+  });
+});
