@@ -189,6 +189,8 @@ export class PlatformVM {
       this.ctx.db.transaction(() => {
         this.rewardEndedStakers();
         if (batch.length > 0) this.buildStandardBlock(batch, created, settled);
+        // The clock's high-water mark commits with the block, so block times never repeat.
+        this.ctx.clock.persist();
       });
     } catch (err) {
       this.ctx.index('P/block').reload();
@@ -199,7 +201,6 @@ export class PlatformVM {
       }
       return;
     }
-    this.ctx.clock.persist();
     for (const s of settled) {
       this.inMempool.delete(hex(s.p.tx.id));
       if (s.ok) s.p.resolve(s.p.tx.id);

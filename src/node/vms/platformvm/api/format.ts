@@ -1,7 +1,7 @@
 /** Turning P-chain values into the reference node's JSON shapes (64-bit integers as strings). */
 import { utils, type OutputOwners } from '@avalabs/avalanchejs';
 import { fail } from '../../../rpc/errors.js';
-import { fromCb58, toCb58 } from '../../../../shared/encoding.js';
+import { formatNodeId, fromCb58, toCb58 } from '../../../../shared/encoding.js';
 
 export function formatAddress(hrp: string, address: Uint8Array): string {
   return utils.format('P', hrp, address);
@@ -73,4 +73,18 @@ export function rfc3339(seconds: number): string {
 /** ppm → the reference's "2.0000" percent string. */
 export function percent(ppm: number): string {
   return (ppm / 10_000).toFixed(4);
+}
+
+/** NodeID strings by raw id: cb58 with its checksum costs ~50 µs, and validator lists repeat. */
+const nodeIdText = new Map<string, string>();
+
+export function nodeIdString(nodeId: Uint8Array): string {
+  const key = Buffer.from(nodeId).toString('hex');
+  let text = nodeIdText.get(key);
+  if (text === undefined) {
+    text = formatNodeId(nodeId);
+    if (nodeIdText.size >= 20_000) nodeIdText.delete(nodeIdText.keys().next().value!);
+    nodeIdText.set(key, text);
+  }
+  return text;
 }

@@ -4,7 +4,7 @@
  * in getFeeConfig/getFeeState, which the reference writes as plain numbers.
  */
 import { pvmSerial, type TransferableOutput } from '@avalabs/avalanchejs';
-import { fromCheckedHex, formatNodeId, parseNodeId, toCheckedHex } from '../../../../shared/encoding.js';
+import { fromCheckedHex, parseNodeId, toCheckedHex } from '../../../../shared/encoding.js';
 import type { ChainContext } from '../../../chains/chain.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
 import { fail } from '../../../rpc/errors.js';
@@ -21,6 +21,7 @@ import {
   formatAddress,
   formatOwner,
   hex0x,
+  nodeIdString,
   parseAddress,
   parseAddresses,
   parseIdParam,
@@ -78,7 +79,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       startTime: String(s.startTime),
       endTime: String(s.endTime),
       weight: s.weight.toString(),
-      nodeID: formatNodeId(s.nodeId),
+      nodeID: nodeIdString(s.nodeId),
       validationRewardOwner: u ? formatOwner(hrp, u.getValidatorRewardsOwner()) : null,
       delegationRewardOwner: u ? formatOwner(hrp, u.getDelegatorRewardsOwner()) : null,
       potentialReward: s.potentialReward.toString(),
@@ -105,7 +106,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       startTime: String(d.startTime),
       endTime: String(d.endTime),
       weight: d.weight.toString(),
-      nodeID: formatNodeId(d.nodeId),
+      nodeID: nodeIdString(d.nodeId),
       rewardOwner: u ? formatOwner(hrp, u.getDelegatorRewardsOwner()) : null,
       potentialReward: d.potentialReward.toString(),
     };
@@ -120,7 +121,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     return {
       validationID: cb58(v.validationId),
       subnetID: cb58(v.subnet),
-      nodeID: formatNodeId(v.nodeId),
+      nodeID: nodeIdString(v.nodeId),
       publicKey: hex0x(v.publicKey),
       remainingBalanceOwner: formatOwner(hrp, v.remainingBalanceOwner),
       deactivationOwner: formatOwner(hrp, v.deactivationOwner),
@@ -299,7 +300,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
             startTime: String(s.startTime),
             endTime: String(s.endTime),
             weight: s.weight.toString(),
-            nodeID: formatNodeId(s.nodeId),
+            nodeID: nodeIdString(s.nodeId),
             connected: true,
             uptime: '100.0000',
           });
@@ -326,7 +327,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       const subnet = subnetParam(params);
       const validators: Record<string, { publicKey: string | null; weight: string }> = {};
       for (const v of state.validators.at(subnet, height))
-        validators[formatNodeId(v.nodeId)] = {
+        validators[nodeIdString(v.nodeId)] = {
           publicKey: v.publicKey ? hex0x(v.publicKey) : null,
           weight: v.weight.toString(),
         };
@@ -342,7 +343,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
         for (const v of set) {
           if (!v.publicKey) continue;
           const k = Buffer.from(v.publicKey).toString('hex');
-          byKey.set(k, [...(byKey.get(k) ?? []), formatNodeId(v.nodeId)]);
+          byKey.set(k, [...(byKey.get(k) ?? []), nodeIdString(v.nodeId)]);
         }
         validatorSets[cb58(Buffer.from(subnetHex, 'hex'))] = {
           validators: canonical.validators.map((c) => {
