@@ -10,6 +10,7 @@ import {
   avaxSerial,
   avm,
   avmSerial,
+  pvm,
   addTxSignatures,
   Byte,
   Context,
@@ -327,6 +328,56 @@ describe('X-chain with avalanchejs v5', () => {
       assert.equal(exported.utxoId.outputIdx.value(), json.unsignedTx.outputs.length);
       assert.equal(amountOf(exported), 2_000_000_000n);
     }
+  });
+
+  it('imports AVAX the P-chain exported, once', async () => {
+    const pApi = new pvm.PVMApi(url);
+    // The second prefunded key receives the export and signs the import.
+    const second = net.facts.keys[1];
+    const SECOND_X = second.xAddress;
+    const SECOND = utils.bech32ToBytes(SECOND_X);
+    const secondKey = utils.hexToBuffer(second.privateKey);
+    const EWOQ_P = `P-${EWOQ_X.slice(2)}`;
+    const exp = pvm.newExportTx(
+      {
+        feeState: await pApi.getFeeState(),
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: (await pApi.getUTXOs({ addresses: [EWOQ_P] })).utxos,
+        destinationChainId: ctx.xBlockchainID,
+        outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, 4_000_000_000n, [SECOND])],
+      },
+      ctx,
+    );
+    await addTxSignatures({ unsignedTx: exp, privateKeys: [EWOQ_KEY] });
+    const { txID: exportID } = await pApi.issueSignedTx(exp.getSignedTx());
+    let atomic: Utxo[] = [];
+    for (let i = 0; i < 200 && atomic.length === 0; i++) {
+      atomic = (await utxosOf(url, SECOND_X, 'P')).filter((u) => u.utxoId.txID.toString() === exportID);
+      if (atomic.length === 0) await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.equal(atomic.length, 1, 'X lists the atomic UTXO exported from P');
+    const before = await xResult(url, 'avm.getBalance', { address: SECOND_X, assetID: 'AVAX' });
+
+    const imp = avm.newImportTx(ctx, ctx.pBlockchainID, atomic, [SECOND], [SECOND]);
+    await addTxSignatures({ unsignedTx: imp, privateKeys: [secondKey] });
+    const { txID } = await xApi().issueSignedTx(imp.getSignedTx());
+    await waitAccepted(url, txID);
+    const json = await checkVisible(txID, imp.getSignedTx());
+    assert.equal(json.unsignedTx.sourceChain, ctx.pBlockchainID);
+    assert.equal(json.unsignedTx.importedInputs[0].txID, exportID);
+    const after = await xResult(url, 'avm.getBalance', { address: SECOND_X, assetID: 'AVAX' });
+    assert.equal(BigInt(after.balance) - BigInt(before.balance), 4_000_000_000n - ctx.baseTxFee);
+    assert.deepEqual(await utxosOf(url, SECOND_X, 'P'), [], 'the atomic UTXO left shared memory');
+
+    // Importing it again is a double spend: refused, nothing changes.
+    const again = avm.newImportTx(ctx, ctx.pBlockchainID, atomic, [EWOQ_ADDR], [SECOND]);
+    await addTxSignatures({ unsignedTx: again, privateKeys: [secondKey] });
+    const { error } = await xCall(url, 'avm.issueTx', {
+      tx: utils.bufferToHex(utils.addChecksum(again.getSignedTx().toBytes())),
+    });
+    assert.equal(error?.code, -32000);
+    assert.match(error!.message, /atomic UTXO .* not found in shared memory/);
+    assert.deepEqual(await xResult(url, 'avm.getBalance', { address: SECOND_X, assetID: 'AVAX' }), after);
   });
 
   it('answers @avalanche-sdk/client X-chain reads', async () => {
