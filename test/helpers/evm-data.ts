@@ -24,6 +24,12 @@ export interface EvmDataStack {
 
 export const TEST_PRICES = { usd: 25, eur: 23 };
 
+/**
+ * Where the stack's store lives when a test does not say: SQLite unless a PostgreSQL variant of
+ * the suite sets `databaseUrl` (see evm-data-postgres.test.ts).
+ */
+export const storeChoice: { databaseUrl?: () => Promise<string> } = {};
+
 export async function startEvmDataStack(
   options: {
     databaseUrl?: string;
@@ -34,10 +40,9 @@ export async function startEvmDataStack(
 ): Promise<EvmDataStack> {
   const devnet = await startDevnet();
   const network = NETWORKS[devnet.facts.network as NetworkName];
-  const database = await createDatabase({
-    dataDir: tempDir('flurry-evm-data-'),
-    databaseUrl: options.databaseUrl,
-  });
+  const databaseUrl =
+    options.databaseUrl ?? (storeChoice.databaseUrl ? await storeChoice.databaseUrl() : undefined);
+  const database = await createDatabase({ dataDir: tempDir('flurry-evm-data-'), databaseUrl });
   const indexer = await startEvmIndexer({ db: database.db, nodeUrl: devnet.url, network });
   const fetcher = startNftFetcher({
     db: database.db,
