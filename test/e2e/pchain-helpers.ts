@@ -157,3 +157,16 @@ export async function feeState(api: pvm.PVMApi) {
 }
 
 export type { Context };
+
+function u32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+}
+
+/** An unsigned Warp message from the P-chain carrying an ACP-77 payload (typeID + fields). */
+export function pChainMessage(networkId: number, typeId: number, fields: Uint8Array): Uint8Array {
+  const inner = Buffer.concat([Buffer.alloc(2), u32(typeId), Buffer.from(fields)]);
+  const call = Buffer.concat([Buffer.alloc(2), u32(1), u32(0), u32(inner.length), inner]);
+  return Buffer.concat([Buffer.alloc(2), u32(networkId), Buffer.alloc(32), u32(call.length), call]);
+}

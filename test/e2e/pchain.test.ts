@@ -17,12 +17,14 @@ import {
   utils,
   Utxo,
 } from '@avalabs/avalanchejs';
-import { startDevnet, call, type Devnet } from '../helpers/devnet.js';
+import blst from '@chainsafe/blst';
+import { startDevnet, call, rpc, type Devnet } from '../helpers/devnet.js';
 import {
   blsKey,
   EWOQ_ADDR,
   EWOQ_KEY,
   EWOQ_P,
+  pChainMessage,
   pResult,
   registerPayload,
   signAndIssue,
@@ -368,6 +370,32 @@ describe('P-chain', () => {
     assert.equal(updated.minNonce, 1n);
     const all = await pResult(url, 'platform.getAllValidatorsAt', { height: 'proposed' });
     assert.equal(all.validatorSets[subnetId].totalWeight, '170');
+
+    // The node's validator signs the P-chain's ACP-77 messages about this L1 (ACP-118).
+    const { nodePOP } = await call(`${url}/ext/info`, 'info.getNodeID');
+    const nodeKey = blst.PublicKey.fromBytes(Buffer.from(nodePOP.publicKey.slice(2), 'hex'), true);
+    const sign = (message: Uint8Array, justification: Uint8Array = new Uint8Array()) =>
+      rpc(`${url}/ext/acp118`, 'acp118.signatureRequest', {
+        message: Buffer.from(message).toString('hex'),
+        justification: Buffer.from(justification).toString('hex'),
+      }).then((r) => r.body);
+    const validationBytes = utils.base58check.decode(l1ValidationId);
+    const registeredMsg = pChainMessage(12345, 2, new Uint8Array([...validationBytes, 1]));
+    const signed = await sign(registeredMsg);
+    const signature = blst.Signature.fromBytes(
+      Buffer.from(signed.result.signature.replace(/^0x/, ''), 'hex'),
+      true,
+    );
+    assert.ok(blst.verify(registeredMsg, nodeKey, signature));
+    const conversion = (await api.getSubnet({ subnetID: subnetId })).conversionID;
+    const conversionMsg = pChainMessage(12345, 0, utils.base58check.decode(conversion));
+    assert.ok((await sign(conversionMsg, utils.base58check.decode(subnetId))).result.signature);
+    const weightNow = new Uint8Array(Buffer.concat([validationBytes, u64(0n), u64(70n)]));
+    assert.ok((await sign(pChainMessage(12345, 3, weightNow))).result.signature);
+    const stale = new Uint8Array(Buffer.concat([validationBytes, u64(0n), u64(50n)]));
+    assert.match((await sign(pChainMessage(12345, 3, stale))).error.message, /refusing to sign: weight 50/);
+    const unknown = pChainMessage(12345, 2, new Uint8Array([...new Uint8Array(32).fill(5), 1]));
+    assert.match((await sign(unknown)).error.message, /refusing to sign: the validation is not registered/);
   });
 
   it('pays rewards into reward UTXOs once the devnet clock passes the staking end', async () => {
@@ -407,4 +435,10 @@ async function waitFor(check: () => Promise<boolean>, attempts = 50): Promise<vo
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('condition not reached');
+}
+
+function u64(n: bigint): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(n);
+  return b;
 }

@@ -8,6 +8,7 @@ import type { Chain, ChainContext } from '../../chains/chain.js';
 import { createPlatformEndpoint } from './api/service.js';
 import { platformConfig, type PlatformConfig } from './config.js';
 import { PlatformVM, type ChainCreatedListener } from './vm.js';
+import { platformWarpRule } from './warp/signing-rule.js';
 
 export interface PlatformChain extends Chain {
   readonly vm: PlatformVM;
@@ -30,6 +31,7 @@ export async function createPlatformChain(
   const network = ctx.config.network;
   const aliases = ['P', 'platform', network.pChainID];
   ctx.router.mountChain(aliases, '', { kind: 'avalanche', endpoint: createPlatformEndpoint(vm, ctx) });
+  ctx.warp.register(network.pChainID, platformWarpRule(vm));
   vm.start();
   return {
     alias: 'P',
