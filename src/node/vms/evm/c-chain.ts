@@ -9,6 +9,8 @@ import type { EvmChainConfig, GenesisAccount } from './chain-config.js';
 import { createEvmChain } from './evm-chain.js';
 import { mountEvmRoutes } from './api/routes.js';
 import { DEFAULT_PROOF_WINDOW } from './api/eth.js';
+import { createAvaxApi } from './api/avax.js';
+import { AtomicMempool } from './atomic/atomic-txs.js';
 
 /** The reference local C-chain genesis gas limit (0x5f5e100). */
 export const C_GENESIS_GAS_LIMIT = 100_000_000n;
@@ -49,6 +51,28 @@ export function cChainConfig(ctx: ChainContext): EvmChainConfig {
 
 export async function createCChain(ctx: ChainContext): Promise<Chain> {
   const chain = await createEvmChain(ctx, cChainConfig(ctx));
+  const network = ctx.config.network;
+  const mempool = new AtomicMempool(
+    {
+      networkID: network.networkID,
+      cChainID: network.cChainID,
+      avaxAssetID: network.avaxAssetID,
+      peers: [network.xChainID, network.pChainID],
+      sharedMemory: ctx.sharedMemory,
+      now: () => BigInt(ctx.clock.nowSeconds()),
+    },
+    {
+      latestState: () => chain.stateAt(),
+      baseFee: () => chain.nextBaseFee(),
+      isAccepted: (id) => chain.store.atomicTx(id) !== undefined,
+      requestBlock: () => chain.requestBlock(),
+    },
+  );
+  chain.extraBuilder = mempool;
   mountEvmRoutes(ctx, chain, { unlocked: ctx.genesis.prefunded });
+  ctx.router.mountChain(chain.aliases, 'avax', {
+    kind: 'avalanche',
+    endpoint: createAvaxApi(ctx, chain, mempool),
+  });
   return chain;
 }

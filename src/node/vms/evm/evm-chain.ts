@@ -236,6 +236,11 @@ export class EvmChain extends EventEmitter implements Chain {
     return acp176.updateTargetExcess(advanced, this.desiredTargetExcess);
   }
 
+  /** The base fee of the next block from its fee state (Subnet-EVM chains use their fee config). */
+  protected baseFeeFor(state: acp176.FeeState, _timestamp: bigint): bigint {
+    return acp176.gasPrice(state);
+  }
+
   maxBlockGas(): bigint {
     return acp176.maxCapacity(this.nextFeeState(BigInt(this.ctx.clock.nowSeconds())));
   }
@@ -251,6 +256,8 @@ export class EvmChain extends EventEmitter implements Chain {
       evmOpts: bound.customPrecompiles.length ? { customPrecompiles: bound.customPrecompiles } : undefined,
     });
     bound.attach(vm.evm);
+    // Subnet-EVM and Warp hook their per-transaction checks (predicates) here.
+    this.emit('vm', vm);
     return vm;
   }
 
@@ -362,9 +369,9 @@ export class EvmChain extends EventEmitter implements Chain {
   // ---- block production --------------------------------------------------------------------
 
   /** Asks for a block: immediately (batching this tick's txs) or at the next interval. */
-  requestBlock(): void {
+  requestBlock(force = false): void {
     // With a block time, blocks come only from the interval timer.
-    if (this.closed || this.scheduled || this.config.blockTimeMs > 0) return;
+    if (this.closed || this.scheduled || (this.config.blockTimeMs > 0 && !force)) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -411,7 +418,7 @@ export class EvmChain extends EventEmitter implements Chain {
     const now = BigInt(this.ctx.clock.nowSeconds());
     const timestamp = now > parent.header.timestamp ? now : parent.header.timestamp;
     const feeState = this.nextFeeState(timestamp);
-    const baseFee = acp176.gasPrice(feeState);
+    const baseFee = this.baseFeeFor(feeState, timestamp);
     const gasLimit = feeState.capacity;
     const number = parent.number + 1n;
     const execBlock = this.executionBlock({ number, timestamp, gasLimit, baseFeePerGas: baseFee });

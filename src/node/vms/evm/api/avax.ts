@@ -1,0 +1,114 @@
+/**
+ * The C-chain's native (atomic) API at `/ext/bc/C/avax`: `avax.*` as real nodes serve it and
+ * the spec's `native.*`. getUTXOs lists atomic UTXOs other chains exported to C (paged like
+ * the reference), issueTx takes a signed ImportTx/ExportTx, and the status and tx lookups report
+ * where a tx stands and the height of the block that carried it.
+ */
+import { utils } from '@avalabs/avalanchejs';
+import { fromCheckedHex, fromCb58, parseId, toCb58, toCheckedHex } from '../../../../shared/encoding.js';
+import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
+import { fail } from '../../../rpc/errors.js';
+import type { ChainContext } from '../../../chains/chain.js';
+import { FLURRY_VERSION } from '../../../version.js';
+import type { EvmChain } from '../evm-chain.js';
+import type { AtomicMempool } from '../atomic/atomic-txs.js';
+
+/** The most UTXOs one getUTXOs answer holds (the reference's maxUTXOsToFetch). */
+export const MAX_UTXOS = 1024;
+
+export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: AtomicMempool): AvalancheEndpoint {
+  const network = ctx.config.network;
+  const resolveChain = (text: string): string | undefined => {
+    const c = ctx.chain(text);
+    if (c) return c.blockchainID;
+    try {
+      fromCb58(text);
+      return [network.xChainID, network.pChainID, network.cChainID].includes(text) ? text : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const parseAddress = (text: string): Uint8Array => {
+    try {
+      const [, hrp, bytes] = utils.parse(text);
+      if (hrp !== network.hrp) throw new Error(`expected hrp "${network.hrp}" but got "${hrp}"`);
+      return bytes;
+    } catch (err) {
+      fail(`couldn't parse address "${text}": ${(err as Error).message}`);
+    }
+  };
+  const decodeTx = (text: string, encoding: string | undefined): Uint8Array => {
+    if (encoding && encoding !== 'hex') fail(`unsupported encoding "${encoding}"`);
+    try {
+      return fromCheckedHex(text);
+    } catch (err) {
+      fail(`problem decoding transaction: ${(err as Error).message}`);
+    }
+  };
+
+  return new AvalancheEndpoint(`${chain.alias}/avax`)
+    .registerAll('avax', {
+      getUTXOs: (params) => {
+        const addresses = params.strings('addresses');
+        if (addresses.length === 0) fail('no addresses provided');
+        if (addresses.length > MAX_UTXOS)
+          fail(`number of addresses given, ${addresses.length}, exceeds maximum, ${MAX_UTXOS}`);
+        const encoding = params.optionalString('encoding');
+        if (encoding && encoding !== 'hex') fail(`unsupported encoding "${encoding}"`);
+        const sourceText = params.optionalString('sourceChain');
+        if (!sourceText) fail('sourceChain is required');
+        const source = resolveChain(sourceText);
+        if (!source)
+          fail(
+            `problem parsing source chainID "${sourceText}": there is no chain with alias/ID '${sourceText}'`,
+          );
+        const addrs = addresses.map(parseAddress);
+        const rawLimit = params.has('limit') ? Number(params.get('limit')) : 0;
+        const limit =
+          !Number.isFinite(rawLimit) || rawLimit <= 0 || rawLimit > MAX_UTXOS ? MAX_UTXOS : rawLimit;
+        let after: { address: Uint8Array; inputId: Uint8Array } | undefined;
+        const start = params.object('startIndex');
+        if (start && (start.optionalString('address') || start.optionalString('utxo'))) {
+          after = { address: parseAddress(start.string('address')), inputId: parseId(start.string('utxo')) };
+        }
+        const rows = ctx.sharedMemory.list(source, chain.blockchainID, addrs, limit, after).utxos;
+        const last = rows[rows.length - 1];
+        return {
+          numFetched: String(rows.length),
+          utxos: rows.map((r) => toCheckedHex(r.bytes)),
+          endIndex: {
+            address: utils.format('C', network.hrp, last ? last.address : new Uint8Array(20)),
+            utxo: toCb58(last ? last.inputId : new Uint8Array(32)),
+          },
+          encoding: 'hex',
+        };
+      },
+      issueTx: async (params) => {
+        const bytes = decodeTx(params.string('tx'), params.optionalString('encoding'));
+        try {
+          return { txID: toCb58(await mempool.issue(bytes)) };
+        } catch (err) {
+          fail((err as Error).message);
+        }
+      },
+      getAtomicTxStatus: (params) => {
+        const id = parseId(params.string('txID'));
+        const stored = chain.store.atomicTx(id);
+        if (stored) return { status: 'Accepted', blockHeight: String(stored.blockNumber) };
+        return mempool.status(id);
+      },
+      getAtomicTx: (params) => {
+        const id = parseId(params.string('txID'));
+        const encoding = params.optionalString('encoding');
+        if (encoding && encoding !== 'hex') fail(`unsupported encoding "${encoding}"`);
+        const stored = chain.store.atomicTx(id);
+        if (stored)
+          return { tx: toCheckedHex(stored.bytes), encoding: 'hex', blockHeight: String(stored.blockNumber) };
+        const pending = mempool.getPending(id);
+        if (pending) return { tx: toCheckedHex(pending.bytes), encoding: 'hex' };
+        fail('could not find tx');
+      },
+      version: () => ({ version: `flurry/${FLURRY_VERSION}` }),
+    })
+    .aliasService('native', 'avax');
+}

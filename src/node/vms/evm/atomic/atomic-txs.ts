@@ -1,0 +1,350 @@
+/**
+ * The C-chain's atomic transactions: verified as the reference verifies them, kept in an atomic
+ * mempool, and carried in blocks as the reference carries them — in the block body's extra data
+ * (hashed into the header's `extDataHash`), their gas counted in `extDataGasUsed` and against
+ * the block's ACP-176 capacity, their state changes applied after the block's EVM transactions,
+ * and their shared-memory effects (consumed imports, new exports) committed in the block's
+ * accept transaction.
+ *
+ * Rules (coreth's): imports spend atomic UTXOs from X or P (secp256k1fx spend rule over
+ * sha256(unsigned bytes)) and credit EVM outputs; exports debit EVM inputs (each signed by the
+ * input's address, with its current nonce, which they increment) and create UTXOs for X or P.
+ * Only AVAX moves. Inputs and outputs are sorted and unique. The fee, burned, is
+ * gas × baseFee rounded up to nAVAX, gas = len(unsigned bytes) + 1000 per signature + 10000.
+ */
+import { Address } from '@ethereumjs/util';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Account } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import secp from 'secp256k1';
+import { fromCb58, toCb58 } from '../../../../shared/encoding.js';
+import type { SharedMemory, AtomicUtxoEntry } from '../../components/shared-memory.js';
+import { verifySpend } from '../../components/secp256k1fx.js';
+import { inputIdOf } from '../../components/utxo-id.js';
+import type { ExtraBlockBuilder, ExtraBlockPart } from '../evm-chain.js';
+import { encodeAtomicBatch, packUtxo, parseAtomicTx, parseUtxo, type ParsedAtomicTx } from './codec.js';
+
+export const TX_BYTES_GAS = 1n;
+export const COST_PER_SIGNATURE = 1000n;
+export const FIXED_FEE_GAS = 10_000n;
+/** 1 nAVAX = 10^9 wei: the X→C conversion rate. */
+export const X2C_RATE = 1_000_000_000n;
+
+export class AtomicTxError extends Error {
+  override readonly name = 'AtomicTxError';
+}
+
+export interface AtomicContext {
+  networkID: number;
+  cChainID: string;
+  avaxAssetID: string;
+  /** Chains atomic txs may import from / export to (X and P), cb58. */
+  peers: readonly string[];
+  sharedMemory: SharedMemory;
+  now(): bigint;
+}
+
+export function atomicGas(tx: ParsedAtomicTx): bigint {
+  const sigs = tx.credentials.reduce((n, c) => n + c.length, 0);
+  return BigInt(tx.unsignedBytes.length) * TX_BYTES_GAS + BigInt(sigs) * COST_PER_SIGNATURE + FIXED_FEE_GAS;
+}
+
+/** The fee in nAVAX: gas × baseFee (wei) / 10^9, rounded up. */
+export function atomicFee(gas: bigint, baseFeeWei: bigint): bigint {
+  return (gas * baseFeeWei + X2C_RATE - 1n) / X2C_RATE;
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+interface Effects {
+  /** Shared-memory UTXOs an import consumes. */
+  consumed: Uint8Array[];
+  sourceChain?: string;
+  /** UTXOs an export creates. */
+  exported: AtomicUtxoEntry[];
+  destChain?: string;
+  credits: { address: Uint8Array; wei: bigint }[];
+  debits: { address: Uint8Array; wei: bigint; nonce: bigint }[];
+}
+
+function sortedUnique(keys: string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1] >= keys[i]) return false;
+  return true;
+}
+
+/** Everything that does not depend on state: shapes, ids, sorting, amounts, fee. */
+export function verifySyntax(ctx: AtomicContext, tx: ParsedAtomicTx, baseFeeWei: bigint): Effects {
+  const u = tx.unsigned;
+  if (u.networkId.value() !== ctx.networkID)
+    throw new AtomicTxError(`tx has wrong network ID: ${u.networkId.value()}, expected ${ctx.networkID}`);
+  if (toCb58(u.blockchainId.toBytes()) !== ctx.cChainID)
+    throw new AtomicTxError('tx has wrong blockchain ID');
+  const avax = hex(fromCb58(ctx.avaxAssetID));
+  let inAvax = 0n;
+  let outAvax = 0n;
+  const effects: Effects = { consumed: [], exported: [], credits: [], debits: [] };
+  if (tx.kind === 'import') {
+    const source = toCb58(u.sourceChain.toBytes());
+    if (!ctx.peers.includes(source)) throw new AtomicTxError(`import from unknown source chain ${source}`);
+    effects.sourceChain = source;
+    if (u.importedInputs.length === 0) throw new AtomicTxError('tx has no imported inputs');
+    if (u.Outs.length === 0) throw new AtomicTxError('tx has no EVM outputs');
+    if (tx.credentials.length !== u.importedInputs.length)
+      throw new AtomicTxError(
+        `tx has ${u.importedInputs.length} inputs but ${tx.credentials.length} credentials`,
+      );
+    const keys = u.importedInputs.map((i: any) =>
+      hex(inputIdOf(i.utxoID.txID.toBytes(), i.utxoID.outputIdx.value())),
+    );
+    const inputOrder = u.importedInputs.map(
+      (i: any) => hex(i.utxoID.txID.toBytes()) + i.utxoID.outputIdx.value().toString(16).padStart(8, '0'),
+    );
+    if (!sortedUnique(inputOrder)) throw new AtomicTxError('inputs not sorted and unique');
+    for (const i of u.importedInputs) {
+      if (hex(i.assetId.toBytes()) !== avax)
+        throw new AtomicTxError('import of a non-AVAX asset is not allowed');
+      const amount = i.input.amount() as bigint;
+      if (amount === 0n) throw new AtomicTxError('input has no value');
+      inAvax += amount;
+    }
+    effects.consumed = keys.map((k: string) => Uint8Array.from(Buffer.from(k, 'hex')));
+    const outKeys = u.Outs.map((o: any) => hex(o.address.toBytes()) + hex(o.assetId.toBytes()));
+    if (!sortedUnique(outKeys)) throw new AtomicTxError('outputs not sorted and unique');
+    for (const o of u.Outs) {
+      if (hex(o.assetId.toBytes()) !== avax)
+        throw new AtomicTxError('import to a non-AVAX asset is not allowed');
+      const amount = o.amount.value() as bigint;
+      if (amount === 0n) throw new AtomicTxError('output has no value');
+      outAvax += amount;
+      effects.credits.push({ address: o.address.toBytes(), wei: amount * X2C_RATE });
+    }
+  } else {
+    const dest = toCb58(u.destinationChain.toBytes());
+    if (!ctx.peers.includes(dest)) throw new AtomicTxError(`export to unknown destination chain ${dest}`);
+    effects.destChain = dest;
+    if (u.ins.length === 0) throw new AtomicTxError('tx has no EVM inputs');
+    if (u.exportedOutputs.length === 0) throw new AtomicTxError('tx has no exported outputs');
+    if (tx.credentials.length !== u.ins.length)
+      throw new AtomicTxError(`tx has ${u.ins.length} inputs but ${tx.credentials.length} credentials`);
+    const inKeys = u.ins.map((i: any) => hex(i.address.toBytes()) + hex(i.assetId.toBytes()));
+    if (!sortedUnique(inKeys)) throw new AtomicTxError('inputs not sorted and unique');
+    for (const i of u.ins) {
+      if (hex(i.assetId.toBytes()) !== avax)
+        throw new AtomicTxError('export of a non-AVAX asset is not allowed');
+      const amount = i.amount.value() as bigint;
+      if (amount === 0n) throw new AtomicTxError('input has no value');
+      inAvax += amount;
+      effects.debits.push({ address: i.address.toBytes(), wei: amount * X2C_RATE, nonce: i.nonce.value() });
+    }
+    u.exportedOutputs.forEach((o: any, index: number) => {
+      if (hex(o.assetId.toBytes()) !== avax)
+        throw new AtomicTxError('export of a non-AVAX asset is not allowed');
+      const out = o.output;
+      const amount = out.amount() as bigint;
+      if (amount === 0n) throw new AtomicTxError('output has no value');
+      const owners = out.outputOwners;
+      const addrs: Uint8Array[] = owners.addrs.map((a: any) => a.toBytes());
+      if (owners.threshold.value() > addrs.length || (owners.threshold.value() === 0 && addrs.length > 0))
+        throw new AtomicTxError('output has an invalid threshold');
+      if (!sortedUnique(addrs.map(hex))) throw new AtomicTxError('output addresses not sorted and unique');
+      outAvax += amount;
+      effects.exported.push({
+        inputId: inputIdOf(tx.id, index),
+        bytes: packUtxo(tx.id, index, o.assetId.toBytes(), out),
+        addresses: addrs,
+      });
+    });
+  }
+  const fee = atomicFee(atomicGas(tx), baseFeeWei);
+  if (inAvax < outAvax + fee)
+    throw new AtomicTxError(
+      `insufficient AVAX funds: inputs ${inAvax} nAVAX < outputs ${outAvax} nAVAX + fee ${fee} nAVAX`,
+    );
+  return effects;
+}
+
+/** Signatures, UTXO existence, nonces and balances against `state` and shared memory. */
+export async function verifySemantics(
+  ctx: AtomicContext,
+  tx: ParsedAtomicTx,
+  effects: Effects,
+  state: MerkleStateManager,
+): Promise<void> {
+  const u = tx.unsigned;
+  const hash = sha256(tx.unsignedBytes);
+  if (tx.kind === 'import') {
+    for (let i = 0; i < u.importedInputs.length; i++) {
+      const input = u.importedInputs[i];
+      const label = `${toCb58(input.utxoID.txID.toBytes())}:${input.utxoID.outputIdx.value()}`;
+      const bytes = ctx.sharedMemory.get(effects.sourceChain!, ctx.cChainID, effects.consumed[i]);
+      if (!bytes)
+        throw new AtomicTxError(
+          `atomic UTXO ${label} is not in shared memory: it was never exported or is already spent`,
+        );
+      const utxo = parseUtxo(bytes) as any;
+      if (hex(utxo.assetId.toBytes()) !== hex(input.assetId.toBytes()))
+        throw new AtomicTxError(`input ${label} asset mismatch`);
+      const out = utxo.output;
+      if (out.amount() !== input.input.amount()) throw new AtomicTxError(`input ${label} amount mismatch`);
+      try {
+        verifySpend(
+          { addresses: out.getOwners(), threshold: out.getThreshold(), locktime: out.getLocktime() },
+          input.input.sigIndicies(),
+          tx.credentials[i],
+          hash,
+          ctx.now(),
+        );
+      } catch (err) {
+        throw new AtomicTxError(`input ${label}: ${(err as Error).message}`);
+      }
+    }
+  } else {
+    for (let i = 0; i < effects.debits.length; i++) {
+      const d = effects.debits[i];
+      const sigs = tx.credentials[i];
+      if (sigs.length !== 1) throw new AtomicTxError(`input ${i} needs exactly one signature`);
+      const sig = sigs[0];
+      let pub: Uint8Array;
+      try {
+        pub = secp.ecdsaRecover(sig.subarray(0, 64), sig[64], hash, false);
+      } catch {
+        throw new AtomicTxError(`input ${i}: invalid signature`);
+      }
+      const signer = keccak_256(pub.subarray(1)).subarray(12);
+      if (hex(signer) !== hex(d.address)) throw new AtomicTxError(`input ${i} is not signed by its address`);
+      const acct = (await state.getAccount(new Address(d.address))) ?? new Account();
+      if (acct.nonce !== d.nonce)
+        throw new AtomicTxError(
+          `invalid nonce for 0x${hex(d.address)}: have ${d.nonce}, state ${acct.nonce}`,
+        );
+      if (acct.balance < d.wei)
+        throw new AtomicTxError(
+          `insufficient funds: 0x${hex(d.address)} has ${acct.balance} wei, needs ${d.wei}`,
+        );
+    }
+  }
+}
+
+async function applyEffects(effects: Effects, state: MerkleStateManager): Promise<void> {
+  for (const c of effects.credits) {
+    const a = new Address(c.address);
+    const acct = (await state.getAccount(a)) ?? new Account();
+    acct.balance += c.wei;
+    await state.putAccount(a, acct);
+  }
+  for (const d of effects.debits) {
+    const a = new Address(d.address);
+    const acct = (await state.getAccount(a)) ?? new Account();
+    acct.balance -= d.wei;
+    acct.nonce = d.nonce + 1n;
+    await state.putAccount(a, acct);
+  }
+}
+
+interface Pending {
+  tx: ParsedAtomicTx;
+  effects: Effects;
+}
+
+export type AtomicStatus =
+  { status: 'Processing' } | { status: 'Dropped'; reason: string } | { status: 'Unknown' };
+
+/** The atomic mempool and the block part that carries atomic txs. */
+export class AtomicMempool implements ExtraBlockBuilder {
+  private readonly pending = new Map<string, Pending>();
+  private readonly dropped = new Map<string, string>();
+
+  constructor(
+    private readonly ctx: AtomicContext,
+    private readonly deps: {
+      latestState(): MerkleStateManager;
+      baseFee(): bigint;
+      isAccepted(id: Uint8Array): boolean;
+      requestBlock(): void;
+    },
+  ) {}
+
+  hasWork(): boolean {
+    return this.pending.size > 0;
+  }
+
+  status(id: Uint8Array): AtomicStatus {
+    const key = hex(id);
+    if (this.pending.has(key)) return { status: 'Processing' };
+    const reason = this.dropped.get(key);
+    if (reason !== undefined) return { status: 'Dropped', reason };
+    return { status: 'Unknown' };
+  }
+
+  getPending(id: Uint8Array): ParsedAtomicTx | undefined {
+    return this.pending.get(hex(id))?.tx;
+  }
+
+  /** Verifies and pools a signed atomic tx; returns its id. */
+  async issue(bytes: Uint8Array): Promise<Uint8Array> {
+    const tx = parseAtomicTx(bytes);
+    const key = hex(tx.id);
+    if (this.pending.has(key) || this.deps.isAccepted(tx.id)) throw new AtomicTxError('tx already issued');
+    const effects = verifySyntax(this.ctx, tx, this.deps.baseFee());
+    for (const p of this.pending.values()) {
+      for (const c of effects.consumed)
+        if (p.effects.consumed.some((x) => hex(x) === hex(c)))
+          throw new AtomicTxError(
+            `conflicting atomic inputs: UTXO already spent by pending tx ${toCb58(p.tx.id)}`,
+          );
+      for (const d of effects.debits)
+        if (p.effects.debits.some((x) => hex(x.address) === hex(d.address) && x.nonce === d.nonce))
+          throw new AtomicTxError(
+            `conflicting export: nonce ${d.nonce} of 0x${hex(d.address)} is used by pending tx ${toCb58(p.tx.id)}`,
+          );
+    }
+    await verifySemantics(this.ctx, tx, effects, this.deps.latestState());
+    this.dropped.delete(key);
+    this.pending.set(key, { tx, effects });
+    this.deps.requestBlock();
+    return tx.id;
+  }
+
+  async build(
+    state: MerkleStateManager,
+    block: { baseFee: bigint; capacityLeft: bigint },
+  ): Promise<ExtraBlockPart | undefined> {
+    const chosen: Pending[] = [];
+    let gas = 0n;
+    const spent = new Set<string>();
+    for (const [key, p] of this.pending) {
+      const g = atomicGas(p.tx);
+      if (gas + g > block.capacityLeft) break;
+      try {
+        const effects = verifySyntax(this.ctx, p.tx, block.baseFee);
+        if (effects.consumed.some((c) => spent.has(hex(c))))
+          throw new AtomicTxError('conflicting atomic inputs in block');
+        await verifySemantics(this.ctx, p.tx, effects, state);
+        await applyEffects(effects, state);
+        for (const c of effects.consumed) spent.add(hex(c));
+        chosen.push({ tx: p.tx, effects });
+        gas += g;
+      } catch (err) {
+        this.pending.delete(key);
+        this.dropped.set(key, (err as Error).message);
+      }
+    }
+    if (chosen.length === 0) return undefined;
+    const { sharedMemory, cChainID } = this.ctx;
+    return {
+      extData: encodeAtomicBatch(chosen.map((c) => c.tx.bytes)),
+      gasUsed: gas,
+      atomicTxs: chosen.map((c) => ({ id: c.tx.id, bytes: c.tx.bytes })),
+      commit: () => {
+        for (const { effects } of chosen) {
+          if (effects.consumed.length) sharedMemory.remove(effects.sourceChain!, cChainID, effects.consumed);
+          if (effects.exported.length) sharedMemory.put(cChainID, effects.destChain!, effects.exported);
+        }
+      },
+      accepted: () => {
+        for (const c of chosen) this.pending.delete(hex(c.tx.id));
+      },
+    };
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * A Subnet-EVM chain: the shared EVM chain with Subnet-EVM's rules on top — the fee config
+ * (genesis, or the FeeManager's once set) for gas limit and base fee, fees paid in full to the
+ * block's coinbase (the RewardManager's address, or the blackhole), precompiles configured when
+ * they activate and wiped when they are disabled, the transaction allow list checked at
+ * admission and the deployer allow list at every contract creation (against tx.origin).
+ */
+import { createBlock, createBlockHeader, type Block } from '@ethereumjs/block';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address, bytesToHex, createAddressFromString } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { ChainContext } from '../../../chains/chain.js';
+import * as acp176 from '../block/acp176.js';
+import type { EvmChainConfig } from '../chain-config.js';
+import { EvmChain, EvmTxError, type AcceptedBlock, type ExecutionHeader } from '../evm-chain.js';
+import { isEnabled, roleOf } from '../precompiles/allow-list.js';
+import { readSlot, writeSlot } from '../precompiles/contract.js';
+import {
+  FEE_CONFIG_CHANGED,
+  FEE_MANAGER_ADDRESS,
+  feeConfigFromChangedLog,
+  feeConfigLastChangedAt,
+  storedFeeConfig,
+} from '../precompiles/fee-manager.js';
+import {
+  FEE_RECIPIENTS_ALLOWED,
+  REWARD_ADDRESS_CHANGED,
+  REWARD_MANAGER_ADDRESS,
+  REWARDS_DISABLED,
+  rewardSetting,
+} from '../precompiles/reward-manager.js';
+import {
+  BLACKHOLE,
+  PRECOMPILE_ADDRESSES,
+  type SubnetPrecompileModule,
+} from '../precompiles/subnet-module.js';
+import { decayWindow, nextBaseFee, type FeeConfig } from './fee-config.js';
+import type { SubnetEvmGenesis } from './genesis.js';
+
+const DEPLOYER = createAddressFromString(PRECOMPILE_ADDRESSES.contractDeployerAllowListConfig);
+const TX_ALLOW_LIST = createAddressFromString(PRECOMPILE_ADDRESSES.txAllowListConfig);
+/** Where this node sends fees when block producers may choose (the reference default etherbase). */
+const NODE_FEE_RECIPIENT = createAddressFromString(BLACKHOLE);
+/** A slot in each precompile's storage recording which activation configured it. */
+const ACTIVATION_MARKER = keccak_256(new TextEncoder().encode('flurry.precompile.activation'));
+const INVALID_OPCODE = Uint8Array.of(0xfe);
+
+export class SubnetEvmChain extends EvmChain {
+  private feeConfigNow: FeeConfig;
+  private coinbaseNow: Address = createAddressFromString(BLACKHOLE);
+
+  constructor(
+    ctx: ChainContext,
+    config: EvmChainConfig,
+    readonly genesisConfig: SubnetEvmGenesis,
+  ) {
+    super(ctx, config);
+    this.feeConfigNow = genesisConfig.feeConfig;
+    this.on('block', (b: AcceptedBlock) => this.followSettings(b));
+    this.on('vm', (vm: VM) => this.hookEngine(vm));
+  }
+
+  get modules(): SubnetPrecompileModule[] {
+    return this.config.precompiles as SubnetPrecompileModule[];
+  }
+
+  isActive(configKey: string, timestamp: number): boolean {
+    return this.precompiles.activeAt(timestamp).some((m) => m.configKey === configKey);
+  }
+
+  override async open(): Promise<void> {
+    await super.open();
+    await this.loadSettings(this.stateAt(), Number(this.latest.header.timestamp));
+  }
+
+  // ---- fees ---------------------------------------------------------------------------------
+
+  /** The fee config in force for blocks after the head. */
+  get feeConfig(): FeeConfig {
+    return this.feeConfigNow;
+  }
+
+  /** The fee config and its last change as of an accepted block. */
+  async feeConfigAt(number: bigint): Promise<{ feeConfig: FeeConfig; lastChangedAt: bigint }> {
+    const header = this.headerAt(number)?.header;
+    if (!header) throw new EvmTxError('header not found');
+    if (!this.isActive('feeManagerConfig', Number(header.timestamp)))
+      return { feeConfig: this.genesisConfig.feeConfig, lastChangedAt: 0n };
+    const state = this.stateAt(number);
+    const stored = await storedFeeConfig(state);
+    if (stored.gasLimit === 0n) return { feeConfig: this.genesisConfig.feeConfig, lastChangedAt: 0n };
+    return { feeConfig: stored, lastChangedAt: await feeConfigLastChangedAt(state) };
+  }
+
+  /** Capacity = the gas limit; `excess` carries the gas used in the last ten seconds. */
+  override nextFeeState(timestamp: bigint): acp176.FeeState {
+    const parent = this.latest.header;
+    const window = parent.number === 0n ? 0n : acp176.decodeFeeState(parent.extraData).excess;
+    const elapsed = timestamp > parent.timestamp ? timestamp - parent.timestamp : 0n;
+    return { capacity: this.feeConfigNow.gasLimit, excess: decayWindow(window, elapsed), targetExcess: 0n };
+  }
+
+  protected override baseFeeFor(state: acp176.FeeState, timestamp: bigint): bigint {
+    const parent = this.latest.header;
+    const elapsed = timestamp > parent.timestamp ? timestamp - parent.timestamp : 0n;
+    return nextBaseFee(this.feeConfigNow, parent.baseFeePerGas, state.excess, elapsed);
+  }
+
+  override nextBaseFee(): bigint {
+    const now = BigInt(this.ctx.clock.nowSeconds());
+    return this.baseFeeFor(this.nextFeeState(now), now);
+  }
+
+  override maxBlockGas(): bigint {
+    return this.feeConfigNow.gasLimit;
+  }
+
+  /** Blocks pay their fees to the reward address (or the blackhole). */
+  override executionBlock(h: ExecutionHeader): Block {
+    const header = createBlockHeader(
+      {
+        number: h.number,
+        timestamp: h.timestamp,
+        gasLimit: h.gasLimit,
+        baseFeePerGas: h.baseFeePerGas,
+        coinbase: this.coinbaseNow,
+        difficulty: 0n,
+        parentBeaconBlockRoot: new Uint8Array(32),
+        blobGasUsed: 0n,
+        excessBlobGas: 0n,
+      },
+      { common: this.common, skipConsensusFormatValidation: true },
+    );
+    return createBlock({ header }, { common: this.common, skipConsensusFormatValidation: true });
+  }
+
+  /** The coinbase blocks pay to now. */
+  get coinbase(): Address {
+    return this.coinbaseNow;
+  }
+
+  // ---- admission ----------------------------------------------------------------------------
+
+  override async submit(tx: TypedTransaction): Promise<string> {
+    const now = this.ctx.clock.nowSeconds();
+    if (this.isActive('txAllowListConfig', now) && tx.isSigned()) {
+      let sender: Address | undefined;
+      try {
+        sender = tx.getSenderAddress();
+      } catch {
+        sender = undefined;
+      }
+      if (sender && !isEnabled(await roleOf(this.stateAt(), TX_ALLOW_LIST, sender)))
+        throw new EvmTxError(`cannot issue transaction from non-allow listed address: ${sender.toString()}`);
+    }
+    return super.submit(tx);
+  }
+
+  // ---- engine hooks -------------------------------------------------------------------------
+
+  /** Configures or wipes precompiles whose activation state changed, on the state being built. */
+  override async vmFor(state: MerkleStateManager, timestamp: bigint): Promise<VM> {
+    const vm = await super.vmFor(state, timestamp);
+    await this.applyActivations(state, timestamp);
+    if (state === (this as unknown as { live: MerkleStateManager }).live)
+      await this.loadSettings(state, Number(timestamp));
+    return vm;
+  }
+
+  private async applyActivations(state: MerkleStateManager, timestamp: bigint): Promise<void> {
+    const active = this.precompiles.activeAt(Number(timestamp)) as SubnetPrecompileModule[];
+    const addresses = new Set(this.modules.map((m) => m.address));
+    for (const addressHex of addresses) {
+      const address = createAddressFromString(addressHex);
+      const module = active.find((m) => m.address === addressHex);
+      const marker = await readSlot(state, address, ACTIVATION_MARKER);
+      const wanted = module ? BigInt(module.activation) + 1n : 0n;
+      if (marker === wanted) continue;
+      if (marker !== 0n) {
+        // Disabled (or replaced by a new activation): the reference wipes the precompile's state.
+        await state.deleteAccount(address);
+      }
+      if (!module) continue;
+      await state.putAccount(address, new Account(1n, 0n));
+      await state.putCode(address, Uint8Array.of(1));
+      await module.configure(state, {
+        blockNumber: this.latest.number + 1n,
+        blockTimestamp: timestamp,
+        allowFeeRecipients: this.genesisConfig.allowFeeRecipients,
+      });
+      await writeSlot(state, address, ACTIVATION_MARKER, wanted);
+    }
+  }
+
+  private hookEngine(vm: VM): void {
+    // Contract creation needs an Enabled tx.origin while the deployer allow list is active.
+    const evm = vm.evm as unknown as {
+      events: { on(e: string, f: (m: any, resolve?: () => void) => void): void };
+      _tx?: { origin: Address };
+      _block?: Block;
+      stateManager: MerkleStateManager;
+    };
+    evm.events.on('beforeMessage', (msg: any, resolve?: () => void) => {
+      const check = async () => {
+        if (msg.to !== undefined || msg.depth === undefined) return;
+        const ts = Number(evm._block?.header.timestamp ?? 0n);
+        if (!this.isActive('contractDeployerAllowListConfig', ts)) return;
+        const origin = evm._tx?.origin;
+        if (origin && !isEnabled(await roleOf(evm.stateManager, DEPLOYER, origin))) {
+          // The reference fails the creation and keeps the gas: run an invalid opcode instead.
+          msg.data = INVALID_OPCODE;
+          msg.code = INVALID_OPCODE;
+        }
+      };
+      check().finally(() => resolve?.());
+    });
+    // The reference pays the whole fee (base fee included) to the coinbase; the engine burns the
+    // base fee, so it is credited here.
+    vm.events.on('afterTx', (event: any, resolve?: (r?: unknown) => void) => {
+      const credit = async () => {
+        const header = evm._block?.header;
+        if (!header || !event?.totalGasSpent) return;
+        const amount = (header.baseFeePerGas ?? 0n) * (event.totalGasSpent as bigint);
+        if (amount === 0n) return;
+        const acct = (await evm.stateManager.getAccount(header.coinbase)) ?? new Account();
+        acct.balance += amount;
+        await evm.stateManager.putAccount(header.coinbase, acct);
+      };
+      credit().finally(() => resolve?.());
+    });
+  }
+
+  // ---- settings read from precompile state -----------------------------------------------
+
+  private async loadSettings(state: MerkleStateManager, timestamp: number): Promise<void> {
+    this.feeConfigNow = this.genesisConfig.feeConfig;
+    if (this.isActive('feeManagerConfig', timestamp)) {
+      const stored = await storedFeeConfig(state);
+      if (stored.gasLimit !== 0n) this.feeConfigNow = stored;
+    }
+    this.coinbaseNow = createAddressFromString(BLACKHOLE);
+    if (this.isActive('rewardManagerConfig', timestamp)) {
+      const s = await rewardSetting(state);
+      this.coinbaseNow = s.feeRecipientsAllowed ? NODE_FEE_RECIPIENT : s.rewardAddress!;
+    } else if (this.genesisConfig.allowFeeRecipients) {
+      this.coinbaseNow = NODE_FEE_RECIPIENT;
+    }
+  }
+
+  /** Applies fee and reward changes of an accepted block before the next block is built. */
+  private followSettings(block: AcceptedBlock): void {
+    for (const l of block.logs) {
+      const topic = l.topics[0];
+      if (!topic) continue;
+      if (
+        FEE_MANAGER_ADDRESS.equals(new Address(l.address)) &&
+        bytesToHex(topic) === bytesToHex(FEE_CONFIG_CHANGED)
+      ) {
+        const next = feeConfigFromChangedLog(l.data);
+        if (next) this.feeConfigNow = next;
+      } else if (REWARD_MANAGER_ADDRESS.equals(new Address(l.address))) {
+        const t = bytesToHex(topic);
+        if (t === bytesToHex(REWARD_ADDRESS_CHANGED) && l.topics[3])
+          this.coinbaseNow = new Address(l.topics[3].slice(12));
+        else if (t === bytesToHex(FEE_RECIPIENTS_ALLOWED)) this.coinbaseNow = NODE_FEE_RECIPIENT;
+        else if (t === bytesToHex(REWARDS_DISABLED)) this.coinbaseNow = createAddressFromString(BLACKHOLE);
+      }
+    }
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * The Warp precompile (0x0200…0005, IWarpMessenger). `sendWarpMessage(bytes)` builds an unsigned
+ * message (this network, this chain, an AddressedCall from the caller) and emits
+ * `SendWarpMessage(sourceAddress, unsignedMessageID, message)`; the validators sign it once its
+ * block is accepted. `getVerifiedWarpMessage(i)` / `getVerifiedWarpBlockHash(i)` return the i-th
+ * Warp predicate of the running transaction — verified before the transaction executes (see
+ * `attachWarpPredicates`) — with `valid=false` when it failed or does not exist.
+ */
+import { Address, createAddressFromString } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { encodeUnsignedMessage } from '../../../warp/unsigned-message.js';
+import { hashPayload } from '../../../warp/accepted-block-rule.js';
+import {
+  abiBytes,
+  addressWord,
+  boolWord,
+  concat,
+  dispatcher,
+  eventTopic,
+  log,
+  LOG_DATA_GAS,
+  LOG_GAS,
+  LOG_TOPIC_GAS,
+  outOfGas,
+  readBytesArg,
+  readWords,
+  refuse,
+  selector,
+  success,
+  word,
+  WRITE_GAS_COST_PER_SLOT,
+} from '../precompiles/contract.js';
+import { PRECOMPILE_ADDRESSES, type SubnetPrecompileModule } from '../precompiles/subnet-module.js';
+import type { PrecompileCall } from '../precompiles/registry.js';
+import {
+  encodeAddressedCall,
+  parseAddressedCall,
+  parseSignedMessage,
+  unpackPredicate,
+  type SignedWarpMessage,
+} from './predicate.js';
+
+export const WARP_ADDRESS = PRECOMPILE_ADDRESSES.warpConfig;
+const WARP = createAddressFromString(WARP_ADDRESS);
+export const SEND_WARP_MESSAGE = eventTopic('SendWarpMessage(address,bytes32,bytes)');
+
+/** Reference gas costs (subnet-evm `precompile/contracts/warp`). */
+export const GET_BLOCKCHAIN_ID_GAS_COST = 2n;
+export const GET_VERIFIED_WARP_MESSAGE_BASE_COST = 2n;
+export const GAS_COST_PER_WARP_MESSAGE_BYTE = 100n;
+export const ADD_WARP_MESSAGE_GAS_COST = 20_000n;
+export const SEND_WARP_MESSAGE_GAS_COST =
+  LOG_GAS + 3n * LOG_TOPIC_GAS + ADD_WARP_MESSAGE_GAS_COST + WRITE_GAS_COST_PER_SLOT;
+export const DEFAULT_QUORUM_NUMERATOR = 67n;
+
+export interface WarpConfig {
+  readonly quorumNumerator: bigint;
+  readonly requirePrimaryNetworkSigners: boolean;
+}
+
+export interface PredicateResult {
+  readonly bytes: Uint8Array;
+  /** The message when it verified. */
+  readonly message?: SignedWarpMessage;
+  readonly error?: string;
+}
+
+/** Verified predicates of the transaction each engine is running. */
+const predicatesByEvm = new WeakMap<object, PredicateResult[]>();
+
+/** The Warp predicates of a transaction's access list, in order, each verified (or refused). */
+export function warpPredicates(
+  tx: TypedTransaction,
+  verify: (m: SignedWarpMessage) => void,
+): PredicateResult[] {
+  const accessList = (tx as { accessList?: [Uint8Array, Uint8Array[]][] }).accessList;
+  if (!accessList) return [];
+  const out: PredicateResult[] = [];
+  for (const [address, keys] of accessList) {
+    if (!WARP.equals(new Address(address))) continue;
+    let bytes: Uint8Array = new Uint8Array();
+    try {
+      bytes = unpackPredicate(keys);
+      const message = parseSignedMessage(bytes);
+      verify(message);
+      out.push({ bytes, message });
+    } catch (err) {
+      out.push({ bytes, error: (err as Error).message });
+    }
+  }
+  return out;
+}
+
+/** Verifies each transaction's Warp predicates before the engine runs it. */
+export function attachWarpPredicates(vm: VM, verify: (m: SignedWarpMessage) => void): void {
+  vm.events.on('beforeTx', (tx: TypedTransaction, resolve?: (result?: unknown) => void) => {
+    try {
+      predicatesByEvm.set(vm.evm, warpPredicates(tx, verify));
+    } finally {
+      resolve?.();
+    }
+  });
+}
+
+function predicateAt(call: PrecompileCall, args: Uint8Array): PredicateResult | undefined | 'bad-index' {
+  const [index] = readWords(args, 1);
+  if (index >= 1n << 32n) return 'bad-index';
+  return predicatesByEvm.get(call._EVM as object)?.[Number(index)];
+}
+
+export interface WarpModuleOptions {
+  readonly networkID: number;
+  readonly blockchainID: Uint8Array;
+  readonly activation: number;
+  readonly config: WarpConfig;
+}
+
+export function warpPrecompile(options: WarpModuleOptions): SubnetPrecompileModule {
+  const { networkID, blockchainID } = options;
+  return {
+    address: WARP_ADDRESS,
+    configKey: 'warpConfig',
+    activation: options.activation,
+    configJson: {
+      quorumNumerator: Number(options.config.quorumNumerator),
+      ...(options.config.requirePrimaryNetworkSigners ? { requirePrimaryNetworkSigners: true } : {}),
+    },
+    configure: async () => {},
+    run: dispatcher({
+      [selector('getBlockchainID()')]: async (call) => {
+        if (call.gasLimit < GET_BLOCKCHAIN_ID_GAS_COST) return outOfGas(call);
+        return success(GET_BLOCKCHAIN_ID_GAS_COST, blockchainID);
+      },
+      [selector('sendWarpMessage(bytes)')]: async (call, args) => {
+        const payload = readBytesArg(args, 0);
+        const cost = SEND_WARP_MESSAGE_GAS_COST + LOG_DATA_GAS * BigInt(payload.length);
+        if (call.gasLimit < cost) return outOfGas(call);
+        if (call.isStatic) return refuse(call, 'write protection');
+        const unsigned = encodeUnsignedMessage(
+          networkID,
+          blockchainID,
+          encodeAddressedCall(call.caller.bytes, payload),
+        );
+        const id = sha256(unsigned);
+        const entry = log(
+          WARP,
+          [SEND_WARP_MESSAGE, addressWord(call.caller.bytes), id],
+          concat(word(32n), abiBytes(unsigned)),
+        );
+        return success(cost, id, [entry]);
+      },
+      [selector('getVerifiedWarpMessage(uint32)')]: async (call, args) => {
+        const found = predicateAt(call, args);
+        if (found === 'bad-index') return refuse(call, 'invalid message index');
+        const cost =
+          GET_VERIFIED_WARP_MESSAGE_BASE_COST +
+          GAS_COST_PER_WARP_MESSAGE_BYTE * BigInt(found?.bytes.length ?? 0);
+        if (call.gasLimit < cost) return outOfGas(call);
+        const empty = concat(word(64n), boolWord(false), word(0n), word(0n), word(96n), word(0n));
+        if (!found?.message) return success(cost, empty);
+        const addressed = parseAddressedCall(found.message.unsigned.payload);
+        if (!addressed || addressed.sourceAddress.length !== 20)
+          return refuse(call, 'invalid warp message: payload is not an AddressedCall from an address');
+        const tuple = concat(
+          found.message.unsigned.sourceChainID,
+          addressWord(addressed.sourceAddress),
+          word(96n),
+          abiBytes(addressed.payload),
+        );
+        return success(cost, concat(word(64n), boolWord(true), tuple));
+      },
+      [selector('getVerifiedWarpBlockHash(uint32)')]: async (call, args) => {
+        const found = predicateAt(call, args);
+        if (found === 'bad-index') return refuse(call, 'invalid message index');
+        const cost =
+          GET_VERIFIED_WARP_MESSAGE_BASE_COST +
+          GAS_COST_PER_WARP_MESSAGE_BYTE * BigInt(found?.bytes.length ?? 0);
+        if (call.gasLimit < cost) return outOfGas(call);
+        if (!found?.message) return success(cost, concat(word(0n), word(0n), boolWord(false)));
+        const hash = hashPayload(found.message.unsigned.payload);
+        if (!hash) return refuse(call, 'invalid warp message: payload is not a block hash');
+        return success(cost, concat(found.message.unsigned.sourceChainID, hash, boolWord(true)));
+      },
+    }),
+  };
+}

@@ -1,0 +1,228 @@
+/**
+ * Issue 5, atomic transactions with @avalabs/avalanchejs v5: X → C (export on X, import on C)
+ * and C → X back, balances right on both sides, the import visible in avax.getAtomicTx and in
+ * the C-chain block index, and double spends and bad fees refused with nothing applied.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RLP } from '@ethereumjs/rlp';
+import {
+  addTxSignatures,
+  avm,
+  Context,
+  evm,
+  secp256k1,
+  TransferableOutput,
+  utils,
+} from '@avalabs/avalanchejs';
+import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
+
+const EWOQ_KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
+const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
+const EWOQ_SHORT = utils.bech32ToBytes(EWOQ_X);
+const EWOQ_EVM = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+
+async function result(url: string, method: string, params: unknown): Promise<any> {
+  const { body } = await rpc(url, method, params);
+  if (body.error) throw new Error(body.error.message);
+  return body.result;
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('C-chain atomic transactions with avalanchejs', () => {
+  let net: Devnet;
+  let context: Awaited<ReturnType<typeof Context.getContextFromURI>>;
+  let avmApi: avm.AVMApi;
+  let evmApi: evm.EVMApi;
+  const recipient = '0x' + Buffer.from(secp256k1.randomPrivateKey()).toString('hex').slice(0, 40);
+
+  before(async () => {
+    net = await startDevnet();
+    context = await Context.getContextFromURI(net.url);
+    avmApi = new avm.AVMApi(net.url);
+    evmApi = new evm.EVMApi(net.url);
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  const cBalance = async (address: string) =>
+    BigInt(await result(`${net.url}/ext/bc/C/rpc`, 'eth_getBalance', [address, 'latest']));
+  /** The base fee in nAVAX, rounded up (the C-chain's minimum is 1 wei). */
+  const baseFeeNano = async () => {
+    const wei = await evmApi.getBaseFee();
+    return (wei + 999_999_999n) / 1_000_000_000n;
+  };
+
+  it('exports AVAX from X and imports it on C', async () => {
+    const { utxos } = await avmApi.getUTXOs({ addresses: [EWOQ_X] });
+    const amount = 5_000_000_000n; // 5 AVAX
+    const exportTx = avm.newExportTx(context, context.cBlockchainID, [EWOQ_SHORT], utxos, [
+      TransferableOutput.fromNative(context.avaxAssetID, amount, [EWOQ_SHORT]),
+    ]);
+    await addTxSignatures({ unsignedTx: exportTx, privateKeys: [EWOQ_KEY] });
+    const { txID: exportID } = await avmApi.issueSignedTx(exportTx.getSignedTx());
+    await until('X export', async () =>
+      (await avmApi.getTxStatus({ txID: exportID })).status === 'Accepted' ? true : undefined,
+    );
+
+    const atomic = await evmApi.getUTXOs({ addresses: [EWOQ_X.replace('X-', 'C-')], sourceChain: 'X' });
+    assert.equal(atomic.utxos.length, 1);
+    assert.equal((atomic.utxos[0].output as any).amount(), amount);
+    const nativeName = await rpc(`${net.url}/ext/bc/C/avax`, 'native.getUTXOs', {
+      addresses: [EWOQ_X.replace('X-', 'C-')],
+      sourceChain: 'X',
+    });
+    assert.equal(nativeName.body.result.numFetched, '1');
+
+    const fee = await baseFeeNano();
+    const importTx = evm.newImportTxFromBaseFee(
+      context,
+      utils.hexToBuffer(recipient),
+      [EWOQ_SHORT],
+      atomic.utxos,
+      context.xBlockchainID,
+      fee,
+    );
+    await addTxSignatures({ unsignedTx: importTx, privateKeys: [EWOQ_KEY] });
+    const signed = importTx.getSignedTx();
+    const { txID } = await evmApi.issueSignedTx(signed);
+    const status = await until('C import', async () => {
+      const s = await evmApi.getAtomicTxStatus(txID);
+      return s.status === 'Accepted' ? s : undefined;
+    });
+    const height = BigInt((status as any).blockHeight);
+    assert.ok(height > 0n);
+    const imported = await cBalance(recipient);
+    assert.ok(imported > 0n && imported < amount * 1_000_000_000n, `imported ${imported}`);
+    assert.equal(
+      amount * 1_000_000_000n - imported,
+      ((amount * 1_000_000_000n - imported) / 1_000_000_000n) * 1_000_000_000n,
+    );
+
+    // The tx is served back, and the C block index holds the block that carries it.
+    const got = await result(`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTx', { txID, encoding: 'hex' });
+    assert.equal(BigInt(got.blockHeight), height);
+    const signedHex = Buffer.from(signed.toBytes()).toString('hex');
+    assert.ok(got.tx.toLowerCase().startsWith('0x' + signedHex));
+    const parsed = await evmApi.getAtomicTx({ txID, encoding: 'hex' } as any);
+    assert.ok(parsed);
+    const last = await result(`${net.url}/ext/index/C/block`, 'index.getLastAccepted', { encoding: 'hex' });
+    const blockBytes = Buffer.from(last.bytes.slice(2, -8), 'hex');
+    const [header, , , , extData] = RLP.decode(blockBytes) as any[];
+    assert.equal(BigInt('0x' + Buffer.from(header[8]).toString('hex')), height);
+    assert.ok(Buffer.from(extData).toString('hex').includes(signedHex.slice(4)));
+    const block = await result(`${net.url}/ext/bc/C/rpc`, 'eth_getBlockByNumber', [
+      '0x' + height.toString(16),
+      false,
+    ]);
+    assert.ok(BigInt(block.extDataGasUsed) > 10_000n);
+
+    // The same UTXO cannot be imported twice.
+    const again = evm.newImportTxFromBaseFee(
+      context,
+      utils.hexToBuffer(EWOQ_EVM),
+      [EWOQ_SHORT],
+      atomic.utxos,
+      context.xBlockchainID,
+      fee + 1n,
+    );
+    await addTxSignatures({ unsignedTx: again, privateKeys: [EWOQ_KEY] });
+    await assert.rejects(evmApi.issueSignedTx(again.getSignedTx()), /not in shared memory/);
+    const left = await evmApi.getUTXOs({ addresses: [EWOQ_X.replace('X-', 'C-')], sourceChain: 'X' });
+    assert.equal(left.utxos.length, 0);
+  });
+
+  it('exports AVAX from C back to X and imports it there', async () => {
+    const nonce = BigInt(
+      await result(`${net.url}/ext/bc/C/rpc`, 'eth_getTransactionCount', [EWOQ_EVM, 'latest']),
+    );
+    const before = await cBalance(EWOQ_EVM);
+    const amount = 2_000_000_000n;
+    const fee = await baseFeeNano();
+    const exportTx = evm.newExportTxFromBaseFee(
+      context,
+      fee,
+      amount,
+      context.xBlockchainID,
+      utils.hexToBuffer(EWOQ_EVM),
+      [EWOQ_SHORT],
+      nonce,
+    );
+    await addTxSignatures({ unsignedTx: exportTx, privateKeys: [EWOQ_KEY] });
+    const { txID } = await evmApi.issueSignedTx(exportTx.getSignedTx());
+    await until('C export', async () =>
+      (await evmApi.getAtomicTxStatus(txID)).status === 'Accepted' ? true : undefined,
+    );
+    const after = await cBalance(EWOQ_EVM);
+    assert.ok(before - after >= amount * 1_000_000_000n);
+    assert.equal(
+      BigInt(await result(`${net.url}/ext/bc/C/rpc`, 'eth_getTransactionCount', [EWOQ_EVM, 'latest'])),
+      nonce + 1n,
+    );
+
+    const { utxos } = await avmApi.getUTXOs({ addresses: [EWOQ_X], sourceChain: 'C' });
+    assert.equal(utxos.length, 1);
+    const xBefore = BigInt(
+      (await result(`${net.url}/ext/bc/X`, 'avm.getBalance', { address: EWOQ_X, assetID: 'AVAX' })).balance,
+    );
+    const importTx = avm.newImportTx(context, context.cBlockchainID, utxos, [EWOQ_SHORT], [EWOQ_SHORT]);
+    await addTxSignatures({ unsignedTx: importTx, privateKeys: [EWOQ_KEY] });
+    const { txID: importID } = await avmApi.issueSignedTx(importTx.getSignedTx());
+    await until('X import', async () =>
+      (await avmApi.getTxStatus({ txID: importID })).status === 'Accepted' ? true : undefined,
+    );
+    const xAfter = BigInt(
+      (await result(`${net.url}/ext/bc/X`, 'avm.getBalance', { address: EWOQ_X, assetID: 'AVAX' })).balance,
+    );
+    assert.equal(xAfter - xBefore, amount - context.baseTxFee);
+  });
+
+  it('refuses a stale export nonce, a short fee and garbage, and applies nothing', async () => {
+    const nonce = BigInt(
+      await result(`${net.url}/ext/bc/C/rpc`, 'eth_getTransactionCount', [EWOQ_EVM, 'latest']),
+    );
+    const before = await cBalance(EWOQ_EVM);
+    const stale = evm.newExportTxFromBaseFee(
+      context,
+      await baseFeeNano(),
+      1_000_000n,
+      context.xBlockchainID,
+      utils.hexToBuffer(EWOQ_EVM),
+      [EWOQ_SHORT],
+      nonce - 1n,
+    );
+    await addTxSignatures({ unsignedTx: stale, privateKeys: [EWOQ_KEY] });
+    await assert.rejects(evmApi.issueSignedTx(stale.getSignedTx()), /invalid nonce/);
+    const noFee = evm.newExportTx(
+      context,
+      1_000_000n,
+      context.xBlockchainID,
+      utils.hexToBuffer(EWOQ_EVM),
+      [EWOQ_SHORT],
+      0n,
+      nonce,
+    );
+    await addTxSignatures({ unsignedTx: noFee, privateKeys: [EWOQ_KEY] });
+    await assert.rejects(evmApi.issueSignedTx(noFee.getSignedTx()), /insufficient AVAX funds/);
+    const garbage = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.issueTx', { tx: '0x00010203' });
+    assert.equal(garbage.body.error.code, -32000);
+    const noSource = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getUTXOs', {
+      addresses: [EWOQ_X.replace('X-', 'C-')],
+    });
+    assert.match(noSource.body.error.message, /sourceChain/);
+    const status = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', {
+      txID: '11111111111111111111111111111111LpoYY',
+    });
+    assert.equal(status.body.result.status, 'Unknown');
+    assert.equal(await cBalance(EWOQ_EVM), before);
+  });
+});
