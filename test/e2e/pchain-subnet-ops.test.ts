@@ -1,0 +1,167 @@
+/**
+ * Issue 4: the remaining subnet and L1 transactions through avalanchejs v5 builders —
+ * AddSubnetValidatorTx / RemoveSubnetValidatorTx with their validator-set history,
+ * TransferSubnetOwnershipTx (the old owner loses its say), and an L1 validator's
+ * IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx (its remaining balance comes back).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Context, L1Validator, PChainOwner, pvm, pvmSerial, secp256k1, utils } from '@avalabs/avalanchejs';
+import { startDevnet, type Devnet } from '../helpers/devnet.js';
+import { blsKey, EWOQ_ADDR, EWOQ_KEY, EWOQ_P, pResult, signAndIssue, testNodeId } from './pchain-helpers.js';
+
+const AVAX = 1_000_000_000n;
+const NEW_OWNER_KEY = utils.hexToBuffer('0x' + '24'.repeat(32));
+const NEW_OWNER = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(NEW_OWNER_KEY));
+
+describe('P-chain subnet and L1 operations', () => {
+  let net: Devnet;
+  let ctx: Context.Context;
+  let api: pvm.PVMApi;
+  let subnetId: string;
+  let genesisNode: string;
+  const utxos = async () => (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos;
+  const base = async () => ({
+    feeState: await api.getFeeState(),
+    fromAddressesBytes: [EWOQ_ADDR],
+    utxos: await utxos(),
+  });
+  const now = async () => BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
+
+  before(async () => {
+    net = await startDevnet();
+    api = new pvm.PVMApi(net.url);
+    ctx = await Context.getContextFromURI(net.url);
+    genesisNode = (await api.getCurrentValidators()).validators[0].nodeID;
+    subnetId = await signAndIssue(
+      api,
+      pvm.newCreateSubnetTx({ ...(await base()), subnetOwners: [EWOQ_ADDR] }, ctx),
+    );
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('adds and removes a subnet validator, and remembers the set at each height', async () => {
+    const add = pvm.newAddSubnetValidatorTx(
+      {
+        ...(await base()),
+        nodeId: genesisNode,
+        subnetId,
+        subnetAuth: [0],
+        start: await now(),
+        end: (await now()) + 600n,
+        weight: 20n,
+      },
+      ctx,
+    );
+    await signAndIssue(api, add, [EWOQ_KEY], EWOQ_KEY);
+    const addedAt = (await api.getHeight()).height;
+    const { validators } = await api.getCurrentValidators({ subnetID: subnetId });
+    assert.equal(validators.length, 1);
+    assert.equal(validators[0].nodeID, genesisNode);
+    assert.equal(validators[0].weight, '20');
+
+    const remove = pvm.newRemoveSubnetValidatorTx(
+      { ...(await base()), nodeId: genesisNode, subnetId, subnetAuth: [0] },
+      ctx,
+    );
+    await signAndIssue(api, remove, [EWOQ_KEY], EWOQ_KEY);
+    assert.equal((await api.getCurrentValidators({ subnetID: subnetId })).validators.length, 0);
+    const then = await pResult(net.url, 'platform.getValidatorsAt', { height: addedAt, subnetID: subnetId });
+    assert.equal(then.validators[genesisNode].weight, '20');
+    assert.match(then.validators[genesisNode].publicKey, /^0x[0-9a-f]{96}$/, 'the primary validator key');
+    const nowSet = await pResult(net.url, 'platform.getValidatorsAt', {
+      height: 'proposed',
+      subnetID: subnetId,
+    });
+    assert.deepEqual(nowSet.validators, {});
+  });
+
+  it('transfers subnet ownership: the new owner authorises, the old one no longer can', async () => {
+    const transfer = pvm.newTransferSubnetOwnershipTx(
+      { ...(await base()), subnetId, subnetAuth: [0], subnetOwners: [NEW_OWNER] },
+      ctx,
+    );
+    await signAndIssue(api, transfer, [EWOQ_KEY], EWOQ_KEY);
+    const subnet = await api.getSubnet({ subnetID: subnetId });
+    assert.deepEqual(subnet.controlKeys, [utils.format('P', 'local', NEW_OWNER)]);
+    const chain = () =>
+      base().then((b) =>
+        pvm.newCreateChainTx(
+          {
+            ...b,
+            chainName: 'evm',
+            subnetId,
+            subnetAuth: [0],
+            vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy',
+            fxIds: [],
+            genesisData: {},
+          },
+          ctx,
+        ),
+      );
+    await assert.rejects(
+      signAndIssue(api, await chain(), [EWOQ_KEY], EWOQ_KEY),
+      /not authorised by the owner/,
+    );
+    const chainId = await signAndIssue(api, await chain(), [EWOQ_KEY], NEW_OWNER_KEY);
+    assert.ok((await api.getBlockchains()).blockchains.some((b) => b.id === chainId));
+  });
+
+  it('tops up an L1 validator balance and disables it, refunding what is left', async () => {
+    const chainId = (await api.getBlockchains()).blockchains.find((b) => b.subnetID === subnetId)!.id;
+    const keys = [blsKey('ops-0'), blsKey('ops-1')];
+    const convert = pvm.newConvertSubnetToL1Tx(
+      {
+        ...(await base()),
+        subnetId,
+        chainId,
+        address: utils.hexToBuffer('0x' + 'cd'.repeat(20)),
+        subnetAuth: [0],
+        validators: keys.map((k, i) =>
+          L1Validator.fromNative(
+            testNodeId(60 + i),
+            10n,
+            AVAX,
+            new pvmSerial.ProofOfPossession(k.publicKey, k.pop),
+            PChainOwner.fromNative([EWOQ_ADDR], 1),
+            PChainOwner.fromNative([EWOQ_ADDR], 1),
+          ),
+        ),
+      },
+      ctx,
+    );
+    await signAndIssue(api, convert, [EWOQ_KEY], NEW_OWNER_KEY);
+    const l1 = (await pResult(net.url, 'platform.getCurrentL1Validators', { subnetID: subnetId })).validators;
+    assert.equal(l1.length, 2);
+    const target = l1[0].validationID;
+    const before = await api.getL1Validator(target);
+
+    await signAndIssue(
+      api,
+      pvm.newIncreaseL1ValidatorBalanceTx({ ...(await base()), validationId: target, balance: AVAX }, ctx),
+    );
+    const topped = await api.getL1Validator(target);
+    assert.ok(
+      topped.balance > before.balance + AVAX - 1000n,
+      `${topped.balance} after topping up ${before.balance}`,
+    );
+
+    const balanceBefore = (await api.getBalance({ addresses: [EWOQ_P] })).balance;
+    const disable = pvm.newDisableL1ValidatorTx(
+      { ...(await base()), validationId: target, disableAuth: [0] },
+      ctx,
+    );
+    await signAndIssue(api, disable, [EWOQ_KEY], EWOQ_KEY);
+    const disabled = await api.getL1Validator(target);
+    assert.equal(disabled.balance, 0n);
+    const balanceAfter = (await api.getBalance({ addresses: [EWOQ_P] })).balance;
+    assert.ok(balanceAfter > balanceBefore + AVAX, 'the remaining balance came back as a UTXO');
+    const set = await pResult(net.url, 'platform.getValidatorsAt', {
+      height: 'proposed',
+      subnetID: subnetId,
+    });
+    assert.equal(Object.keys(set.validators).length, 1, 'the disabled validator left the set');
+  });
+});
