@@ -66,6 +66,19 @@ export function resolveChain(network: NetworkIdentity, value: string, allowed?: 
  * addresses without chain prefix, checking checksum and human-readable part.
  */
 export function parseAddresses(network: NetworkIdentity, list: string, max = 1024): string[] {
+  const key = `${network.hrp}|${max}|${list}`;
+  const hit = parsedLists.get(key);
+  if (hit) return hit;
+  const parsed = parseAddressList(network, list, max);
+  if (parsedLists.size >= 10_000) parsedLists.clear();
+  parsedLists.set(key, parsed);
+  return parsed;
+}
+
+/** Recently parsed address lists: bech32 decoding is a measurable share of a list request. */
+const parsedLists = new Map<string, string[]>();
+
+function parseAddressList(network: NetworkIdentity, list: string, max: number): string[] {
   const parts = list
     .split(',')
     .map((s) => s.trim())

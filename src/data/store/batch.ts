@@ -19,6 +19,7 @@ import type {
   UtxoTable,
 } from './schema.js';
 import { StoreError } from '../internal/errors.js';
+import { renderUtxoDocument } from './utxo-document.js';
 
 export interface SubnetUpdate {
   subnet_id: string;
@@ -130,7 +131,7 @@ export async function writeBatch(
         .execute();
 
     // Outputs and their address rows, then spends; then settle every spend whose output is known.
-    const utxos = rows.utxos;
+    const utxos = rows.utxos.map((u) => ({ ...u, doc: renderUtxoDocument(u) }));
     await insertAll(trx, 'utxos', utxos, 200);
     const addressRows = utxos.flatMap((u) =>
       (JSON.parse(u.addresses) as string[]).map((address) => ({

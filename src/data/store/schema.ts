@@ -99,6 +99,8 @@ export interface UtxoTable {
   consuming_ts: number | null;
   /** JSON array of {signature, publicKey} of the consuming input's credential. */
   credentials: string | null;
+  /** The immutable part of the UTXO's response object (utxo-document.ts), rendered at index time. */
+  doc?: string | null;
 }
 
 /**

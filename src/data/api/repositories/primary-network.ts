@@ -31,7 +31,8 @@ import {
   type UtxoSortBy,
 } from '../../store/queries/utxos.js';
 import type { Currency } from '../api-keys.js';
-import { assetInfo, pChainUtxo, sumByAsset, xChainUtxo } from './format.js';
+import { assetInfo, sumByAsset, xChainUtxo } from './format.js';
+import { completeUtxo, type UtxoDocRow } from '../../store/utxo-document.js';
 import { parseGenesisData } from './genesis-data.js';
 
 export interface PrimaryNetworkDeps {
@@ -57,10 +58,9 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
     return Math.max(Math.floor(Date.now() / 1000), Number(row?.t ?? 0));
   }
 
-  async function formatUtxos(chainId: string, rows: UtxoRow[]) {
+  async function formatUtxos(rows: UtxoDocRow[]) {
     const known = await assets.get(rows.map((r) => r.asset_id));
-    const asP = chainId === network.pChainID;
-    return rows.map((r) => (asP ? pChainUtxo : xChainUtxo)(r, assetInfo(r.asset_id, known.get(r.asset_id))));
+    return rows.map((r) => completeUtxo(r, assetInfo(r.asset_id, known.get(r.asset_id))));
   }
 
   return {
@@ -82,7 +82,7 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
         minAmount: min,
         assetId: q.chainId === network.xChainID ? q.assetId : undefined,
       });
-      return { utxos: await formatUtxos(q.chainId, rows), next };
+      return { utxos: await formatUtxos(rows), next };
     },
 
     async assetTransactions(q: {

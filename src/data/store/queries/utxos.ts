@@ -4,6 +4,8 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { DataSchema, UtxoTable } from '../schema.js';
+import { cachedRows } from '../query-cache.js';
+import { renderUtxoDocument, type UtxoDocRow } from '../utxo-document.js';
 
 export type UtxoSortBy = 'timestamp' | 'amount';
 export type SortOrder = 'asc' | 'desc';
@@ -37,36 +39,44 @@ interface KeyRow {
 async function keysPage(db: Kysely<DataSchema>, q: UtxoListQuery, spent: number): Promise<KeyRow[]> {
   const column = q.sortBy === 'amount' ? 'amount' : 'ts';
   const cmp = q.sortOrder === 'asc' ? '>' : '<';
-  let sel = db
-    .selectFrom('utxo_addresses as a')
-    .select(['a.utxo_id', `a.${column} as key`])
-    .distinct()
-    .where('a.chain_id', '=', q.chainId)
-    .where('a.address', 'in', q.addresses)
-    .where('a.spent', '=', spent);
-  if (q.minAmount) sel = sel.where('a.amount', '>=', q.minAmount);
-  if (q.after) {
-    const { key, id } = q.after;
-    sel = sel.where((eb) => eb(eb.refTuple(`a.${column}`, 'a.utxo_id'), cmp, eb.tuple(key as any, id)));
-  }
-  if (q.assetId) {
-    const assetId = q.assetId;
-    sel = sel.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('utxos as u')
-          .select('u.utxo_id')
-          .whereRef('u.utxo_id', '=', 'a.utxo_id')
-          .where('u.asset_id', '=', assetId),
-      ),
-    );
-  }
-  const rows = await sel
-    .orderBy(`a.${column}`, q.sortOrder)
-    .orderBy('a.utxo_id', q.sortOrder)
-    .limit(q.limit + 1)
-    .execute();
-  return rows as KeyRow[];
+  const build = () => {
+    let sel = db
+      .selectFrom('utxo_addresses as a')
+      .select(['a.utxo_id', `a.${column} as key`])
+      .distinct()
+      .where('a.chain_id', '=', q.chainId)
+      .where('a.address', 'in', q.addresses)
+      .where('a.spent', '=', spent);
+    if (q.minAmount) sel = sel.where('a.amount', '>=', q.minAmount);
+    if (q.after) {
+      const { key, id } = q.after;
+      sel = sel.where((eb) => eb(eb.refTuple(`a.${column}`, 'a.utxo_id'), cmp, eb.tuple(key as any, id)));
+    }
+    if (q.assetId) {
+      const assetId = q.assetId;
+      sel = sel.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('utxos as u')
+            .select('u.utxo_id')
+            .whereRef('u.utxo_id', '=', 'a.utxo_id')
+            .where('u.asset_id', '=', assetId),
+        ),
+      );
+    }
+    return sel
+      .orderBy(`a.${column}`, q.sortOrder)
+      .orderBy('a.utxo_id', q.sortOrder)
+      .limit(q.limit + 1);
+  };
+  // Parameters in the order the builder above binds them.
+  const params: unknown[] = [q.chainId, ...q.addresses, spent];
+  if (q.minAmount) params.push(q.minAmount);
+  if (q.after) params.push(q.after.key, q.after.id);
+  if (q.assetId) params.push(q.assetId);
+  params.push(q.limit + 1);
+  const shape = `utxo-keys:${column}:${cmp}:${q.addresses.length}:${!!q.minAmount}:${!!q.after}:${!!q.assetId}`;
+  return (await cachedRows(db, shape, params, build)) as KeyRow[];
 }
 
 function compare(a: KeyRow, b: KeyRow, order: SortOrder): number {
@@ -77,11 +87,22 @@ function compare(a: KeyRow, b: KeyRow, order: SortOrder): number {
   return c;
 }
 
-/** One page of UTXOs and the cursor of the next page (absent on the last page). */
+const DOC_COLUMNS = [
+  'utxo_id',
+  'asset_id',
+  'staked',
+  'consuming_tx',
+  'consuming_height',
+  'consuming_ts',
+  'credentials',
+  'doc',
+] as const;
+
+/** One page of UTXOs (as rendered documents plus their mutable columns) and the next cursor. */
 export async function listUtxos(
   db: Kysely<DataSchema>,
   q: UtxoListQuery,
-): Promise<{ rows: UtxoRow[]; next?: UtxoCursor }> {
+): Promise<{ rows: UtxoDocRow[]; next?: UtxoCursor }> {
   // Unspent and spent outputs are two index ranges; includeSpent merges them in order.
   const parts = q.includeSpent
     ? [...(await keysPage(db, q, 0)), ...(await keysPage(db, q, 1))].sort((a, b) =>
@@ -91,17 +112,19 @@ export async function listUtxos(
   const page = parts.slice(0, q.limit);
   const more = parts.length > q.limit;
   if (page.length === 0) return { rows: [] };
-  const full = await db
-    .selectFrom('utxos')
-    .selectAll()
-    .where(
-      'utxo_id',
-      'in',
-      page.map((k) => k.utxo_id),
-    )
-    .execute();
-  const byId = new Map(full.map((r) => [r.utxo_id, r]));
-  const rows = page.map((k) => byId.get(k.utxo_id)!).filter(Boolean);
+  const ids = page.map((k) => k.utxo_id);
+  const found = (await cachedRows(db, `utxo-docs:${ids.length}`, ids, () =>
+    db.selectFrom('utxos').select(DOC_COLUMNS).where('utxo_id', 'in', ids),
+  )) as UtxoDocRow[];
+  // Rows indexed before documents existed are rendered from their columns.
+  const missing = found.filter((r) => !r.doc).map((r) => r.utxo_id);
+  if (missing.length > 0) {
+    const full = await db.selectFrom('utxos').selectAll().where('utxo_id', 'in', missing).execute();
+    const docs = new Map(full.map((r) => [r.utxo_id, renderUtxoDocument(r)]));
+    for (const r of found) if (!r.doc) r.doc = docs.get(r.utxo_id) ?? null;
+  }
+  const byId = new Map(found.map((r) => [r.utxo_id, r]));
+  const rows = ids.map((id) => byId.get(id)!).filter(Boolean);
   const last = page[page.length - 1];
   return { rows, next: more ? { key: last.key, id: last.utxo_id } : undefined };
 }

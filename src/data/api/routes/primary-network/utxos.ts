@@ -83,6 +83,9 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
     '/v1/networks/:network/blockchains/:blockchainId/utxos',
     {
       config: { computeUnits: WEIGHT.xl },
+      // Items are built field by field (utxo-document.ts); the union schema documents them, and
+      // plain JSON.stringify writes them without re-validating each item against both shapes.
+      serializerCompiler: () => (data) => JSON.stringify(data),
       // Query strings are coerced (they are all text); a JSON body is not: a wrong type is a 400.
       preValidation: async (request) => {
         const body = request.body as Record<string, unknown> | undefined;
@@ -109,6 +112,7 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
     '/v1/networks/:network/blockchains/:blockchainId/utxos',
     {
       config: { computeUnits: WEIGHT.xl },
+      serializerCompiler: () => (data) => JSON.stringify(data),
       schema: {
         tags: ['Primary Network UTXOs'],
         operationId: 'getUtxosByAddresses',

@@ -1,0 +1,461 @@
+/**
+ * Chain-data platform figures:
+ * - indexing rate: a real `flurry node` is given a few hundred X-chain txs, then a fresh
+ *   indexer (in this process, reading the node over HTTP) backfills them into SQLite and into
+ *   PostgreSQL (a throwaway cluster, when this machine has the server binaries); txs per second.
+ * - list latency: the UTXO list (`POST …/utxos`, page size 10) over 1,000,000 UTXO rows of one
+ *   address, p50/p99 at page 1 and at page 10,000 (keyset: the same cost).
+ * - throughput: requests per second of that route against a bare hello-world route on the
+ *   same server (target ≥ 0.5).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import {
+  avaxSerial,
+  avmSerial,
+  BigIntPr,
+  Bytes,
+  Credential,
+  Id,
+  Input,
+  Int,
+  OutputOwners,
+  secp256k1,
+  Signature,
+  TransferableInput,
+  TransferableOutput,
+  TransferInput,
+  TransferOutput,
+  utils,
+  Utxo,
+} from '@avalabs/avalanchejs';
+import { sha256 } from '@noble/hashes/sha2.js';
+import Database from 'libsql';
+import { NETWORKS } from '../src/shared/networks.js';
+import { parseApiAccessConfig } from '../src/data/api/api-keys.js';
+import { buildDataApp } from '../src/data/api/app.js';
+import { createRateLimiter } from '../src/data/api/rate-limiter.js';
+import { createRouteDeps } from '../src/data/api/server.js';
+import { startPrimaryIndexer } from '../src/data/indexer/primary/primary-indexer.js';
+import { createNodeClient } from '../src/data/internal/node-client.js';
+import { amountKey } from '../src/data/store/amounts.js';
+import { createDatabase } from '../src/data/store/database.js';
+import { renderUtxoDocument } from '../src/data/store/utxo-document.js';
+import { postgresUnavailable, startPostgres } from '../test/helpers/postgres.js';
+import type { BenchResult } from './index.js';
+
+const BIN = path.resolve(import.meta.dirname, '../bin/flurry.js');
+const KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
+const ADDR = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(KEY));
+const TXS = Number(process.env.FLURRY_BENCH_DATA_TXS ?? 600);
+const ROWS = Number(process.env.FLURRY_BENCH_DATA_ROWS ?? 1_000_000);
+const codec = avmSerial.getAVMManager().getDefaultCodec();
+
+async function rpc(url: string, method: string, params: unknown = {}): Promise<any> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: any; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
+async function startNodeProcess(): Promise<{ url: string; facts: any; child: ChildProcess; dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-bench-data-'));
+  const child = spawn(process.execPath, [BIN, 'node', '--json', '--node-port', '0', '--data-dir', dir], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, FLURRY_LOG_LEVEL: 'error' },
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (c) => reject(new Error(`node exited ${c}`)));
+  });
+  const facts = JSON.parse(line);
+  return { url: facts.urls.node, facts, child, dir };
+}
+
+async function signedBase(facts: any, inputs: TransferableInput[], outputs: TransferableOutput[]) {
+  const tx = new avmSerial.BaseTx(
+    new avaxSerial.BaseTx(
+      new Int(facts.networkID),
+      Id.fromString(facts.chains.X.blockchainID),
+      outputs,
+      inputs,
+      new Bytes(new Uint8Array()),
+    ),
+  );
+  const unsigned = utils.concatBytes(new Uint8Array([0, 0]), codec.PackPrefix(tx));
+  const sig = await secp256k1.signHash(sha256(unsigned), KEY);
+  const bytes = utils.concatBytes(
+    unsigned,
+    codec.PackPrefixList(inputs.map(() => new Credential([new Signature(sig)]))),
+  );
+  return { hex: utils.bufferToHex(utils.addChecksum(bytes)), id: utils.base58check.encode(sha256(bytes)) };
+}
+
+const out = (asset: string, amount: bigint, to: Uint8Array) =>
+  new TransferableOutput(
+    Id.fromString(asset),
+    new TransferOutput(new BigIntPr(amount), OutputOwners.fromNative([to])),
+  );
+
+/** Fills the node's X-chain with `count` independent transfers (split first, then in parallel). */
+async function fillChain(url: string, facts: any, count: number): Promise<void> {
+  const x = `${url}/ext/bc/X`;
+  const asset = facts.avaxAssetID;
+  const { utxos } = await rpc(x, 'avm.getUTXOs', { addresses: [facts.keys[0].xAddress], encoding: 'hex' });
+  const parsed = (utxos as string[]).map((h) => avmSerial.getAVMManager().unpack(utils.hexToBuffer(h), Utxo));
+  const richest = parsed.sort((a, b) =>
+    Number((b.output as TransferOutput).amount() - (a.output as TransferOutput).amount()),
+  )[0];
+  const each = 10_000_000n;
+  const total = (richest.output as TransferOutput).amount();
+  const outputs = [...Array(count)].map(() => out(asset, each, ADDR));
+  outputs.push(out(asset, total - each * BigInt(count) - 1_000_000n, ADDR));
+  const split = await signedBase(
+    facts,
+    [
+      new TransferableInput(
+        richest.utxoId,
+        richest.assetId,
+        new TransferInput(new BigIntPr(total), Input.fromNative([0])),
+      ),
+    ],
+    outputs,
+  );
+  await rpc(x, 'avm.issueTx', { tx: split.hex, encoding: 'hex' });
+  while ((await rpc(x, 'avm.getTxStatus', { txID: split.id })).status !== 'Accepted')
+    await new Promise((r) => setTimeout(r, 20));
+  const txs: { hex: string; id: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const input = new TransferableInput(
+      new avaxSerial.UTXOID(Id.fromString(split.id), new Int(i)),
+      Id.fromString(asset),
+      new TransferInput(new BigIntPr(each), Input.fromNative([0])),
+    );
+    const to = sha256(new Uint8Array([i & 255, i >> 8])).subarray(0, 20);
+    txs.push(
+      await signedBase(
+        facts,
+        [input],
+        [out(asset, 4_000_000n, to), out(asset, each - 4_000_000n - 1_000_000n, ADDR)],
+      ),
+    );
+  }
+  let next = 0;
+  await Promise.all(
+    [...Array(32)].map(async () => {
+      while (next < txs.length) await rpc(x, 'avm.issueTx', { tx: txs[next++].hex, encoding: 'hex' });
+    }),
+  );
+  const last = txs[txs.length - 1].id;
+  for (let i = 0; i < 2000 && (await rpc(x, 'avm.getTxStatus', { txID: last })).status !== 'Accepted'; i++)
+    await new Promise((r) => setTimeout(r, 20));
+}
+
+async function indexingRate(url: string, databaseUrl?: string): Promise<number> {
+  const database = await createDatabase({
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-bench-ix-')),
+    databaseUrl,
+  });
+  try {
+    const t0 = performance.now();
+    const indexer = await startPrimaryIndexer({ db: database.db, node: createNodeClient(url) });
+    await indexer.caughtUp();
+    const seconds = (performance.now() - t0) / 1000;
+    await indexer.stop();
+    const { n } = (await database.db
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow()) as any;
+    return Number(n) / seconds;
+  } finally {
+    await database.close();
+  }
+}
+
+/** 1,000,000 P-chain UTXOs of one address, loaded once and kept under .bench-data/. */
+async function bigStore(): Promise<string> {
+  const dir = path.resolve(import.meta.dirname, `../.bench-data/utxos-${ROWS}-v3`);
+  if (fs.existsSync(path.join(dir, 'ready'))) return dir;
+  fs.rmSync(dir, { recursive: true, force: true });
+  const database = await createDatabase({ dataDir: dir });
+  await database.close();
+  const db = new Database(path.join(dir, 'data.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const fuji = NETWORKS.fuji;
+  const address = utils.formatBech32('fuji', new Uint8Array(20).fill(1));
+  const insertUtxo = db.prepare(
+    `INSERT INTO utxos (utxo_id, tx_hash, output_index, created_on, consumed_on, asset_id, amount, addresses, threshold, locktime,
+      stakeable_locktime, staked, utxo_type, block_height, block_ts, seq, utxo_bytes, doc) VALUES (?,?,?,?,?,?,?,?,1,0,0,0,'TRANSFER',?,?,?,?,?)`,
+  );
+  const insertAddr = db.prepare(
+    'INSERT INTO utxo_addresses (chain_id, address, utxo_id, spent, ts, amount) VALUES (?,?,?,0,?,?)',
+  );
+  db.exec('BEGIN');
+  db.prepare("INSERT INTO assets VALUES (?, 'Avalanche', 'AVAX', 9, 'secp256k1', 'fixed', 0, ?)").run([
+    fuji.avaxAssetID,
+    fuji.avaxAssetID,
+  ]);
+  const owners = JSON.stringify([address]);
+  for (let i = 0; i < ROWS; i++) {
+    const idBytes = sha256(new Uint8Array([i & 255, (i >> 8) & 255, (i >> 16) & 255, 7]));
+    const utxoId = utils.base58check.encode(idBytes);
+    const amount = amountKey(BigInt(1_000_000 + ((i * 7919) % 1_000_003)));
+    const ts = 1_700_000_000 + i;
+    const row = {
+      utxo_id: utxoId,
+      tx_hash: utxoId,
+      output_index: 0,
+      created_on: fuji.pChainID,
+      consumed_on: fuji.pChainID,
+      asset_id: fuji.avaxAssetID,
+      amount,
+      addresses: owners,
+      threshold: 1,
+      locktime: 0,
+      stakeable_locktime: 0,
+      staked: 0,
+      utxo_type: 'TRANSFER',
+      reward_type: null,
+      start_ts: null,
+      end_ts: null,
+      block_height: i,
+      block_ts: ts,
+      seq: i * 1_000_000,
+      group_id: null,
+      payload: null,
+      utxo_bytes: '0x00',
+    };
+    const doc = renderUtxoDocument(row);
+    insertUtxo.run([
+      utxoId,
+      utxoId,
+      0,
+      fuji.pChainID,
+      fuji.pChainID,
+      fuji.avaxAssetID,
+      amount,
+      owners,
+      i,
+      ts,
+      i * 1_000_000,
+      '0x00',
+      doc,
+    ]);
+    insertAddr.run([fuji.pChainID, address, utxoId, ts, amount]);
+    if (i % 100_000 === 99_999) {
+      db.exec('COMMIT');
+      db.exec('BEGIN');
+    }
+  }
+  db.exec('COMMIT');
+  db.exec('ANALYZE');
+  db.close();
+  fs.writeFileSync(path.join(dir, 'ready'), '');
+  return dir;
+}
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** Sequential latency of `requests` calls, in ms. */
+async function latencies(
+  agent: http.Agent,
+  port: number,
+  path_: string,
+  body: string,
+  requests: number,
+): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < requests; i++) {
+    const t0 = performance.now();
+    await request(agent, port, path_, body);
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+function request(agent: http.Agent, port: number, path_: string, body?: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: path_,
+        method: body ? 'POST' : 'GET',
+        agent,
+        headers: body
+          ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+          : {},
+      },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode} on ${path_}`));
+        res.resume();
+        res.on('end', () => resolve());
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Load generator run in its own process, so client and server each have a core. */
+const LOAD_SCRIPT = `
+const http = require('node:http');
+const [port, path, body, ms, connections] = JSON.parse(process.argv[1]);
+const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+let done = 0;
+const end = Date.now() + ms;
+const one = () => new Promise((resolve, reject) => {
+  const req = http.request({ host: '127.0.0.1', port, path, method: body ? 'POST' : 'GET', agent,
+    headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
+    if (res.statusCode !== 200) return reject(new Error('HTTP ' + res.statusCode));
+    res.resume(); res.on('end', resolve);
+  });
+  req.on('error', reject); req.end(body || undefined);
+});
+const t0 = Date.now();
+Promise.all([...Array(connections)].map(async () => { while (Date.now() < end) { await one(); done++; } }))
+  .then(() => { process.stdout.write(String(done / ((Date.now() - t0) / 1000))); agent.destroy(); });
+`;
+
+/** Requests per second with `connections` keep-alive connections for `ms`. */
+async function throughput(
+  port: number,
+  path_: string,
+  body: string | undefined,
+  ms: number,
+  connections = 16,
+): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    ['-e', LOAD_SCRIPT, JSON.stringify([port, path_, body ?? '', ms, connections])],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  await new Promise((r) => child.once('exit', r));
+  return Number(out);
+}
+
+export async function dataBench(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+
+  // --- indexing rate ------------------------------------------------------------------------
+  const node = await startNodeProcess();
+  try {
+    await fillChain(node.url, node.facts, TXS);
+    results.push({
+      name: `indexing rate, SQLite (${TXS + 1} X txs, backfill over HTTP)`,
+      value: await indexingRate(node.url),
+      unit: 'tx/s',
+    });
+    const reason = postgresUnavailable();
+    if (reason)
+      results.push({ name: 'indexing rate, PostgreSQL', value: 0, unit: 'tx/s', note: `skipped: ${reason}` });
+    else {
+      const cluster = await startPostgres();
+      try {
+        results.push({
+          name: `indexing rate, PostgreSQL (${TXS + 1} X txs, backfill over HTTP)`,
+          value: await indexingRate(node.url, await cluster.createDatabase('bench')),
+          unit: 'tx/s',
+        });
+      } finally {
+        await cluster.stop();
+      }
+    }
+  } finally {
+    node.child.kill('SIGTERM');
+    await new Promise((r) => node.child.once('exit', r));
+    fs.rmSync(node.dir, { recursive: true, force: true });
+  }
+
+  // --- list latency and throughput over 1,000,000 UTXOs ---------------------------------------
+  const dir = await bigStore();
+  const database = await createDatabase({ dataDir: dir });
+  const access = parseApiAccessConfig(
+    { anonymous: 'bench', tiers: { bench: { cuPerMinute: 1_000_000_000 } } },
+    'bench',
+  );
+  const deps = await createRouteDeps({ network: NETWORKS.fuji, database });
+  const app = await buildDataApp({ deps, access, limiter: createRateLimiter(), version: 'bench' });
+  app.get(
+    '/hello',
+    { schema: { response: { 200: { type: 'object', properties: { hello: { type: 'string' } } } } } },
+    async () => ({ hello: 'world' }),
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (app.server.address() as { port: number }).port;
+  try {
+    const address = utils.formatBech32('fuji', new Uint8Array(20).fill(1));
+    const body = JSON.stringify({ addresses: `P-${address}` });
+    const route = '/v1/networks/fuji/blockchains/p-chain/utxos';
+    const scope = [
+      'utxos',
+      NETWORKS.fuji.pChainID,
+      [address],
+      undefined,
+      undefined,
+      false,
+      'timestamp',
+      'asc',
+    ];
+    // The cursor after row 99,990 (rows are in timestamp order): page 10,000 of size 10.
+    const deepRow = 10 * 9_999 - 1;
+    const deepId = utils.base58check.encode(
+      sha256(new Uint8Array([deepRow & 255, (deepRow >> 8) & 255, (deepRow >> 16) & 255, 7])),
+    );
+    const token = deps.tokens.issue(scope, { key: 1_700_000_000 + deepRow, id: deepId });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    await latencies(agent, port, `${route}?pageSize=10`, body, 200); // warm-up
+    const first = await latencies(agent, port, `${route}?pageSize=10`, body, 2000);
+    const deep = await latencies(agent, port, `${route}?pageSize=10&pageToken=${token}`, body, 2000);
+    agent.destroy();
+    results.push(
+      {
+        name: `UTXO list p50, page 1 (${ROWS.toLocaleString('en')} rows, SQLite)`,
+        value: percentile(first, 50),
+        unit: 'ms',
+      },
+      { name: 'UTXO list p99, page 1', value: percentile(first, 99), unit: 'ms' },
+      {
+        name: 'UTXO list p50, page 10,000',
+        value: percentile(deep, 50),
+        unit: 'ms',
+        peers: [{ name: 'page 1', value: percentile(first, 50) }],
+      },
+      {
+        name: 'UTXO list p99, page 10,000',
+        value: percentile(deep, 99),
+        unit: 'ms',
+        peers: [{ name: 'page 1', value: percentile(first, 99) }],
+      },
+    );
+    const hello = await throughput(port, '/hello', undefined, 4000);
+    const list = await throughput(port, `${route}?pageSize=10&pageToken=${token}`, body, 4000);
+    results.push({
+      name: 'UTXO list req/s vs hello-world on the same server',
+      value: list,
+      unit: 'req/s',
+      target: 'ratio >= 0.5',
+      peers: [{ name: 'hello-world', value: hello }],
+    });
+  } finally {
+    await app.close();
+    await database.close();
+  }
+  return results;
+}
