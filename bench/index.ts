@@ -8,6 +8,7 @@ import { pchainBench } from './pchain.js';
 import { aggregatorBench } from './aggregator.js';
 import { evmDataBench } from './evm-data.js';
 import { dataBench } from './data.js';
+import { evmBench } from './evm.js';
 
 export interface BenchResult {
   name: string;
@@ -27,6 +28,7 @@ const suites: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: 'aggregator', run: aggregatorBench },
   { name: 'evm-data', run: evmDataBench },
   { name: 'data', run: dataBench },
+  { name: 'evm', run: evmBench },
 ];
 
 function print(r: BenchResult): void {
