@@ -84,7 +84,6 @@ export class XVM {
   private readonly assetCache = new Map<string, AssetInfo>();
   private buildTimer: NodeJS.Timeout | undefined;
   private buildImmediate: NodeJS.Immediate | undefined;
-  private lastBuildMs = 0;
   private closed = false;
 
   constructor(private readonly o: XvmOptions) {
@@ -252,8 +251,10 @@ export class XVM {
       if (this.mempool.length > 0) this.scheduleBuild();
     };
     // Block time 0: every tx that arrived in this turn of the event loop joins one block.
+    // Otherwise a block is built one interval after the first tx that waits for it, so the txs
+    // issued within that interval share it.
     if (this.o.blockTimeMs <= 0) this.buildImmediate = setImmediate(run);
-    else this.buildTimer = setTimeout(run, Math.max(0, this.lastBuildMs + this.o.blockTimeMs - Date.now()));
+    else this.buildTimer = setTimeout(run, this.o.blockTimeMs);
   }
 
   private buildBlock(): void {
@@ -267,7 +268,6 @@ export class XVM {
       count++;
     }
     const batch = this.mempool.splice(0, count);
-    this.lastBuildMs = Date.now();
     try {
       this.acceptBlock(batch);
     } catch (err) {
