@@ -2,14 +2,16 @@
  * EVM half of the data platform:
  *  1. Backfill rate: a chain of 2,000 blocks holding 100,000 mixed transfers (ERC-20, ERC-721,
  *     ERC-1155, internal value calls and native transactions) is generated on Anvil (the Flurry
- *     C-chain would take far longer to produce it), then indexed from block 0 into a fresh
- *     SQLite store: blocks/s and transfers/s. Ponder is the named peer; it runs only when it is
- *     installed in bench/peers/ponder (see the note printed otherwise).
+ *     C-chain would take far longer to produce it); each block's JSON-RPC answers are recorded as
+ *     it is mined and served by a local replay node, which the indexer backfills from block 0
+ *     into a fresh SQLite store: blocks/s and transfers/s. Ponder is the named peer; it runs only
+ *     when it is installed in bench/peers/ponder (see the note printed otherwise).
  *  2. listErc20 latency for an address with 1,000,000 transfers seeded directly in the store:
  *     p50/p99 over HTTP of the first page and of the 10,000th page (pageSize 100).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +29,7 @@ import { createDatabase } from '../src/data/store/database.js';
 import { pageTokenSecret } from '../src/data/store/queries/meta.js';
 import { openSqlite } from '../src/data/store/sqlite.js';
 import { NETWORKS } from '../src/shared/networks.js';
+import { createLogger } from '../src/shared/logger.js';
 
 const BLOCKS = Number(process.env.EVM_BENCH_BLOCKS ?? 2000);
 const RECIPIENTS = 12; // per spray: 12 × (ERC-20 + ERC-721 + ERC-1155 + internal value call)
@@ -89,8 +92,20 @@ async function startAnvil(): Promise<{ url: string; child: ChildProcess }> {
   const bin = path.resolve(import.meta.dirname, '../node_modules/.bin/anvil');
   const child = spawn(
     bin,
-    ['--port', String(port), '--host', '127.0.0.1', '--silent', '--no-mining', '--gas-limit', '60000000'],
-    { stdio: 'ignore' },
+    [
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--silent',
+      '--no-mining',
+      '--gas-limit',
+      '60000000',
+      '--prune-history',
+      '64',
+    ],
+    // Its own process group: the .bin entry is a wrapper that spawns the real binary.
+    { stdio: 'ignore', detached: true },
   );
   const url = `http://127.0.0.1:${port}`;
   const rpc = new EvmRpcClient(url);
@@ -112,20 +127,42 @@ function encodeSpray(recipients: string[]): string {
   return selector + words.map((w) => w.toString(16).padStart(64, '0')).join('');
 }
 
-/** 2,000 blocks: each one spray (48 transfers) and two native transfers. */
-async function generateChain(url: string): Promise<{ head: number; chainId: number }> {
+/** JSON-RPC answers recorded per request (method + params), served again by the replay node. */
+type Recording = Map<string, unknown>;
+const key = (method: string, params: unknown[]) => JSON.stringify([method, params]);
+
+/**
+ * 2,000 blocks: each one spray (48 transfers) and two native transfers. Each block's answers
+ * (block with transactions, receipts, callTracer traces) are recorded as soon as it is mined,
+ * while Anvil still holds its state: Anvil re-executes history to trace old blocks and becomes
+ * the bottleneck (and grows to gigabytes) when an indexer traces 2,000 blocks after the fact.
+ */
+async function generateChain(url: string): Promise<{ head: number; chainId: number; recording: Recording }> {
   const rpc = new EvmRpcClient(url);
+  const recording: Recording = new Map();
   const accounts = await rpc.call<string[]>('eth_accounts');
   const { bytecode } = compileSpray();
+  const record = async (n: number) => {
+    const tag = '0x' + n.toString(16);
+    const [block, receipts, traces] = await rpc.batch([
+      { method: 'eth_getBlockByNumber', params: [tag, true] },
+      { method: 'eth_getBlockReceipts', params: [tag] },
+      { method: 'debug_traceBlockByNumber', params: [tag, { tracer: 'callTracer' }] },
+    ]);
+    if (!block.ok || !receipts.ok || !traces.ok) throw new Error(`cannot record block ${n}`);
+    recording.set(key('eth_getBlockByNumber', [tag, true]), block.value);
+    recording.set(key('eth_getBlockReceipts', [tag]), receipts.value);
+    recording.set(key('debug_traceBlockByNumber', [tag, { tracer: 'callTracer' }]), traces.value);
+  };
+  await record(0);
   await rpc.call('eth_sendTransaction', [{ from: accounts[0], data: bytecode, gas: '0x300000' }]);
   await rpc.call('evm_mine');
+  await record(1);
   const spray = (await rpc.call<{ contractAddress: string }[]>('eth_getBlockReceipts', ['latest']))[0]
     .contractAddress;
+  const pool = Array.from({ length: 600 }, (_, i) => '0x' + (0x100000 + i).toString(16).padStart(40, '0'));
   for (let b = 0; b < BLOCKS; b++) {
-    const recipients = Array.from(
-      { length: RECIPIENTS },
-      (_, i) => '0x' + (0x100000 + b * RECIPIENTS + i).toString(16).padStart(40, '0'),
-    );
+    const recipients = Array.from({ length: RECIPIENTS }, (_, i) => pool[(b * RECIPIENTS + i) % pool.length]);
     await rpc.batch([
       {
         method: 'eth_sendTransaction',
@@ -143,17 +180,56 @@ async function generateChain(url: string): Promise<{ head: number; chainId: numb
       },
     ]);
     await rpc.call('evm_mine');
+    await record(b + 2);
   }
   const head = Number(BigInt(await rpc.call<string>('eth_blockNumber')));
-  return { head, chainId: Number(BigInt(await rpc.call<string>('eth_chainId'))) };
+  return { head, chainId: Number(BigInt(await rpc.call<string>('eth_chainId'))), recording };
+}
+
+/**
+ * A JSON-RPC server that answers from the recording (eth_blockNumber = the recorded head) and
+ * passes anything else (eth_call for token metadata) to Anvil: the indexer reads a chain as fast
+ * as a local node can serve it, and any peer indexer can be pointed at the same URL.
+ */
+async function startReplayNode(recording: Recording, head: number, chainId: number, upstream: string) {
+  const up = new EvmRpcClient(upstream);
+  const answer = async (req: { id: unknown; method: string; params?: unknown[] }) => {
+    const params = req.params ?? [];
+    if (req.method === 'eth_blockNumber')
+      return { jsonrpc: '2.0', id: req.id, result: '0x' + head.toString(16) };
+    if (req.method === 'eth_chainId')
+      return { jsonrpc: '2.0', id: req.id, result: '0x' + chainId.toString(16) };
+    const k = key(req.method, params);
+    if (recording.has(k)) return { jsonrpc: '2.0', id: req.id, result: recording.get(k) };
+    const [o] = await up.batch([{ method: req.method, params }]);
+    return o.ok
+      ? { jsonrpc: '2.0', id: req.id, result: o.value }
+      : { jsonrpc: '2.0', id: req.id, error: { code: o.error.code, message: o.error.message } };
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', async () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const out = Array.isArray(body) ? await Promise.all(body.map(answer)) : await answer(body);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(out));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    close: () => server.close(),
+  };
 }
 
 async function indexingRate(): Promise<BenchResult[]> {
   const anvil = await startAnvil();
   try {
     const tGen = performance.now();
-    const { head, chainId } = await generateChain(anvil.url);
+    const { head, chainId, recording } = await generateChain(anvil.url);
     const genSeconds = (performance.now() - tGen) / 1000;
+    const replay = await startReplayNode(recording, head, chainId, anvil.url);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-bench-evm-'));
     const database = await createDatabase({ dataDir: dir });
     const chain = {
@@ -163,7 +239,7 @@ async function indexingRate(): Promise<BenchResult[]> {
       description: 'bench chain',
       subnet_id: '',
       vm_id: '',
-      rpc_url: anvil.url,
+      rpc_url: replay.url,
       ws_url: '',
       token_name: 'Ether',
       token_symbol: 'ETH',
@@ -175,11 +251,15 @@ async function indexingRate(): Promise<BenchResult[]> {
     };
     await recordEvmChain(database.db, chain);
     const t0 = performance.now();
-    const indexers = startEvmChains(database.db, [chain], { maxBlocksPerRange: 200 });
+    const indexers = startEvmChains(database.db, [chain], {
+      maxBlocksPerRange: 100,
+      logger: createLogger('warn', 'bench'),
+    });
     const indexer = indexers.get('bench-anvil')!;
     await indexer.waitFor(head);
     const seconds = (performance.now() - t0) / 1000;
     await indexer.stop();
+    replay.close();
     const transfers = await database.db
       .selectFrom('evm_token_transfers')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -204,7 +284,8 @@ async function indexingRate(): Promise<BenchResult[]> {
       },
     ];
   } finally {
-    anvil.child.kill('SIGKILL');
+    // The .bin entry is a wrapper that spawns the real binary: end the whole process group.
+    process.kill(-anvil.child.pid!, 'SIGKILL');
   }
 }
 
