@@ -195,6 +195,32 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
     assert.deepEqual(await snapshot(), before);
   });
 
+  it('drops the loser of two txs spending the same UTXO, with the reason in getTxStatus', async () => {
+    const build = async (amount: bigint) => {
+      const tx = pvm.newBaseTx(
+        {
+          feeState: await api.getFeeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await utxos(),
+          outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, amount, [OTHER_ADDR])],
+        },
+        ctx,
+      );
+      const { addTxSignatures } = await import('@avalabs/avalanchejs');
+      await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+      return tx.getSignedTx();
+    };
+    const [a, b] = [await build(AVAX), await build(2n * AVAX)];
+    const results = await Promise.allSettled([api.issueSignedTx(a), api.issueSignedTx(b)]);
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+    const lost = results[0].status === 'rejected' ? a : b;
+    const loser = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    assert.match(String(loser.reason), /UTXO|not found|spent/);
+    const status = await api.getTxStatus({ txID: utils.base58check.encode(sha256(lost.toBytes())) });
+    assert.ok(['Dropped', 'Unknown'].includes(status.status));
+    if (status.status === 'Dropped') assert.match(status.reason, /UTXO|not found/);
+  });
+
   it('refuses malformed bytes and a double spend inside one tx', async () => {
     const { body } = await fetch(`${net.url}/ext/bc/P`, {
       method: 'POST',
