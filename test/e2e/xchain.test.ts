@@ -22,7 +22,8 @@ import {
   Input,
   Utxo,
 } from '@avalabs/avalanchejs';
-import { createAvalancheClient } from '@avalanche-sdk/client';
+import { createAvalancheClient, createAvalancheWalletClient } from '@avalanche-sdk/client';
+import { privateKeyToAvalancheAccount } from '@avalanche-sdk/client/accounts';
 import { avalancheLocal } from '@avalanche-sdk/client/chains';
 import { startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
 import {
@@ -403,6 +404,24 @@ describe('X-chain with avalanchejs v5', () => {
       encoding: 'hex',
     } as any);
     assert.equal(range.containers.length, 3);
+  });
+
+  it('accepts a base tx sent with the @avalanche-sdk/client wallet', async () => {
+    const account = privateKeyToAvalancheAccount(utils.bufferToHex(EWOQ_KEY));
+    const wallet: any = createAvalancheWalletClient({
+      account,
+      chain: avalancheLocal,
+      transport: { type: 'http', url: net.facts.urls.cChainRpc },
+    });
+    const to = net.facts.keys[2].xAddress;
+    const before = await xResult(url, 'avm.getBalance', { address: to, assetID: 'AVAX' });
+    const prepared = await wallet.xChain.prepareBaseTxn({
+      outputs: [{ addresses: [to], amount: 123_000_000n }],
+    });
+    const { txHash } = await wallet.sendXPTransaction(prepared);
+    await waitAccepted(url, txHash);
+    const after = await xResult(url, 'avm.getBalance', { address: to, assetID: 'AVAX' });
+    assert.equal(BigInt(after.balance) - BigInt(before.balance), 123_000_000n);
   });
 
   it('keeps accepted blocks and UTXOs across SIGKILL', async () => {
