@@ -89,9 +89,8 @@ test('kill -9 during the EVM backfill loses and duplicates nothing', async () =>
   const token = (await pub.waitForTransactionReceipt({ hash: deploy })).contractAddress!;
   const factoryHash = await wallet.deployContract({ abi: c.Factory.abi, bytecode: c.Factory.bytecode });
   const factory = (await pub.waitForTransactionReceipt({ hash: factoryHash })).contractAddress!;
-  let last: Hex = factoryHash;
   for (let i = 0; i < 60; i++) {
-    last =
+    const last =
       i % 10 === 9
         ? await wallet.writeContract({
             address: factory,

@@ -111,7 +111,9 @@ export function decodeBoolReturn(data: string | undefined): boolean {
 }
 
 function isPrintable(text: string): boolean {
-  return text.length > 0 && !/[\u0000-\u001f]/.test(text);
+  // No control characters (a bytes32 that is not text decodes to some).
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 0x20) return false;
+  return text.length > 0;
 }
 
 /** EIP-55 mixed-case checksum of a 20-byte hex address. */

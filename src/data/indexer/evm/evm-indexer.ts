@@ -3,7 +3,6 @@
  * discovery repeated so a Subnet-EVM chain created later is picked up without a restart.
  */
 import type { Kysely } from 'kysely';
-import type { Logger } from '../../../shared/logger.js';
 import type { NetworkIdentity } from '../../../shared/networks.js';
 import type { DataSchema } from '../../store/schema.js';
 import { discoverEvmChains, recordEvmChain, type DiscoveredChain } from './chain-discovery.js';

@@ -52,7 +52,7 @@ export async function writeEvmBatch(
   await db.transaction().execute(async (trx) => {
     const current = await readCheckpoint(trx, source);
     if (current !== fromBlock) throw new CheckpointConflictError(source, fromBlock, current);
-    const { chain, blocks } = batch;
+    const { blocks } = batch;
 
     for (const part of chunks(blocks.map((b) => b.block)))
       await trx.insertInto('evm_blocks').values(part).execute();
