@@ -223,7 +223,7 @@ async function startReplayNode(recording: Recording, head: number, chainId: numb
   };
 }
 
-async function indexingRate(): Promise<BenchResult[]> {
+export async function indexingRate(): Promise<BenchResult[]> {
   const anvil = await startAnvil();
   try {
     const tGen = performance.now();

@@ -116,8 +116,20 @@ function isPrintable(text: string): boolean {
   return text.length > 0;
 }
 
-/** EIP-55 mixed-case checksum of a 20-byte hex address. */
+const checksums = new Map<string, string>();
+const CHECKSUM_CACHE = 50_000;
+
+/** EIP-55 mixed-case checksum of a 20-byte hex address (memoised: list pages repeat addresses). */
 export function checksumAddress(address: string): string {
+  const cached = checksums.get(address);
+  if (cached !== undefined) return cached;
+  const out = computeChecksum(address);
+  if (checksums.size >= CHECKSUM_CACHE) checksums.clear();
+  checksums.set(address, out);
+  return out;
+}
+
+function computeChecksum(address: string): string {
   const lower = address.toLowerCase().replace(/^0x/, '');
   const hash = Buffer.from(keccak_256(utf8.encode(lower))).toString('hex');
   let out = '0x';
