@@ -10,6 +10,7 @@ import { StoreError } from '../internal/errors.js';
 import { MIGRATIONS } from './migrations.js';
 import { openPostgres } from './postgres.js';
 import type { DataSchema } from './schema.js';
+import { registerFastReader } from './query-cache.js';
 import { openSqlite } from './sqlite.js';
 
 export interface DatabaseConfig {
@@ -51,6 +52,7 @@ export async function createDatabase(config: DatabaseConfig): Promise<DataDataba
   let db: Kysely<DataSchema>;
   let kind: DialectKind;
   let location: string;
+  let closeReader: (() => void) | undefined;
   if (config.databaseUrl !== undefined && config.databaseUrl !== '') {
     if (!isPostgresUrl(config.databaseUrl))
       throw new StoreError(
@@ -63,13 +65,17 @@ export async function createDatabase(config: DatabaseConfig): Promise<DataDataba
     location = redactUrl(config.databaseUrl);
   } else {
     const file = path.join(config.dataDir, 'data.db');
-    db = new Kysely<DataSchema>({ dialect: openSqlite(file).dialect });
+    const sqlite = openSqlite(file);
+    db = new Kysely<DataSchema>({ dialect: sqlite.dialect });
+    if (sqlite.reader) registerFastReader(db, sqlite.reader.read);
+    closeReader = sqlite.reader?.close;
     kind = 'sqlite';
     location = file;
   }
   try {
     await migrate(db);
   } catch (err) {
+    closeReader?.();
     await db.destroy().catch(() => {});
     throw toStoreError(err, `cannot open the data store at ${location}`);
   }
@@ -81,6 +87,7 @@ export async function createDatabase(config: DatabaseConfig): Promise<DataDataba
     async close() {
       if (closed) return;
       closed = true;
+      closeReader?.();
       await db.destroy();
     },
   };

@@ -8,6 +8,15 @@
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 
 const caches = new WeakMap<object, Map<string, string>>();
+const fastReaders = new WeakMap<object, (sql: string, params: readonly unknown[]) => unknown[]>();
+
+/** Lets cached queries of `db` run on a dialect's direct read path (SQLite's read connection). */
+export function registerFastReader(
+  db: Kysely<any>,
+  read: (sql: string, params: readonly unknown[]) => unknown[],
+): void {
+  fastReaders.set(db, read);
+}
 
 function same(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
@@ -22,7 +31,11 @@ export async function cachedRows<R>(
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const text = cache.get(shape);
-  if (text !== undefined) return (await db.executeQuery<R>(CompiledQuery.raw(text, params))).rows;
+  if (text !== undefined) {
+    const read = fastReaders.get(db);
+    if (read) return read(text, params) as R[];
+    return (await db.executeQuery<R>(CompiledQuery.raw(text, params))).rows;
+  }
   const compiled = build().compile();
   if (same(compiled.parameters, params)) cache.set(shape, compiled.sql);
   return (await db.executeQuery<R>(compiled)).rows;

@@ -35,8 +35,40 @@ function adaptStatement(stmt: LibsqlStatement): SqliteStatement {
   };
 }
 
+/**
+ * A second, read-only connection for hot list queries whose SQL is already compiled: it skips
+ * kysely's per-query machinery, and being its own connection it reads only committed data (WAL
+ * snapshot), never the half-written batch an indexer in the same process may hold open.
+ */
+function openReader(file: string): {
+  read: (sql: string, params: readonly unknown[]) => unknown[];
+  close(): void;
+} {
+  const db = new Database(file);
+  db.pragma('busy_timeout = 10000');
+  db.pragma('query_only = true');
+  const cache = new Map<string, LibsqlStatement>();
+  return {
+    read(sql, params) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
+        stmt = db.prepare(sql);
+        cache.set(sql, stmt);
+      }
+      return (stmt as any).all(params) as unknown[];
+    },
+    close: () => db.close(),
+  };
+}
+
 /** Opens (creating if needed) the SQLite file with WAL so readers never block the indexer. */
-export function openSqlite(file: string): { raw: LibsqlDb; dialect: SqliteDialect } {
+export function openSqlite(file: string): {
+  raw: LibsqlDb;
+  dialect: SqliteDialect;
+  /** Runs compiled SELECT text on the read-only connection (file databases only). */
+  reader?: { read: (sql: string, params: readonly unknown[]) => unknown[]; close(): void };
+} {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const raw = new Database(file);
   raw.pragma('journal_mode = WAL');
@@ -58,5 +90,9 @@ export function openSqlite(file: string): { raw: LibsqlDb; dialect: SqliteDialec
       return stmt;
     },
   };
-  return { raw, dialect: new SqliteDialect({ database }) };
+  return {
+    raw,
+    dialect: new SqliteDialect({ database }),
+    reader: file === ':memory:' ? undefined : openReader(file),
+  };
 }
