@@ -408,14 +408,19 @@ describe('P-chain', () => {
     assert.equal(after.validators.length, 0, 'the validator left the set');
     assert.deepEqual(await api.getTxStatus({ txID: validatorTx }), { status: 'Committed' } as any);
     const rewards = await api.getRewardUTXOs({ txID: validatorTx });
-    assert.ok(rewards.utxos.length >= 1);
+    // In output order: the validation reward, then the 10% fee earned on the delegation.
     const amounts = rewards.utxos.map((u: Utxo) => (u.output as any).amount() as bigint);
-    assert.ok(
-      amounts.includes(potential),
-      `a reward UTXO pays the potential reward ${potential}: ${amounts}`,
-    );
+    assert.equal(amounts.length, 2);
+    assert.equal(amounts[0], potential);
     const delegatorRewards = await api.getRewardUTXOs({ txID: delegatorTx });
     assert.equal(delegatorRewards.utxos.length, 1);
+    const delegatorAmount = (delegatorRewards.utxos[0].output as any).amount() as bigint;
+    const delegationTotal = delegatorAmount + amounts[1];
+    assert.equal(
+      amounts[1],
+      delegationTotal - (delegationTotal * 900_000n) / 1_000_000n,
+      'the validator keeps 10%',
+    );
     const afterBalance = await api.getBalance({ addresses: [EWOQ_P] });
     // stake (2000 AVAX) back plus the validation reward plus the delegation fee, minus L1 fees paid meanwhile
     assert.ok(afterBalance.unlocked > before.unlocked + 2_000n * AVAX);

@@ -24,7 +24,6 @@ export function cChainConfig(ctx: ChainContext): EvmChainConfig {
   const network = ctx.config.network;
   const alloc = new Map<string, GenesisAccount>();
   for (const a of ctx.genesis.cAllocations) alloc.set(a.evmAddress.toLowerCase(), { balance: a.balanceWei });
-  const cfg = ctx.config as unknown as Record<string, unknown>;
   return {
     alias: 'C',
     aliases: ['C', 'evm', network.cChainID],
@@ -41,11 +40,8 @@ export function cChainConfig(ctx: ChainContext): EvmChainConfig {
     atomicTxs: true,
     blockTimeMs: ctx.config.blockTimeMs,
     debugApi: ctx.config.debugApi,
-    pruning: cfg.pruningEnabled === true,
-    historicalProofQueryWindow:
-      typeof cfg.historicalProofQueryWindow === 'number'
-        ? BigInt(cfg.historicalProofQueryWindow)
-        : DEFAULT_PROOF_WINDOW,
+    pruning: ctx.config.pruningEnabled === true,
+    historicalProofQueryWindow: BigInt(ctx.config.historicalProofQueryWindow ?? DEFAULT_PROOF_WINDOW),
   };
 }
 

@@ -381,11 +381,15 @@ export class PlatformState {
       .run(B(stakerTx), B(inputId), B(packUtxo(utxo)));
   }
 
+  /** A staker's reward UTXOs in output order: the validation reward before the delegation fees. */
   rewardUtxos(stakerTx: Uint8Array): Uint8Array[] {
     return this.db
-      .prepare('SELECT bytes FROM p_reward_utxos WHERE staker_tx = ? ORDER BY input_id')
+      .prepare('SELECT bytes FROM p_reward_utxos WHERE staker_tx = ?')
       .all(one(stakerTx))
-      .map((r) => U(r.bytes));
+      .map((r) => U(r.bytes))
+      .map((bytes) => ({ bytes, index: unpackUtxo(bytes).utxoId.outputIdx.value() }))
+      .sort((a, b) => a.index - b.index)
+      .map((r) => r.bytes);
   }
 
   // ---- fee states and supply ------------------------------------------------------------------
