@@ -41,6 +41,8 @@ export async function main(argv: string[]): Promise<number> {
         indexAllowIncomplete: options.indexAllowIncomplete,
         logLevel: options.logLevel,
         debugApi: options.debugApi,
+        pruningEnabled: options.pruningEnabled,
+        historicalProofQueryWindow: options.historicalProofQueryWindow,
         minStakeDuration: options.minStakeDuration,
       },
       logger,

@@ -27,6 +27,8 @@ export interface CliOptions {
   indexEnabled: boolean;
   indexAllowIncomplete: boolean;
   debugApi: boolean;
+  pruningEnabled: boolean;
+  historicalProofQueryWindow: number;
   minStakeDuration: number;
   /** `postgres://…` for the data platform's store; absent: SQLite in the data dir. */
   databaseUrl?: string;
@@ -53,6 +55,8 @@ const FLAGS = {
   'index-enabled': { type: 'string' },
   'index-allow-incomplete': { type: 'boolean' },
   'debug-api': { type: 'string' },
+  'pruning-enabled': { type: 'string' },
+  'historical-proof-query-window': { type: 'string' },
   'min-stake-duration': { type: 'string' },
   'database-url': { type: 'string' },
   'node-url': { type: 'string' },
@@ -83,6 +87,8 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --index-enabled true|false     serve the index API (default true)
   --index-allow-incomplete       start even if indexing was on before and is off now
   --debug-api true|false         serve the EVM debug_ namespace (default true)
+  --pruning-enabled true|false   C-chain eth_getProof only within 32 blocks of the head (default false)
+  --historical-proof-query-window N  archival eth_getProof window in blocks, 0 = any (default 43200)
   --min-stake-duration SECONDS   shortest P-chain staking period (default 60)
   --log-level LEVEL              trace|debug|info|warn|error (default info)
   --json                         print one JSON line with every URL and key instead of the banner
@@ -164,6 +170,8 @@ export function parseOptions(
     indexEnabled: bool('index-enabled', true),
     indexAllowIncomplete: bool('index-allow-incomplete', false),
     debugApi: bool('debug-api', true),
+    pruningEnabled: bool('pruning-enabled', false),
+    historicalProofQueryWindow: int('historical-proof-query-window', 43_200, 0, Number.MAX_SAFE_INTEGER),
     minStakeDuration: int('min-stake-duration', 60, 1, 365 * 24 * 3600),
     databaseUrl,
     nodeUrl,

@@ -16,6 +16,9 @@ export interface NodeConfig {
   readonly logLevel: string;
   /** The EVM `debug_` namespace (on in the devnet, off on public nodes). */
   readonly debugApi: boolean;
+  /** C-chain eth_getProof policy: pruning mode (32-block window) or the archival window in blocks (0 = any). */
+  readonly pruningEnabled?: boolean;
+  readonly historicalProofQueryWindow?: number;
   /** Minimum staking period on the P-chain, in seconds (devnet-sized; the reference uses 24 h). */
   readonly minStakeDuration?: number;
 }

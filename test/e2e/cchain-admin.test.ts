@@ -1,0 +1,93 @@
+/**
+ * Issue 5, the C-chain's switches and admin API: the archival eth_getProof window from
+ * --historical-proof-query-window, debug_ off with --debug-api false, and the admin methods
+ * (both spellings) writing real profile files and changing the live log level.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { privateKeyToAccount } from 'viem/accounts';
+import { parseGwei } from 'viem';
+import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
+
+const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+
+describe('C-chain switches and admin API', () => {
+  let net: Devnet;
+  let url: string;
+  let admin: string;
+  before(async () => {
+    net = await startDevnet({ args: ['--historical-proof-query-window', '2', '--debug-api', 'false'] });
+    url = net.facts.urls.cChainRpc;
+    admin = `${net.url}/ext/bc/C/admin`;
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('refuses proofs older than the configured window and serves recent ones', async () => {
+    const account = privateKeyToAccount(EWOQ_KEY);
+    for (let nonce = 0; nonce < 4; nonce++) {
+      const raw = await account.signTransaction({
+        to: account.address,
+        value: 1n,
+        gas: 21000n,
+        nonce,
+        chainId: 43112,
+        type: 'eip1559',
+        maxFeePerGas: parseGwei('1'),
+        maxPriorityFeePerGas: 1n,
+      });
+      const { body } = await rpc(url, 'eth_sendRawTransaction', [raw]);
+      for (let i = 0; i < 100; i++) {
+        if ((await rpc(url, 'eth_getTransactionReceipt', [body.result])).body.result) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+    const head = BigInt((await rpc(url, 'eth_blockNumber', [])).body.result);
+    assert.ok(head >= 4n);
+    const old = await rpc(url, 'eth_getProof', [account.address, [], '0x1']);
+    assert.equal(old.body.error.code, -32000);
+    assert.match(old.body.error.message, /historical proof query window of 2 blocks/);
+    const recent = await rpc(url, 'eth_getProof', [account.address, [], 'latest']);
+    assert.ok(recent.body.result.accountProof.length > 0);
+    assert.equal(BigInt(recent.body.result.nonce), 4n);
+  });
+
+  it('turns the debug namespace off', async () => {
+    const r = await rpc(url, 'debug_traceBlockByNumber', ['latest', {}]);
+    assert.equal(r.body.error.code, -32601);
+  });
+
+  it('writes CPU, heap and contention profiles into the data dir', async () => {
+    const start = await rpc(admin, 'admin.startCPUProfiler', {});
+    assert.deepEqual(start.body.result, { success: true });
+    const again = await rpc(admin, 'admin_startCPUProfiler', []);
+    assert.match(again.body.error.message, /already running/);
+    await rpc(url, 'eth_getBalance', ['0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', 'latest']);
+    const stop = await rpc(admin, 'admin_stopCPUProfiler', []);
+    const cpu = stop.body.result.file as string;
+    assert.ok(cpu.startsWith(net.dataDir));
+    assert.ok(Array.isArray(JSON.parse(fs.readFileSync(cpu, 'utf8')).nodes));
+    const lock = (await rpc(admin, 'admin.lockProfile', {})).body.result.file as string;
+    assert.ok(JSON.parse(fs.readFileSync(lock, 'utf8')).eventLoopDelayMs.samples >= 0);
+    const heap = (await rpc(admin, 'admin_memoryProfile', [])).body.result.file as string;
+    assert.ok(fs.statSync(heap).size > 1000);
+  });
+
+  it('changes the live log level and reports the running config', async () => {
+    assert.deepEqual((await rpc(admin, 'admin_setLogLevel', [{ level: 'debug' }])).body.result, {
+      success: true,
+    });
+    const bad = await rpc(admin, 'admin.setLogLevel', { level: 'loud' });
+    assert.equal(bad.body.error.code, -32000);
+    assert.match(bad.body.error.message, /unknown log level/);
+    const { config } = (await rpc(admin, 'admin.getVMConfig', {})).body.result;
+    assert.equal(config.logLevel, 'debug');
+    assert.equal(config.historicalProofQueryWindow, 2);
+    assert.equal(config.debugApiEnabled, false);
+    assert.equal(config.chainId, 43112);
+    const unknown = await rpc(admin, 'admin.nope', {});
+    assert.match(unknown.body.error.message, /can't find method/);
+  });
+});
