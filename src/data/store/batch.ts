@@ -216,28 +216,39 @@ export async function writeBatch(
   });
 }
 
+/** Marks every output among `ids` that has a recorded spend as spent: two statements per chunk. */
 async function settleSpends(trx: Transaction<DataSchema>, ids: string[]): Promise<void> {
-  const spends = await trx.selectFrom('utxo_spends').selectAll().where('utxo_id', 'in', ids).execute();
-  if (spends.length === 0) return;
-  for (const s of spends) {
-    await trx
-      .updateTable('utxos')
-      .set({
-        consuming_tx: s.consuming_tx,
-        consuming_height: s.consuming_height,
-        consuming_ts: s.consuming_ts,
-        credentials: s.credentials,
-      })
-      .where('utxo_id', '=', s.utxo_id)
-      .execute();
-  }
+  const spendOf = (eb: any, column: 'consuming_tx' | 'consuming_height' | 'consuming_ts' | 'credentials') =>
+    eb.selectFrom('utxo_spends as s').select(`s.${column}`).whereRef('s.utxo_id', '=', 'utxos.utxo_id');
+  const spent = (eb: any) =>
+    eb.exists(
+      eb.selectFrom('utxo_spends as s').select('s.utxo_id').whereRef('s.utxo_id', '=', 'utxos.utxo_id'),
+    );
+  const { numUpdatedRows } = await trx
+    .updateTable('utxos')
+    .set((eb) => ({
+      consuming_tx: spendOf(eb, 'consuming_tx'),
+      consuming_height: spendOf(eb, 'consuming_height'),
+      consuming_ts: spendOf(eb, 'consuming_ts'),
+      credentials: spendOf(eb, 'credentials'),
+    }))
+    .where('utxo_id', 'in', ids)
+    .where('consuming_tx', 'is', null)
+    .where((eb) => spent(eb))
+    .executeTakeFirst();
+  if (Number(numUpdatedRows ?? 0) === 0) return;
   await trx
     .updateTable('utxo_addresses')
     .set({ spent: 1 })
-    .where(
-      'utxo_id',
-      'in',
-      spends.map((s) => s.utxo_id),
+    .where('utxo_id', 'in', ids)
+    .where('spent', '=', 0)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('utxo_spends as s')
+          .select('s.utxo_id')
+          .whereRef('s.utxo_id', '=', 'utxo_addresses.utxo_id'),
+      ),
     )
     .execute();
 }
