@@ -73,9 +73,14 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
     }
   };
 
+  /** The asset alias ("AVAX") or any well-formed id, as the reference's lookup takes them. */
   const assetIdOf = (text: string): string => {
     if (text === NATIVE_ASSET.symbol) return deps.avaxAssetId;
-    if (!vm.state.asset(text)) fail(`asset '${text}' not found`);
+    try {
+      parseId(text);
+    } catch {
+      fail(`asset '${text}' not found`);
+    }
     return text;
   };
 

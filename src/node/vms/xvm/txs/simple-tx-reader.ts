@@ -5,7 +5,7 @@
  * more) and is strict: any other type, a short read or a trailing byte makes it return
  * undefined or throw CodecError, and `readTx` falls back to avalanchejs for the other types.
  */
-import { toCb58 } from '../../../../shared/encoding.js';
+import { fastCb58 } from '../ids.js';
 import { CodecError, idOf, readCredentials } from '../codec.js';
 import { CODEC_VERSION, FX, TYPE_ID } from '../constants.js';
 import type { Owners, TxInput, TxKind, TxOutput, XTx, XUtxo } from './model.js';
@@ -130,7 +130,7 @@ export function readSimpleTx(bytes: Uint8Array): XTx | undefined {
     return {
       kind,
       id,
-      idString: toCb58(id),
+      idString: fastCb58(id),
       bytes,
       unsignedBytes,
       networkId,
