@@ -111,7 +111,9 @@ describe('P-chain subnet and L1 operations', () => {
 
   it('tops up an L1 validator balance and disables it, refunding what is left', async () => {
     const chainId = (await api.getBlockchains()).blockchains.find((b) => b.subnetID === subnetId)!.id;
-    const keys = [blsKey('ops-0'), blsKey('ops-1')];
+    const keys = [blsKey('ops-0'), blsKey('ops-1'), blsKey('ops-2')];
+    // The third validator pays the continuous fee (1 nAVAX/s on local) from a 5,000 nAVAX balance.
+    const balances = [AVAX, AVAX, 5_000n];
     const convert = pvm.newConvertSubnetToL1Tx(
       {
         ...(await base()),
@@ -123,7 +125,7 @@ describe('P-chain subnet and L1 operations', () => {
           L1Validator.fromNative(
             testNodeId(60 + i),
             10n,
-            AVAX,
+            balances[i],
             new pvmSerial.ProofOfPossession(k.publicKey, k.pop),
             PChainOwner.fromNative([EWOQ_ADDR], 1),
             PChainOwner.fromNative([EWOQ_ADDR], 1),
@@ -134,7 +136,7 @@ describe('P-chain subnet and L1 operations', () => {
     );
     await signAndIssue(api, convert, [EWOQ_KEY], NEW_OWNER_KEY);
     const l1 = (await pResult(net.url, 'platform.getCurrentL1Validators', { subnetID: subnetId })).validators;
-    assert.equal(l1.length, 2);
+    assert.equal(l1.length, 3);
     const target = l1[0].validationID;
     const before = await api.getL1Validator(target);
 
@@ -162,6 +164,23 @@ describe('P-chain subnet and L1 operations', () => {
       height: 'proposed',
       subnetID: subnetId,
     });
-    assert.equal(Object.keys(set.validators).length, 1, 'the disabled validator left the set');
+    assert.equal(Object.keys(set.validators).length, 2, 'the disabled validator left the set');
+  });
+
+  it('deactivates an L1 validator whose balance the continuous fee used up', async () => {
+    const poor = (
+      await pResult(net.url, 'platform.getCurrentL1Validators', { subnetID: subnetId })
+    ).validators.find((v: any) => BigInt(v.balance) <= 5_000n && BigInt(v.balance) > 0n);
+    assert.ok(poor, 'the 5,000 nAVAX validator is still active');
+    const heightBefore = BigInt((await api.getHeight()).height);
+    await pResult(net.url, 'platform.advanceTime', { seconds: 6_000 });
+    assert.ok(BigInt((await api.getHeight()).height) > heightBefore, 'a block moved time');
+    assert.equal((await api.getL1Validator(poor.validationID)).balance, 0n);
+    const set = await pResult(net.url, 'platform.getValidatorsAt', {
+      height: 'proposed',
+      subnetID: subnetId,
+    });
+    assert.equal(set.validators[poor.nodeID], undefined, 'the validator that ran dry left the set');
+    assert.equal(Object.keys(set.validators).length, 1);
   });
 });

@@ -71,7 +71,8 @@ export class PlatformVM {
   start(): void {
     this.timer = setInterval(() => {
       const next = this.state.nextStakerEnd();
-      if (next !== undefined && next <= this.ctx.clock.nowSeconds()) this.buildNow();
+      if ((next !== undefined && next <= this.ctx.clock.nowSeconds()) || this.hasExhaustedL1Validators())
+        this.buildNow();
     }, 1000);
     this.timer.unref();
     this.buildNow();
@@ -189,6 +190,7 @@ export class PlatformVM {
       this.ctx.db.transaction(() => {
         this.rewardEndedStakers();
         if (batch.length > 0) this.buildStandardBlock(batch, created, settled);
+        else if (this.hasExhaustedL1Validators()) this.buildTimeBlock();
         // The clock's high-water mark commits with the block, so block times never repeat.
         this.ctx.clock.persist();
       });
@@ -263,6 +265,21 @@ export class PlatformVM {
           });
       },
     );
+  }
+
+  private hasExhaustedL1Validators(): boolean {
+    return this.state.exhaustedL1Validators(this.validatorFeeAccrued()).length > 0;
+  }
+
+  /**
+   * An empty Banff standard block that only moves time, built when L1 validators' balances ran
+   * out, so they leave the validator set without waiting for the next transaction.
+   */
+  private buildTimeBlock(): void {
+    const last = this.state.lastBlock()!;
+    const time = Math.max(last.time, this.ctx.clock.nowSeconds());
+    this.advanceFees(time, last.height + 1n);
+    this.acceptBlock('standard', time, [], () => {});
   }
 
   private drop(id: Uint8Array, reason: string): void {
