@@ -419,6 +419,54 @@ describe('X-chain with avalanchejs v5', () => {
     assert.equal(BigInt(after.balance) - BigInt(before.balance), 123_000_000n);
   });
 
+  it('pages getUTXOs with endIndex and words address errors as the reference does', async () => {
+    const all = await xResult(url, 'avm.getUTXOs', { addresses: [EWOQ_X, RECIPIENT_X] });
+    assert.ok(all.utxos.length >= 4);
+    const paged: string[] = [];
+    let startIndex: unknown;
+    for (let i = 0; i < 50; i++) {
+      const page = await xResult(url, 'avm.getUTXOs', {
+        addresses: [RECIPIENT_X, EWOQ_X],
+        limit: 1,
+        startIndex,
+      });
+      if (page.numFetched === '0') break;
+      assert.equal(page.numFetched, '1');
+      paged.push(...page.utxos);
+      startIndex = page.endIndex;
+    }
+    assert.deepEqual([...paged].sort(), [...all.utxos].sort());
+    const fail = async (params: unknown) => (await xCall(url, 'avm.getUTXOs', params)).error?.message;
+    assert.equal(await fail({ addresses: [] }), 'no addresses provided');
+    assert.equal(
+      await fail({ addresses: ['X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5'] }),
+      'couldn\'t parse address "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5": expected hrp "local" but got "avax"',
+    );
+    assert.match(
+      (await fail({ addresses: [`P-${EWOQ_X.slice(2)}`] }))!,
+      /expected chainID to be "2eNy1m.*" but was "1111.*LpoYY"/,
+    );
+    assert.match(
+      (await fail({ addresses: ['local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] }))!,
+      /no separator found in address/,
+    );
+    assert.match(
+      (await fail({ addresses: [EWOQ_X], sourceChain: 'Z' }))!,
+      /^problem parsing source chainID "Z"/,
+    );
+    const tooMany = Array.from({ length: 1025 }, () => EWOQ_X);
+    assert.equal(
+      await fail({ addresses: tooMany }),
+      'number of addresses given, 1025, exceeds maximum, 1024',
+    );
+    // A raw cb58 short id is an address too.
+    const raw = utils.base58check.encode(EWOQ_ADDR);
+    assert.equal(
+      (await xResult(url, 'avm.getUTXOs', { addresses: [raw] })).numFetched,
+      (await xResult(url, 'avm.getUTXOs', { addresses: [EWOQ_X] })).numFetched,
+    );
+  });
+
   it('keeps accepted blocks and UTXOs across SIGKILL', async () => {
     const { height } = await xResult(url, 'avm.getHeight');
     const before = await xResult(url, 'avm.getUTXOs', { addresses: [EWOQ_X, RECIPIENT_X] });
