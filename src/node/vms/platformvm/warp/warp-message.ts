@@ -232,13 +232,17 @@ export function verifyWarpSignature(
       `warp signature: insufficient weight: signers hold ${signedWeight} of ${set.totalWeight}, 67% is required`,
     );
   }
-  let ok = false;
+  if (!aggregateVerifies(msg, signers))
+    throw new WarpError('warp signature: the aggregate BLS signature is invalid');
+}
+
+/** Malformed signatures (not a G2 point, not in the subgroup) count as invalid. */
+function aggregateVerifies(msg: WarpMessage, signers: readonly CanonicalValidator[]): boolean {
   try {
     const signature = blst.Signature.fromBytes(msg.signature, true);
     const aggregate = blst.aggregatePublicKeys(signers.map((s) => s.publicKey));
-    ok = blst.verify(msg.unsignedBytes, aggregate, signature);
+    return blst.verify(msg.unsignedBytes, aggregate, signature);
   } catch {
-    ok = false;
+    return false;
   }
-  if (!ok) throw new WarpError('warp signature: the aggregate BLS signature is invalid');
 }
