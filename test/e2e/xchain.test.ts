@@ -399,6 +399,9 @@ describe('X-chain with avalanchejs v5', () => {
       encoding: 'hex',
     } as any);
     assert.equal(range.containers.length, 3);
+    // The legacy vertex index is readable and empty on a chain born after the vertex era.
+    const vtx = await xCall(url, 'index.getLastAccepted', { encoding: 'hex' }, '/ext/index/X/vtx');
+    assert.equal(vtx.error?.message, 'no containers have been accepted');
   });
 
   it('accepts a base tx sent with the @avalanche-sdk/client wallet', async () => {
