@@ -15,7 +15,7 @@ import type { DataSchema } from '../../store/schema.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { parsePBlock, parseXBlock } from './blocks.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
-import { createIndexReader, MAX_RANGE } from './index-reader.js';
+import { createIndexReader, MAX_RANGE, type Container } from './index-reader.js';
 import { identifyNetwork, type IndexedNetwork } from './network.js';
 
 export interface PrimaryIndexerConfig {
@@ -81,17 +81,35 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
     const chainId = source.chain === 'X' ? network.xChainID : network.pChainID;
     const manager = utils.getManagerForVM(source.chain === 'X' ? 'AVM' : 'PVM');
     let failures = 0;
+    // While backfilling, the next range is fetched while the current one is decoded and written.
+    let ahead: { start: number; last: number; containers: Promise<Container[]> } | undefined;
     while (!stopped) {
       try {
         const next = await withRetry(() => readCheckpoint(db, source.name));
         progress.set(source.name, next);
         notify();
-        const last = await reader.lastIndex();
-        if (last < next) {
-          await sleep(pollMs);
-          continue;
+        let last: number;
+        let pending: Promise<Container[]>;
+        if (ahead && ahead.start === next) {
+          last = ahead.last;
+          pending = ahead.containers;
+        } else {
+          last = await reader.lastIndex();
+          if (last < next) {
+            ahead = undefined;
+            await sleep(pollMs);
+            continue;
+          }
+          pending = reader.range(next, Math.min(batchSize, last - next + 1));
         }
-        const containers = await reader.range(next, Math.min(batchSize, last - next + 1));
+        ahead = undefined;
+        const containers = await pending;
+        const following = next + containers.length;
+        if (containers.length > 0 && following <= last) {
+          const containersAhead = reader.range(following, Math.min(batchSize, last - following + 1));
+          containersAhead.catch(() => {}); // a failed prefetch is simply fetched again
+          ahead = { start: following, last, containers: containersAhead };
+        }
         if (containers.length === 0) {
           await sleep(pollMs);
           continue;
@@ -122,6 +140,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
         failures = 0;
       } catch (err) {
         if (stopped) return;
+        ahead = undefined;
         failures++;
         const level = err instanceof CheckpointConflictError ? 'warn' : failures > 3 ? 'error' : 'warn';
         logger?.[level]({ err, source: source.name, failures }, 'indexing failed; retrying');
