@@ -257,7 +257,6 @@ async function bigStore(): Promise<string> {
     }
   }
   db.exec('COMMIT');
-  db.exec('ANALYZE');
   db.close();
   fs.writeFileSync(path.join(dir, 'ready'), '');
   return dir;
