@@ -151,7 +151,12 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
       }
       logger.info({ url: api.url, store: database.location }, 'chain-data API listening');
       if (options.metricsPort !== undefined)
-        metrics = await startMetricsService({ db: database.db, host: options.host, port: options.metricsPort, logger });
+        metrics = await startMetricsService({
+          db: database.db,
+          host: options.host,
+          port: options.metricsPort,
+          logger,
+        });
     }
     return {
       database,

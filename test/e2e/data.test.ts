@@ -227,7 +227,9 @@ describe('chain-data service over the primary network', () => {
     );
     assert.deepEqual(created.amountCreated.find((a: any) => a.assetId === assetId)?.amount, '1000000');
     const transfer = txs.items[0];
-    assert.ok(transfer.consumedUtxos.some((u: any) => u.asset.assetId === assetId && u.creationTxHash === assetId));
+    assert.ok(
+      transfer.consumedUtxos.some((u: any) => u.asset.assetId === assetId && u.creationTxHash === assetId),
+    );
     assert.ok(
       transfer.consumedUtxos.every((u: any) => u.consumingTxHash === sendId && u.credentials?.length === 1),
     );
