@@ -89,6 +89,7 @@ export interface HttpServerOptions {
 
 export class NodeHttpServer {
   private readonly server: http.Server;
+  private readonly upgraded = new Set<Duplex>();
 
   constructor(private readonly options: HttpServerOptions) {
     this.server = http.createServer((req, res) => {
@@ -100,6 +101,9 @@ export class NodeHttpServer {
     });
     this.server.keepAliveTimeout = 65_000;
     this.server.on('upgrade', (req, socket, head) => {
+      // Upgraded sockets leave the HTTP server's bookkeeping: track them so close() can end them.
+      this.upgraded.add(socket);
+      socket.once('close', () => this.upgraded.delete(socket));
       const handler = options.router.lookupUpgrade(req.url ?? '/');
       if (!handler) {
         socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
@@ -124,6 +128,8 @@ export class NodeHttpServer {
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
+      for (const socket of this.upgraded) socket.destroy();
+      this.upgraded.clear();
     });
   }
 
