@@ -292,7 +292,7 @@ export async function indexingRate(): Promise<BenchResult[]> {
 function ponderPeer(): string {
   const bin = path.resolve(import.meta.dirname, 'peers/ponder/node_modules/.bin/ponder');
   if (!fs.existsSync(bin))
-    return 'Ponder not compared: not installed (it is not a project dependency; see docs/compatibility.md)';
+    return 'Ponder not compared: it is not a project dependency and is not installed in bench/peers/ponder';
   return 'Ponder installed but its run is not automated here';
 }
 
