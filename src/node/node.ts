@@ -21,6 +21,7 @@ import { SharedMemory } from './vms/components/shared-memory.js';
 import { createDevnetEndpoint, ValidatorPeers } from './warp/validator-peers.js';
 import { WarpSigner } from './warp/warp-signer.js';
 import { acceptedBlockRule } from './warp/accepted-block-rule.js';
+import { startSubnetEvmChains } from './vms/evm/subnet-evm/launcher.js';
 
 export interface RunningNode {
   readonly config: NodeConfig;
@@ -119,6 +120,12 @@ async function assemble(
   await peers.start(self.nodeID);
   router.mount('/ext/acp118', { kind: 'avalanche', endpoint: peers.endpointFor(self) });
   router.mount('/ext/devnet', { kind: 'avalanche', endpoint: createDevnetEndpoint(peers) });
+  // Subnet-EVM chains the P-chain created, and those it creates later (they join `chains`). A
+  // validator counts as connected while its peer endpoint is online.
+  const genesisNodeIDs = new Set(genesis.validators.map((v) => v.nodeID));
+  await startSubnetEvmChains(context, chains, (nodeID) =>
+    genesisNodeIDs.has(nodeID) && peers.faultOf(nodeID).fault !== 'offline',
+  );
 
   const network = config.network;
   const info = createInfoEndpoint({

@@ -3,6 +3,9 @@
  * the genesis C allocations, Avalanche's fee rules, atomic transactions with X and P, and the
  * reference routes (`/rpc`, `/ws`, `/avax`, `/admin`) under `C`, `evm` and its cb58 id.
  */
+import { fromCb58 } from '../../../shared/encoding.js';
+import { enableWarp } from './warp/enable.js';
+import { DEFAULT_QUORUM_NUMERATOR, warpPrecompile } from './warp/precompile.js';
 import type { Chain, ChainContext } from '../../chains/chain.js';
 import { PRIMARY_NETWORK_ID, VM_IDS } from '../../../shared/networks.js';
 import type { EvmChainConfig, GenesisAccount } from './chain-config.js';
@@ -36,7 +39,15 @@ export function cChainConfig(ctx: ChainContext): EvmChainConfig {
     tablePrefix: 'evm_c',
     genesis: { timestamp: ctx.genesis.startTime, gasLimit: C_GENESIS_GAS_LIMIT, alloc },
     gasTargetPerSecond: DEVNET_GAS_TARGET,
-    precompiles: [],
+    // Warp (ICM) is active on the C-chain since Durango: send and receive through 0x0200…0005.
+    precompiles: [
+      warpPrecompile({
+        networkID: network.networkID,
+        blockchainID: fromCb58(network.cChainID),
+        activation: 0,
+        config: { quorumNumerator: DEFAULT_QUORUM_NUMERATOR, requirePrimaryNetworkSigners: false },
+      }),
+    ],
     atomicTxs: true,
     blockTimeMs: ctx.config.blockTimeMs,
     debugApi: ctx.config.debugApi,
@@ -65,7 +76,8 @@ export async function createCChain(ctx: ChainContext): Promise<Chain> {
     },
   );
   chain.extraBuilder = mempool;
-  mountEvmRoutes(ctx, chain, { unlocked: ctx.genesis.prefunded });
+  const endpoint = mountEvmRoutes(ctx, chain, { unlocked: ctx.genesis.prefunded });
+  enableWarp(ctx, chain, endpoint);
   ctx.router.mountChain(chain.aliases, 'avax', {
     kind: 'avalanche',
     endpoint: createAvaxApi(ctx, chain, mempool),

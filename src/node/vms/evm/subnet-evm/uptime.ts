@@ -67,7 +67,10 @@ export class UptimeTracker {
       if (this.connectivity(id)) t.up += elapsed;
     }
     try {
-      this.ctx.db.setMeta(this.key, JSON.stringify({ tracks: Object.fromEntries(this.tracks), lastTickMs: now }));
+      this.ctx.db.setMeta(
+        this.key,
+        JSON.stringify({ tracks: Object.fromEntries(this.tracks), lastTickMs: now }),
+      );
     } catch {
       // The database is closing: the last totals were saved on the previous tick.
     }

@@ -59,7 +59,8 @@ export function createValidatorsEndpoint(
       const raw = params.get('nodeIDs');
       let wanted: Set<string> | undefined;
       if (raw !== undefined && raw !== null) {
-        if (!Array.isArray(raw) || raw.some((x) => typeof x !== 'string')) fail('nodeIDs must be an array of strings');
+        if (!Array.isArray(raw) || raw.some((x) => typeof x !== 'string'))
+          fail('nodeIDs must be an array of strings');
         for (const id of raw as string[]) {
           try {
             parseNodeId(id);

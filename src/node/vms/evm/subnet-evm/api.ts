@@ -1,0 +1,136 @@
+/**
+ * Subnet-EVM's extra `eth_` methods: `eth_feeConfig` (the fee config in force at a block and the
+ * block that last changed it), `eth_getChainConfig` (genesis config with the upgrade config),
+ * `eth_getActiveRulesAt` (fork rules — `avalancheRules`, also served as `platformRules` — and the
+ * precompiles active at a timestamp) and the deprecated `eth_getActivePrecompilesAt`.
+ * Timestamps may be omitted, "latest", a JSON number or a hex/decimal string.
+ */
+import { RpcCode, RpcError } from '../../../rpc/errors.js';
+import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
+import { feeConfigJson } from './fee-config.js';
+import type { SubnetEvmChain } from './subnet-evm-chain.js';
+
+function invalid(i: number, message: string): never {
+  throw new RpcError(RpcCode.invalidParams, `invalid argument ${i}: ${message}`);
+}
+
+function timestampParam(chain: SubnetEvmChain, params: unknown[]): number {
+  const v = params[0];
+  if (v === undefined || v === null || v === 'latest' || v === 'accepted' || v === 'pending')
+    return Number(chain.latest.header.timestamp);
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v) || v < 0) invalid(0, 'timestamp must be a non-negative integer');
+    return v;
+  }
+  if (typeof v === 'string' && /^(0x[0-9a-fA-F]{1,16}|[0-9]{1,20})$/.test(v)) {
+    const n = BigInt(v);
+    if (n > BigInt(Number.MAX_SAFE_INTEGER)) invalid(0, 'timestamp is too large');
+    return Number(n);
+  }
+  return invalid(0, 'timestamp must be a number, a hex string or "latest"');
+}
+
+function blockParam(chain: SubnetEvmChain, params: unknown[]): bigint {
+  const v = params[0];
+  const head = chain.latest.number;
+  if (
+    v === undefined ||
+    v === null ||
+    v === 'latest' ||
+    v === 'accepted' ||
+    v === 'pending' ||
+    v === 'safe' ||
+    v === 'finalized'
+  )
+    return head;
+  if (v === 'earliest') return 0n;
+  if (typeof v === 'string' && /^0x[0-9a-fA-F]{64}$/.test(v)) {
+    const n = chain.store.numberOfHash(Buffer.from(v.slice(2), 'hex'));
+    if (n === undefined) throw new RpcError(RpcCode.server, 'header not found');
+    return n;
+  }
+  if (typeof v === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(v)) {
+    const n = BigInt(v);
+    if (n > head) throw new RpcError(RpcCode.server, 'header not found');
+    return n;
+  }
+  return invalid(0, 'block must be a block number, a block hash or a tag');
+}
+
+export function subnetChainConfigJson(chain: SubnetEvmChain): Record<string, unknown> {
+  const g = chain.genesisConfig;
+  return {
+    chainId: g.chainId,
+    feeConfig: feeConfigJson(g.feeConfig),
+    allowFeeRecipients: g.allowFeeRecipients,
+    homesteadBlock: 0,
+    eip150Block: 0,
+    eip150Hash: '0x2086799aeebeae135c246c65021c82b4e15a2c451340993aacfd2751886514f0',
+    eip155Block: 0,
+    eip158Block: 0,
+    byzantiumBlock: 0,
+    constantinopleBlock: 0,
+    petersburgBlock: 0,
+    istanbulBlock: 0,
+    muirGlacierBlock: 0,
+    berlinBlock: 0,
+    londonBlock: 0,
+    shanghaiTime: 0,
+    cancunTime: 0,
+    subnetEVMTimestamp: 0,
+    durangoTimestamp: 0,
+    etnaTimestamp: 0,
+    fortunaTimestamp: 0,
+    ...g.precompileConfigs,
+    upgrades: g.upgrades,
+  };
+}
+
+function activeRules(chain: SubnetEvmChain, timestamp: number): Record<string, unknown> {
+  const ethRules = {
+    ChainID: chain.genesisConfig.chainId,
+    IsHomestead: true,
+    IsEIP150: true,
+    IsEIP155: true,
+    IsEIP158: true,
+    IsByzantium: true,
+    IsConstantinople: true,
+    IsPetersburg: true,
+    IsIstanbul: true,
+    IsBerlin: true,
+    IsLondon: true,
+    IsMerge: true,
+    IsShanghai: true,
+    IsCancun: true,
+    IsPrague: false,
+    IsVerkle: false,
+  };
+  const avalancheRules = {
+    IsSubnetEVM: true,
+    IsDurango: true,
+    IsEtna: true,
+    IsFortuna: true,
+    IsGranite: false,
+  };
+  const precompiles: Record<string, { timestamp: number }> = {};
+  for (const m of chain.precompiles.activeAt(timestamp))
+    precompiles[m.configKey] = { timestamp: m.activation };
+  return { ethRules, avalancheRules, platformRules: avalancheRules, precompiles };
+}
+
+export function createSubnetEvmApi(chain: SubnetEvmChain): Record<string, EvmHandler> {
+  return {
+    eth_feeConfig: async (params) => {
+      const { feeConfig, lastChangedAt } = await chain.feeConfigAt(blockParam(chain, params));
+      return { feeConfig: feeConfigJson(feeConfig), lastChangedAt: Number(lastChangedAt) };
+    },
+    eth_getChainConfig: () => subnetChainConfigJson(chain),
+    eth_getActiveRulesAt: (params) => activeRules(chain, timestampParam(chain, params)),
+    eth_getActivePrecompilesAt: (params) => {
+      const out: Record<string, unknown> = {};
+      for (const m of chain.precompiles.activeAt(timestampParam(chain, params)))
+        out[m.configKey] = { blockTimestamp: m.activation, ...(m.configJson ?? {}) };
+      return out;
+    },
+  };
+}

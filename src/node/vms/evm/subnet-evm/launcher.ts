@@ -1,0 +1,105 @@
+/**
+ * Starts a Subnet-EVM chain for every blockchain the P-chain creates with the Subnet-EVM VM id —
+ * those created before this node start, then each new one as its CreateChainTx is accepted:
+ * genesis from the tx, routes `/ext/bc/<id>/rpc`, `/ws` and `/validators`, Warp when configured.
+ * A chain whose genesis is refused is logged and not served (the reference node fails it too).
+ */
+import type { Chain, ChainContext } from '../../../chains/chain.js';
+import { fromCb58, toCb58 } from '../../../../shared/encoding.js';
+import { VM_IDS } from '../../../../shared/networks.js';
+import { acceptedBlockRule } from '../../../warp/accepted-block-rule.js';
+import type { PlatformChain } from '../../platformvm/chain.js';
+import type { ChainRecord } from '../../platformvm/state/platform-state.js';
+import { mountEvmRoutes } from '../api/routes.js';
+import { DEFAULT_PROOF_WINDOW } from '../api/eth.js';
+import type { EvmChainConfig } from '../chain-config.js';
+import { enableWarp } from '../warp/enable.js';
+import { createSubnetEvmApi } from './api.js';
+import { parseSubnetEvmGenesis } from './genesis.js';
+import { SubnetEvmChain } from './subnet-evm-chain.js';
+import { UptimeTracker, type Connectivity } from './uptime.js';
+import { createValidatorsEndpoint, subnetValidators } from './validators-api.js';
+
+/** A Subnet-EVM chain's validators' preferred gas target (unused by its fee rules, kept for the engine). */
+const GAS_TARGET = 10_000_000n;
+
+export async function startSubnetEvmChain(
+  ctx: ChainContext,
+  record: ChainRecord,
+  connectivity: Connectivity,
+): Promise<SubnetEvmChain> {
+  const blockchainID = toCb58(record.id);
+  const subnetID = toCb58(record.subnet);
+  const genesis = parseSubnetEvmGenesis(record.genesis, {
+    networkID: ctx.config.network.networkID,
+    blockchainID: record.id,
+  });
+  const config: EvmChainConfig = {
+    alias: blockchainID,
+    aliases: [blockchainID],
+    blockchainID,
+    subnetID,
+    vmID: VM_IDS.subnetEvm,
+    name: record.name,
+    chainId: genesis.chainId,
+    tablePrefix: `sevm_${Buffer.from(record.id).toString('hex').slice(0, 16)}`,
+    genesis: { timestamp: genesis.timestamp, gasLimit: genesis.gasLimit, alloc: genesis.alloc },
+    gasTargetPerSecond: GAS_TARGET,
+    precompiles: genesis.precompiles,
+    atomicTxs: false,
+    blockTimeMs: ctx.config.blockTimeMs,
+    debugApi: ctx.config.debugApi,
+    pruning: false,
+    historicalProofQueryWindow: DEFAULT_PROOF_WINDOW,
+  };
+  const chain = new SubnetEvmChain(ctx, config, genesis);
+  await chain.open();
+  const endpoint = mountEvmRoutes(ctx, chain, { unlocked: [] });
+  endpoint.registerAll(createSubnetEvmApi(chain));
+  if (genesis.precompiles.some((m) => m.configKey === 'warpConfig'))
+    enableWarp(ctx, chain, endpoint, genesis.warp);
+  // Without the Warp precompile the chain still attests its accepted blocks.
+  else
+    ctx.warp.register(
+      blockchainID,
+      acceptedBlockRule((hash) => chain.store.numberOfHash(hash) !== undefined),
+    );
+  const uptime = new UptimeTracker(ctx, blockchainID, () =>
+    subnetValidators(ctx, subnetID).map((v) => v.nodeID),
+  );
+  uptime.start(connectivity);
+  chain.once('close', () => uptime.stop());
+  ctx.router.mountChain(chain.aliases, 'validators', {
+    kind: 'avalanche',
+    endpoint: createValidatorsEndpoint(ctx, subnetID, uptime),
+  });
+  ctx.logger.info(
+    { chain: blockchainID, subnet: subnetID, chain_id: genesis.chainId },
+    'Subnet-EVM chain started',
+  );
+  return chain;
+}
+
+/** Starts the existing Subnet-EVM chains and follows the P-chain for new ones; they join `chains`. */
+export async function startSubnetEvmChains(
+  ctx: ChainContext,
+  chains: Chain[],
+  connectivity: Connectivity,
+): Promise<void> {
+  const platform = ctx.chain('P') as PlatformChain | undefined;
+  if (!platform) return;
+  const started = new Set<string>();
+  const subnetEvm = Buffer.from(fromCb58(VM_IDS.subnetEvm));
+  const start = async (record: ChainRecord) => {
+    const id = toCb58(record.id);
+    if (started.has(id) || !subnetEvm.equals(Buffer.from(record.vmId))) return;
+    started.add(id);
+    try {
+      chains.push(await startSubnetEvmChain(ctx, record, connectivity));
+    } catch (err) {
+      ctx.logger.error({ err, chain: id }, 'Subnet-EVM chain failed to start');
+    }
+  };
+  for (const record of platform.vm.state.chains()) await start(record);
+  platform.onChainCreated((record) => void start(record));
+}

@@ -1,0 +1,502 @@
+/**
+ * Issue 8: a Subnet-EVM chain created through the P-chain (avalanchejs v5 builders) and driven
+ * with viem — its fee config and rules methods, every allow-list role, the deployer and
+ * transaction allow lists, minting, fee changes that take effect for the next blocks, reward
+ * settings, and precompile upgrades that activate and disable at their timestamps.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { parseEventLogs, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
+import {
+  ALLOW_LIST_ABI,
+  compile,
+  createSubnetEvmChain,
+  EWOQ_EVM,
+  EWOQ_EVM_KEY,
+  evmClients,
+  PRECOMPILES,
+} from './subnet-evm-helpers.js';
+
+const GWEI = 1_000_000_000n;
+const ETHER = 10n ** 18n;
+const CHAIN_ID = 77_001;
+const BLACKHOLE = '0x0100000000000000000000000000000000000000';
+
+const MINTER_ABI = [
+  ...ALLOW_LIST_ABI,
+  {
+    type: 'function',
+    name: 'mintNativeCoin',
+    inputs: [
+      { name: 'addr', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [],
+    stateMutability: 'nonpayable',
+  },
+  {
+    type: 'event',
+    name: 'NativeCoinMinted',
+    inputs: [
+      { name: 'sender', type: 'address', indexed: true },
+      { name: 'recipient', type: 'address', indexed: true },
+      { name: 'amount', type: 'uint256', indexed: false },
+    ],
+  },
+] as const;
+const FEE_FIELDS = [
+  'gasLimit',
+  'targetBlockRate',
+  'minBaseFee',
+  'targetGas',
+  'baseFeeChangeDenominator',
+  'minBlockGasCost',
+  'maxBlockGasCost',
+  'blockGasCostStep',
+] as const;
+const FEE_MANAGER_ABI = [
+  ...ALLOW_LIST_ABI,
+  {
+    type: 'function',
+    name: 'setFeeConfig',
+    inputs: FEE_FIELDS.map((name) => ({ name, type: 'uint256' })),
+    outputs: [],
+    stateMutability: 'nonpayable',
+  },
+  {
+    type: 'function',
+    name: 'getFeeConfig',
+    inputs: [],
+    outputs: FEE_FIELDS.map((name) => ({ name, type: 'uint256' })),
+    stateMutability: 'view',
+  },
+  {
+    type: 'function',
+    name: 'getFeeConfigLastChangedAt',
+    inputs: [],
+    outputs: [{ name: 'blockNumber', type: 'uint256' }],
+    stateMutability: 'view',
+  },
+] as const;
+const REWARD_ABI = [
+  ...ALLOW_LIST_ABI,
+  {
+    type: 'function',
+    name: 'setRewardAddress',
+    inputs: [{ name: 'addr', type: 'address' }],
+    outputs: [],
+    stateMutability: 'nonpayable',
+  },
+  { type: 'function', name: 'allowFeeRecipients', inputs: [], outputs: [], stateMutability: 'nonpayable' },
+  { type: 'function', name: 'disableRewards', inputs: [], outputs: [], stateMutability: 'nonpayable' },
+  {
+    type: 'function',
+    name: 'currentRewardAddress',
+    inputs: [],
+    outputs: [{ name: 'rewardAddress', type: 'address' }],
+    stateMutability: 'view',
+  },
+  {
+    type: 'function',
+    name: 'areFeeRecipientsAllowed',
+    inputs: [],
+    outputs: [{ name: 'isAllowed', type: 'bool' }],
+    stateMutability: 'view',
+  },
+] as const;
+const WARP_ID_ABI = [
+  {
+    type: 'function',
+    name: 'getBlockchainID',
+    inputs: [],
+    outputs: [{ name: 'blockchainID', type: 'bytes32' }],
+    stateMutability: 'view',
+  },
+] as const;
+
+const COUNTER = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract Counter { uint256 public n; function inc() external { n++; } }`;
+
+describe('Subnet-EVM chain', () => {
+  let net: Devnet;
+  let rpcUrl: string;
+  let blockchainId: string;
+  const ewoq = privateKeyToAccount(EWOQ_EVM_KEY);
+  const other = privateKeyToAccount(generatePrivateKey());
+  const third = privateKeyToAccount(generatePrivateKey());
+  const outsider = privateKeyToAccount(generatePrivateKey());
+  const minted = privateKeyToAccount(generatePrivateKey()).address;
+  const rewardee = privateKeyToAccount(generatePrivateKey()).address;
+  let upgradeAt: number;
+  let c: ReturnType<typeof evmClients>;
+  const fees = { maxFeePerGas: 500n * GWEI, maxPriorityFeePerGas: 1n * GWEI };
+  const walletOf = (a: typeof ewoq) => evmClients(rpcUrl, CHAIN_ID, a).wallet;
+
+  /** Sends a contract call with fixed gas (so refused calls are mined) and returns its receipt. */
+  async function send(
+    from: typeof ewoq,
+    address: Hex,
+    abi: readonly unknown[],
+    functionName: string,
+    args: unknown[] = [],
+  ) {
+    const hash = await walletOf(from).writeContract({
+      address,
+      abi: abi as any,
+      functionName,
+      args,
+      gas: 300_000n,
+      ...fees,
+      chain: c.chain,
+      account: from,
+    } as any);
+    return c.client.waitForTransactionReceipt({ hash });
+  }
+  const transfer = async (from: typeof ewoq, to: Hex, value: bigint) => {
+    const hash = await walletOf(from).sendTransaction({
+      to,
+      value,
+      gas: 21_000n,
+      ...fees,
+      chain: c.chain,
+      account: from,
+    } as any);
+    return c.client.waitForTransactionReceipt({ hash });
+  };
+  const role = (precompile: Hex, who: Hex) =>
+    c.client.readContract({
+      address: precompile,
+      abi: ALLOW_LIST_ABI,
+      functionName: 'readAllowList',
+      args: [who],
+    });
+
+  before(async () => {
+    net = await startDevnet();
+    const now = Math.floor(Date.now() / 1000);
+    upgradeAt = now + 3_600;
+    const genesis = {
+      config: {
+        chainId: CHAIN_ID,
+        feeConfig: {
+          gasLimit: 15_000_000,
+          targetBlockRate: 2,
+          minBaseFee: 25_000_000_000,
+          targetGas: 15_000_000,
+          baseFeeChangeDenominator: 36,
+          minBlockGasCost: 0,
+          maxBlockGasCost: 1_000_000,
+          blockGasCostStep: 200_000,
+        },
+        allowFeeRecipients: false,
+        contractDeployerAllowListConfig: { blockTimestamp: 0, adminAddresses: [EWOQ_EVM] },
+        txAllowListConfig: { blockTimestamp: 0, adminAddresses: [EWOQ_EVM] },
+        contractNativeMinterConfig: {
+          blockTimestamp: 0,
+          adminAddresses: [EWOQ_EVM],
+          initialMint: { [minted]: '0x3e8' },
+        },
+        feeManagerConfig: { blockTimestamp: 0, adminAddresses: [EWOQ_EVM] },
+        rewardManagerConfig: { blockTimestamp: 0, adminAddresses: [EWOQ_EVM] },
+        upgrades: {
+          precompileUpgrades: [
+            { txAllowListConfig: { blockTimestamp: upgradeAt, disable: true } },
+            { warpConfig: { blockTimestamp: upgradeAt, quorumNumerator: 67 } },
+          ],
+        },
+      },
+      alloc: { [EWOQ_EVM.slice(2)]: { balance: '0x' + (1_000_000n * ETHER).toString(16) } },
+      nonce: '0x0',
+      timestamp: '0x0',
+      gasLimit: '0xe4e1c0',
+      difficulty: '0x0',
+    };
+    ({ chainId: blockchainId } = await createSubnetEvmChain(net.url, genesis));
+    rpcUrl = `${net.url}/ext/bc/${blockchainId}/rpc`;
+    c = evmClients(rpcUrl, CHAIN_ID, ewoq);
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('serves the chain from its genesis, with its fee config and rules', async () => {
+    assert.equal(await c.client.getChainId(), CHAIN_ID);
+    assert.equal(await c.client.getBalance({ address: EWOQ_EVM }), 1_000_000n * ETHER);
+    assert.equal(await c.client.getBalance({ address: minted }), 1000n, 'initialMint at activation');
+    const block0 = await c.client.getBlock({ blockNumber: 0n });
+    assert.equal(block0.gasLimit, 15_000_000n);
+
+    const { body: fee } = await rpc(rpcUrl, 'eth_feeConfig', ['latest']);
+    assert.equal(fee.result.feeConfig.minBaseFee, 25_000_000_000);
+    assert.equal(fee.result.feeConfig.gasLimit, 15_000_000);
+    assert.equal(fee.result.lastChangedAt, 0);
+
+    const { body: cfg } = await rpc(rpcUrl, 'eth_getChainConfig', []);
+    assert.equal(cfg.result.chainId, CHAIN_ID);
+    assert.deepEqual(cfg.result.contractDeployerAllowListConfig, {
+      blockTimestamp: 0,
+      adminAddresses: [EWOQ_EVM],
+    });
+    assert.equal(cfg.result.upgrades.precompileUpgrades.length, 2);
+    assert.equal(cfg.result.upgrades.precompileUpgrades[0].txAllowListConfig.disable, true);
+
+    for (const arg of [[], ['latest'], [upgradeAt - 1], ['0x' + (upgradeAt - 1).toString(16)]]) {
+      const { body } = await rpc(rpcUrl, 'eth_getActiveRulesAt', arg);
+      assert.equal(body.result.ethRules.IsCancun, true);
+      assert.equal(body.result.avalancheRules.IsDurango, true);
+      assert.deepEqual(body.result.platformRules, body.result.avalancheRules);
+      assert.deepEqual(body.result.precompiles.txAllowListConfig, { timestamp: 0 });
+      assert.equal(body.result.precompiles.warpConfig, undefined);
+    }
+    const { body: later } = await rpc(rpcUrl, 'eth_getActiveRulesAt', [upgradeAt]);
+    assert.equal(later.result.precompiles.txAllowListConfig, undefined);
+    assert.deepEqual(later.result.precompiles.warpConfig, { timestamp: upgradeAt });
+    const { body: active } = await rpc(rpcUrl, 'eth_getActivePrecompilesAt', []);
+    assert.deepEqual(active.result.feeManagerConfig, {
+      blockTimestamp: 0,
+      adminAddresses: [EWOQ_EVM.toLowerCase()],
+    });
+    const { body: bad } = await rpc(rpcUrl, 'eth_getActiveRulesAt', ['soon']);
+    assert.equal(bad.error.code, -32602);
+  });
+
+  it('enforces the transaction allow list and every allow-list role', async () => {
+    assert.equal(await role(PRECOMPILES.txAllowList, EWOQ_EVM), 2n);
+    await transfer(ewoq, other.address, 10n * ETHER);
+    await transfer(ewoq, third.address, 10n * ETHER);
+    await transfer(ewoq, outsider.address, 10n * ETHER);
+    assert.equal(await role(PRECOMPILES.txAllowList, other.address), 0n);
+    await assert.rejects(transfer(other, ewoq.address, 1n), /non-allow listed address/);
+
+    const enabled = await send(ewoq, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setEnabled', [other.address]);
+    assert.equal(enabled.status, 'success');
+    const [roleSet] = parseEventLogs({ abi: ALLOW_LIST_ABI, logs: enabled.logs });
+    assert.equal(roleSet.eventName, 'RoleSet');
+    assert.equal((roleSet.args as any).role, 1n);
+    assert.equal((roleSet.args as any).account, other.address);
+    assert.equal((roleSet.args as any).oldRole, 0n);
+    assert.equal(await role(PRECOMPILES.txAllowList, other.address), 1n);
+    assert.equal((await transfer(other, ewoq.address, 1n)).status, 'success');
+
+    // Enabled cannot modify the list: the call is refused and its gas is consumed.
+    const refused = await send(other, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setEnabled', [third.address]);
+    assert.equal(refused.status, 'reverted');
+    assert.equal(refused.gasUsed, 300_000n);
+    await assert.rejects(
+      c.client.simulateContract({
+        address: PRECOMPILES.txAllowList,
+        abi: ALLOW_LIST_ABI,
+        functionName: 'setEnabled',
+        args: [third.address],
+        account: other,
+      }),
+      /cannot modify allow list/,
+    );
+
+    // A manager moves accounts between None and Enabled, but never touches admins or managers.
+    assert.equal(
+      (await send(ewoq, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setManager', [other.address])).status,
+      'success',
+    );
+    assert.equal(await role(PRECOMPILES.txAllowList, other.address), 3n);
+    assert.equal(
+      (await send(other, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setEnabled', [third.address])).status,
+      'success',
+    );
+    assert.equal(await role(PRECOMPILES.txAllowList, third.address), 1n);
+    assert.equal(
+      (await send(other, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setAdmin', [third.address])).status,
+      'reverted',
+    );
+    assert.equal(
+      (await send(other, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setNone', [ewoq.address])).status,
+      'reverted',
+    );
+    assert.equal(
+      (await send(other, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setNone', [third.address])).status,
+      'success',
+    );
+    assert.equal(await role(PRECOMPILES.txAllowList, third.address), 0n);
+    // An admin can make another admin, and that admin can demote the first manager.
+    assert.equal(
+      (await send(ewoq, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setAdmin', [third.address])).status,
+      'success',
+    );
+    assert.equal(await role(PRECOMPILES.txAllowList, third.address), 2n);
+    assert.equal(
+      (await send(third, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setNone', [other.address])).status,
+      'success',
+    );
+    await assert.rejects(transfer(other, ewoq.address, 1n), /non-allow listed address/);
+  });
+
+  it('lets only deployer-enabled origins create contracts', async () => {
+    const { Counter } = compile(COUNTER);
+    // third is an admin of the tx allow list but None on the deployer list.
+    const hash = await walletOf(third).deployContract({
+      abi: Counter.abi,
+      bytecode: Counter.bytecode,
+      gas: 500_000n,
+      ...fees,
+      chain: c.chain,
+      account: third,
+    } as any);
+    const failed = await c.client.waitForTransactionReceipt({ hash });
+    assert.equal(failed.status, 'reverted');
+    assert.equal(failed.gasUsed, 500_000n, 'the refused creation keeps its gas');
+    // As in geth, the receipt names the address the creation would have had; nothing lives there.
+    assert.equal(await c.client.getCode({ address: failed.contractAddress! }), undefined);
+    const ok = await c.client.waitForTransactionReceipt({
+      hash: await c.wallet.deployContract({
+        abi: Counter.abi,
+        bytecode: Counter.bytecode,
+        ...fees,
+        chain: c.chain,
+        account: ewoq,
+      } as any),
+    });
+    assert.equal(ok.status, 'success');
+    assert.ok(ok.contractAddress);
+    assert.equal(
+      (await send(ewoq, PRECOMPILES.deployer, ALLOW_LIST_ABI, 'setEnabled', [third.address])).status,
+      'success',
+    );
+    const later = await c.client.waitForTransactionReceipt({
+      hash: await walletOf(third).deployContract({
+        abi: Counter.abi,
+        bytecode: Counter.bytecode,
+        ...fees,
+        chain: c.chain,
+        account: third,
+      } as any),
+    });
+    assert.equal(later.status, 'success');
+  });
+
+  it('mints native coin for enabled callers only', async () => {
+    const before = await c.client.getBalance({ address: rewardee });
+    const receipt = await send(ewoq, PRECOMPILES.minter, MINTER_ABI, 'mintNativeCoin', [
+      rewardee,
+      5n * ETHER,
+    ]);
+    assert.equal(receipt.status, 'success');
+    assert.equal(await c.client.getBalance({ address: rewardee }), before + 5n * ETHER);
+    const [event] = parseEventLogs({ abi: MINTER_ABI, logs: receipt.logs, eventName: 'NativeCoinMinted' });
+    assert.equal((event.args as any).recipient, rewardee);
+    assert.equal((event.args as any).amount, 5n * ETHER);
+    const refused = await send(third, PRECOMPILES.minter, MINTER_ABI, 'mintNativeCoin', [
+      third.address,
+      ETHER,
+    ]);
+    assert.equal(refused.status, 'reverted');
+    assert.equal(await c.client.getBalance({ address: rewardee }), before + 5n * ETHER);
+  });
+
+  it('changes the fee config for the next blocks through the fee manager', async () => {
+    const next = [20_000_000n, 2n, 50n * GWEI, 15_000_000n, 36n, 0n, 1_000_000n, 200_000n];
+    const receipt = await send(ewoq, PRECOMPILES.feeManager, FEE_MANAGER_ABI, 'setFeeConfig', next);
+    assert.equal(receipt.status, 'success');
+    const changedAt = receipt.blockNumber;
+    const onChain = await c.client.readContract({
+      address: PRECOMPILES.feeManager,
+      abi: FEE_MANAGER_ABI,
+      functionName: 'getFeeConfig',
+    });
+    assert.deepEqual([...(onChain as readonly bigint[])], next);
+    assert.equal(
+      await c.client.readContract({
+        address: PRECOMPILES.feeManager,
+        abi: FEE_MANAGER_ABI,
+        functionName: 'getFeeConfigLastChangedAt',
+      }),
+      changedAt,
+    );
+    const { body: now } = await rpc(rpcUrl, 'eth_feeConfig', []);
+    assert.equal(now.result.feeConfig.minBaseFee, 50_000_000_000);
+    assert.equal(now.result.feeConfig.gasLimit, 20_000_000);
+    assert.equal(now.result.lastChangedAt, Number(changedAt));
+    const { body: before } = await rpc(rpcUrl, 'eth_feeConfig', ['0x' + (changedAt - 1n).toString(16)]);
+    assert.equal(before.result.feeConfig.minBaseFee, 25_000_000_000);
+
+    const after = await transfer(ewoq, rewardee, 1n);
+    const block = await c.client.getBlock({ blockNumber: after.blockNumber });
+    assert.equal(block.gasLimit, 20_000_000n);
+    assert.ok(block.baseFeePerGas! >= 50n * GWEI, `base fee ${block.baseFeePerGas} below the new minimum`);
+    // An invalid config is refused and changes nothing.
+    const invalid = await send(ewoq, PRECOMPILES.feeManager, FEE_MANAGER_ABI, 'setFeeConfig', [
+      0n,
+      ...next.slice(1),
+    ]);
+    assert.equal(invalid.status, 'reverted');
+    const refused = await send(third, PRECOMPILES.feeManager, FEE_MANAGER_ABI, 'setFeeConfig', next);
+    assert.equal(refused.status, 'reverted');
+    const { body: still } = await rpc(rpcUrl, 'eth_feeConfig', []);
+    assert.equal(still.result.lastChangedAt, Number(changedAt));
+  });
+
+  it('pays fees to the reward address, then burns them when rewards are disabled', async () => {
+    const read = (functionName: 'currentRewardAddress' | 'areFeeRecipientsAllowed') =>
+      c.client.readContract({ address: PRECOMPILES.rewardManager, abi: REWARD_ABI, functionName });
+    assert.equal((await read('currentRewardAddress')) as string, BLACKHOLE);
+    assert.equal(
+      (await send(ewoq, PRECOMPILES.rewardManager, REWARD_ABI, 'setRewardAddress', [rewardee])).status,
+      'success',
+    );
+    assert.equal(((await read('currentRewardAddress')) as string).toLowerCase(), rewardee.toLowerCase());
+    const start = await c.client.getBalance({ address: rewardee });
+    const paid = await transfer(ewoq, ewoq.address, 1n);
+    assert.equal(
+      await c.client.getBalance({ address: rewardee }),
+      start + paid.gasUsed * paid.effectiveGasPrice,
+    );
+
+    assert.equal(
+      (await send(ewoq, PRECOMPILES.rewardManager, REWARD_ABI, 'allowFeeRecipients')).status,
+      'success',
+    );
+    assert.equal(await read('areFeeRecipientsAllowed'), true);
+    assert.equal(
+      (await send(ewoq, PRECOMPILES.rewardManager, REWARD_ABI, 'disableRewards')).status,
+      'success',
+    );
+    assert.equal(await read('areFeeRecipientsAllowed'), false);
+    assert.equal((await read('currentRewardAddress')) as string, BLACKHOLE);
+    const held = await c.client.getBalance({ address: rewardee });
+    await transfer(ewoq, ewoq.address, 1n);
+    assert.equal(await c.client.getBalance({ address: rewardee }), held);
+    assert.equal(
+      (await send(third, PRECOMPILES.rewardManager, REWARD_ABI, 'setRewardAddress', [third.address])).status,
+      'reverted',
+    );
+  });
+
+  it('disables the tx allow list and activates Warp at the upgrade timestamp', async () => {
+    await assert.rejects(transfer(outsider, ewoq.address, 1n), /non-allow listed address/);
+    await assert.rejects(
+      c.client.readContract({ address: PRECOMPILES.warp, abi: WARP_ID_ABI, functionName: 'getBlockchainID' }),
+    );
+    const now = Math.floor(
+      Date.parse((await call(`${net.url}/ext/bc/P`, 'platform.getTimestamp')).timestamp) / 1000,
+    );
+    await call(`${net.url}/ext/bc/P`, 'platform.advanceTime', { seconds: upgradeAt - now + 5 });
+    const receipt = await transfer(outsider, ewoq.address, 1n);
+    assert.equal(receipt.status, 'success');
+    const block = await c.client.getBlock({ blockNumber: receipt.blockNumber });
+    assert.ok(block.timestamp >= BigInt(upgradeAt));
+    const { body } = await rpc(rpcUrl, 'eth_getActiveRulesAt', ['latest']);
+    assert.equal(body.result.precompiles.txAllowListConfig, undefined);
+    assert.ok(body.result.precompiles.warpConfig);
+    // The disabled precompile's state is gone; Warp answers.
+    assert.equal(await c.client.getCode({ address: PRECOMPILES.txAllowList }), undefined);
+    const id = await c.client.readContract({
+      address: PRECOMPILES.warp,
+      abi: WARP_ID_ABI,
+      functionName: 'getBlockchainID',
+    });
+    const { utils } = await import('@avalabs/avalanchejs');
+    assert.equal(id, '0x' + Buffer.from(utils.base58check.decode(blockchainId)).toString('hex'));
+  });
+});
