@@ -93,6 +93,7 @@ export async function main(argv: string[]): Promise<number> {
   const facts = readyFacts(node, Math.round(performance.now() - t0), data);
   process.stdout.write(options.json ? JSON.stringify(facts) + '\n' : formatBanner(facts));
   await stopped;
+  forceExitAfter(SHUTDOWN_GRACE_MS);
   await data?.close();
   await node.close();
   return 0;
@@ -133,6 +134,21 @@ async function runDataRole(
   const facts = dataReadyFacts(options.command, data, Math.round(performance.now() - t0));
   process.stdout.write(options.json ? JSON.stringify(facts) + '\n' : formatDataBanner(facts));
   logger.info({ signal: await stopped }, 'shutting down');
+  forceExitAfter(SHUTDOWN_GRACE_MS);
   await data.close();
   return 0;
+}
+
+/** How long a graceful shutdown may take before the process gives up on it. */
+const SHUTDOWN_GRACE_MS = 15_000;
+
+/**
+ * A shutdown that hangs (a client holding a connection open, a stuck close) must not leave the
+ * process running: committed state is durable, so exiting is safe, but say so loudly.
+ */
+function forceExitAfter(ms: number): void {
+  setTimeout(() => {
+    process.stderr.write(`flurry: shutdown did not finish in ${ms} ms; exiting\n`);
+    process.exit(1);
+  }, ms).unref();
 }
