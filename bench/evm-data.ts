@@ -87,7 +87,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startAnvil(): Promise<{ url: string; child: ChildProcess }> {
+async function startAnvil(automine = false): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const bin = path.resolve(import.meta.dirname, '../node_modules/.bin/anvil');
   const child = spawn(
@@ -98,7 +98,7 @@ async function startAnvil(): Promise<{ url: string; child: ChildProcess }> {
       '--host',
       '127.0.0.1',
       '--silent',
-      '--no-mining',
+      ...(automine ? [] : ['--no-mining']),
       '--gas-limit',
       '60000000',
       '--prune-history',
@@ -423,6 +423,66 @@ async function heavyAddressLatency(): Promise<BenchResult[]> {
   return out;
 }
 
+/** Time from a block being mined (its transaction's hash returned by the node) to being in the store. */
+export async function headLag(): Promise<BenchResult[]> {
+  const anvil = await startAnvil(true);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-bench-head-'));
+  const database = await createDatabase({ dataDir: dir });
+  try {
+    const rpc = new EvmRpcClient(anvil.url);
+    const chainId = Number(BigInt(await rpc.call<string>('eth_chainId')));
+    const chain = {
+      blockchain_id: 'bench-head',
+      evm_chain_id: chainId,
+      name: 'anvil',
+      description: '',
+      subnet_id: '',
+      vm_id: '',
+      rpc_url: anvil.url,
+      ws_url: '',
+      token_name: 'Ether',
+      token_symbol: 'ETH',
+      token_decimals: 18,
+      network: 'local',
+      is_testnet: 1,
+      features: '[]',
+      discovered_at: 0,
+    };
+    await recordEvmChain(database.db, chain);
+    const indexer = startEvmChains(database.db, [chain]).get('bench-head')!;
+    const [from, to] = await rpc.call<string[]>('eth_accounts');
+    const lags: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      await rpc.call('eth_sendTransaction', [{ from, to, value: '0x1', gas: '0x5208' }]);
+      const t = performance.now();
+      const head = Number(BigInt(await rpc.call<string>('eth_blockNumber')));
+      await indexer.waitFor(head);
+      lags.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 37)); // land at varying points of the poll cycle
+    }
+    await indexer.stop();
+    const sorted = lags.slice(5).sort((a, b) => a - b);
+    return [
+      {
+        name: 'EVM head following: mined → indexed, p50',
+        value: percentile(sorted, 50),
+        unit: 'ms',
+        target: '≤ 250',
+      },
+      {
+        name: 'EVM head following: mined → indexed, p99',
+        value: percentile(sorted, 99),
+        unit: 'ms',
+        target: '≤ 250',
+      },
+    ];
+  } finally {
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.kill(-anvil.child.pid!, 'SIGKILL');
+  }
+}
+
 export async function evmDataBench(): Promise<BenchResult[]> {
-  return [...(await indexingRate()), ...(await heavyAddressLatency())];
+  return [...(await indexingRate()), ...(await headLag()), ...(await heavyAddressLatency())];
 }
