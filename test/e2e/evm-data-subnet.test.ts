@@ -1,0 +1,83 @@
+/**
+ * Subnet-EVM chains are indexed like the C-chain: a chain created through the P-chain is found
+ * by discovery (platform.getBlockchains + its /rpc), listed by `GET /v1/chains` with its own EVM
+ * chain id and URLs, and its transfers are served under either of its ids.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Avalanche } from '@avalanche-sdk/chainkit';
+import { parseEther, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startEvmDataStack, type EvmDataStack } from '../helpers/evm-data.js';
+import { EWOQ_EVM, EWOQ_EVM_KEY, createSubnetEvmChain, evmClients } from './subnet-evm-helpers.js';
+
+const CHAIN_ID = 99_771;
+let stack: EvmDataStack;
+
+before(async () => {
+  stack = await startEvmDataStack();
+});
+
+after(async () => {
+  await stack?.stop();
+});
+
+test('a Subnet-EVM chain is discovered, listed and indexed', async () => {
+  const genesis = {
+    config: {
+      chainId: CHAIN_ID,
+      feeConfig: {
+        gasLimit: 15_000_000,
+        targetBlockRate: 2,
+        minBaseFee: 25_000_000_000,
+        targetGas: 15_000_000,
+        baseFeeChangeDenominator: 36,
+        minBlockGasCost: 0,
+        maxBlockGasCost: 1_000_000,
+        blockGasCostStep: 200_000,
+      },
+    },
+    alloc: { [EWOQ_EVM.slice(2)]: { balance: '0x' + (1_000_000n * 10n ** 18n).toString(16) } },
+    nonce: '0x0',
+    timestamp: '0x0',
+    gasLimit: '0xe4e1c0',
+    difficulty: '0x0',
+  };
+  const { chainId: blockchainId } = await createSubnetEvmChain(stack.devnet.url, genesis, 'indexed l1');
+  const rpcUrl = `${stack.devnet.url}/ext/bc/${blockchainId}/rpc`;
+  const { client, wallet } = evmClients(rpcUrl, CHAIN_ID, privateKeyToAccount(EWOQ_EVM_KEY as Hex));
+  const to = '0x00000000000000000000000000000000000l1a1a'.replace('l', '0') as Hex;
+  const hash = await wallet.sendTransaction({
+    to,
+    value: parseEther('2'),
+    maxFeePerGas: 100_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  });
+  const receipt = await client.waitForTransactionReceipt({ hash });
+
+  const at = { serverURL: stack.api.url };
+  const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+  let listed: any;
+  for (let i = 0; i < 300 && !listed; i++) {
+    const { chains } = await sdk.data.evm.chains.list({}, at);
+    listed = chains.find((c) => c.chainId === String(CHAIN_ID));
+    if (!listed) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(listed, 'the Subnet-EVM chain is listed');
+  assert.equal(listed.platformChainId, blockchainId);
+  assert.equal(listed.vmId, 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy');
+  assert.equal(listed.rpcUrl, rpcUrl);
+  assert.equal(listed.wsUrl, rpcUrl.replace(/^http/, 'ws').replace(/\/rpc$/, '/ws'));
+  assert.equal(listed.networkToken.decimals, 18);
+
+  await stack.indexer.waitFor(CHAIN_ID, Number(receipt.blockNumber));
+  for (const id of [String(CHAIN_ID), blockchainId]) {
+    const page = await sdk.data.evm.address.transactions.listNative({ chainId: id, address: to }, at);
+    assert.deepEqual(
+      page.result.transactions.map((t) => [t.txHash, t.value, t.chainId]),
+      [[hash, parseEther('2').toString(), String(CHAIN_ID)]],
+    );
+  }
+  const balance = await sdk.data.evm.address.balances.getNative({ chainId: blockchainId, address: to }, at);
+  assert.equal(balance.nativeTokenBalance.balance, parseEther('2').toString());
+});
