@@ -123,7 +123,11 @@ export function impersonatedTx(
     to: args.to ? new Address(args.to) : undefined,
     value: args.value ?? 0n,
     data: args.data ?? new Uint8Array(),
-    accessList: (args.accessList ?? []).map((e) => [e.address, e.storageKeys]) as any,
+    // The engine's array form wants bytes; its object form takes the JSON hex as given.
+    accessList: (args.accessList ?? []).map((e) => ({
+      address: e.address,
+      storageKeys: e.storageKeys,
+    })) as any,
   };
   let tx: TypedTransaction;
   if (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined) {

@@ -64,6 +64,7 @@ export async function startSubnetEvmChain(
       blockchainID,
       acceptedBlockRule((hash) => chain.store.numberOfHash(hash) !== undefined),
     );
+  await chain.configureGenesisPrecompiles();
   const uptime = new UptimeTracker(ctx, blockchainID, () =>
     subnetValidators(ctx, subnetID).map((v) => v.nodeID),
   );

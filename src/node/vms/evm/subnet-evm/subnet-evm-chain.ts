@@ -73,23 +73,26 @@ export class SubnetEvmChain extends EvmChain {
   override async open(): Promise<void> {
     await super.open();
     await this.loadSettings(this.stateAt(), Number(this.latest.header.timestamp));
-    // The engine writes genesis without running precompile configuration, so the precompiles
-    // active at genesis are configured by an empty first block, built right away.
-    if (
-      this.latest.number === 0n &&
-      this.modules.some((m) => m.activation <= this.config.genesis.timestamp)
-    ) {
-      let pending = true;
-      this.extraBuilder = {
-        hasWork: () => pending,
-        build: async () => {
-          pending = false;
-          return { extData: new Uint8Array(), gasUsed: 0n, atomicTxs: [], commit() {}, accepted() {} };
-        },
-      };
-      await this.produce();
-      this.extraBuilder = undefined;
-    }
+  }
+
+  /**
+   * The engine writes genesis without running precompile configuration, so the precompiles
+   * active at genesis are configured by an empty first block, built right away. Called once the
+   * chain's engine hooks (Warp predicates) are registered.
+   */
+  async configureGenesisPrecompiles(): Promise<void> {
+    if (this.latest.number !== 0n || !this.modules.some((m) => m.activation <= this.config.genesis.timestamp))
+      return;
+    let pending = true;
+    this.extraBuilder = {
+      hasWork: () => pending,
+      build: async () => {
+        pending = false;
+        return { extData: new Uint8Array(), gasUsed: 0n, atomicTxs: [], commit() {}, accepted() {} };
+      },
+    };
+    await this.produce();
+    this.extraBuilder = undefined;
   }
 
   // ---- fees ---------------------------------------------------------------------------------

@@ -1,0 +1,413 @@
+/**
+ * Issue 8, Warp end to end: an L1 created through the P-chain (subnet, Subnet-EVM chain with
+ * Warp, conversion whose validators are the devnet's genesis validators, keys from their own
+ * info.getNodeID); a sender contract on the C-chain emits a message through the Warp precompile;
+ * the chain-data service aggregates the validators' signatures; the signed message, carried as
+ * an access-list predicate, reaches a receiver contract on the L1, which sees it verified. The
+ * signature is checked independently with @noble/curves against the L1's validator set, and the
+ * validators API reports the L1's validators with their connection and uptime.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { bls12_381 } from '@noble/curves/bls12-381.js';
+import { L1Validator, PChainOwner, pvm, pvmSerial, utils } from '@avalabs/avalanchejs';
+import { parseEventLogs, toHex, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { EWOQ_ADDR, EWOQ_KEY, signAndIssue } from './pchain-helpers.js';
+import {
+  compile,
+  createSubnetEvmChain,
+  EWOQ_EVM,
+  EWOQ_EVM_KEY,
+  evmClients,
+  pAddress,
+  PRECOMPILES,
+} from './subnet-evm-helpers.js';
+
+const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
+const ETHER = 10n ** 18n;
+const L1_CHAIN_ID = 77_002;
+
+const CONTRACTS = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+struct WarpMessage { bytes32 sourceChainID; address originSenderAddress; bytes payload; }
+interface IWarpMessenger {
+  event SendWarpMessage(address indexed sourceAddress, bytes32 indexed unsignedMessageID, bytes message);
+  function sendWarpMessage(bytes calldata payload) external returns (bytes32 messageID);
+  function getVerifiedWarpMessage(uint32 index) external view returns (WarpMessage memory message, bool valid);
+  function getBlockchainID() external view returns (bytes32 blockchainID);
+}
+contract Sender {
+  IWarpMessenger constant WARP = IWarpMessenger(0x0200000000000000000000000000000000000005);
+  function send(bytes calldata payload) external returns (bytes32) { return WARP.sendWarpMessage(payload); }
+}
+contract Receiver {
+  IWarpMessenger constant WARP = IWarpMessenger(0x0200000000000000000000000000000000000005);
+  bytes32 public lastSource; address public lastSender; bytes public lastPayload; uint256 public received;
+  function receiveMessage(uint32 index) external {
+    (WarpMessage memory m, bool valid) = WARP.getVerifiedWarpMessage(index);
+    require(valid, "invalid warp message");
+    lastSource = m.sourceChainID; lastSender = m.originSenderAddress; lastPayload = m.payload; received++;
+  }
+  function peek(uint32 index) external view returns (bool valid, bytes memory payload) {
+    (WarpMessage memory m, bool v) = WARP.getVerifiedWarpMessage(index);
+    return (v, m.payload);
+  }
+}`;
+
+/** The reference predicate packing: bytes, 0xff, zero padding to 32-byte storage keys. */
+function packPredicate(bytes: Uint8Array): Hex[] {
+  const total = Math.ceil((bytes.length + 1) / 32) * 32;
+  const out = Buffer.alloc(total);
+  Buffer.from(bytes).copy(out);
+  out[bytes.length] = 0xff;
+  const keys: Hex[] = [];
+  for (let i = 0; i < total; i += 32) keys.push(`0x${out.subarray(i, i + 32).toString('hex')}`);
+  return keys;
+}
+
+/** Parses a signed message and verifies it with noble against the subnet's set at the P-chain tip. */
+async function verifyWithNoble(net: Devnet, subnetID: string, unsigned: Uint8Array, signedHex: string) {
+  const signed = Buffer.from(signedHex.replace(/^0x/, ''), 'hex');
+  assert.deepEqual(signed.subarray(0, unsigned.length), Buffer.from(unsigned));
+  let at = unsigned.length;
+  assert.equal(signed.readUInt32BE(at), 0);
+  at += 4;
+  const bitsetLength = signed.readUInt32BE(at);
+  at += 4;
+  const bitset = signed.subarray(at, at + bitsetLength);
+  const signature = signed.subarray(at + bitsetLength);
+  assert.equal(signature.length, 96);
+  const { height } = await call(`${net.url}/ext/bc/P`, 'platform.getHeight');
+  const { validators } = await call(`${net.url}/ext/bc/P`, 'platform.getValidatorsAt', { height, subnetID });
+  const entries = Object.values(validators as Record<string, { publicKey: string; weight: string }>).map(
+    (v) => {
+      const point = bls12_381.G1.Point.fromHex(v.publicKey.slice(2));
+      return { point, sortKey: Buffer.from(point.toBytes(false)), weight: BigInt(v.weight) };
+    },
+  );
+  entries.sort((a, b) => Buffer.compare(a.sortKey, b.sortKey));
+  const total = entries.reduce((s, e) => s + e.weight, 0n);
+  const bits = BigInt('0x' + (bitset.length ? bitset.toString('hex') : '0'));
+  const signers = entries.map((_, i) => i).filter((i) => (bits >> BigInt(i)) & 1n);
+  const key = signers.map((i) => entries[i].point).reduce((a, b) => a.add(b));
+  assert.ok(
+    bls12_381.longSignatures.verify(
+      bls12_381.longSignatures.Signature.fromBytes(signature),
+      bls12_381.longSignatures.hash(unsigned, SIG_DST),
+      key,
+    ),
+    'aggregate signature verifies with @noble/curves',
+  );
+  const signedWeight = signers.reduce((s, i) => s + entries[i].weight, 0n);
+  assert.ok(signedWeight * 100n >= total * 67n, 'quorum');
+  return { signers, signedWeight, total };
+}
+
+describe('Warp from the C-chain to an L1', () => {
+  let net: Devnet;
+  let subnetId: string;
+  let l1Id: string;
+  let l1: ReturnType<typeof evmClients>;
+  let cc: ReturnType<typeof evmClients>;
+  let nodes: { nodeID: string; publicKey: string; pop: string }[];
+  const ewoq = privateKeyToAccount(EWOQ_EVM_KEY);
+  const artifacts = compile(CONTRACTS);
+  let sender: Hex;
+  let receiver: Hex;
+  let unsigned: Uint8Array;
+  let messageID: Hex;
+  let signedMessage: string;
+
+  before(async () => {
+    net = await startDevnet({ args: ['--network', 'fuji'] });
+    const genesis = {
+      config: {
+        chainId: L1_CHAIN_ID,
+        feeConfig: { gasLimit: 15_000_000 },
+        warpConfig: { blockTimestamp: 0 },
+      },
+      alloc: { [EWOQ_EVM]: { balance: '0x' + (1000n * ETHER).toString(16) } },
+      gasLimit: '0xe4e1c0',
+      timestamp: '0x0',
+    };
+    const created = await createSubnetEvmChain(net.url, genesis, 'warp l1');
+    subnetId = created.subnetId;
+    l1Id = created.chainId;
+    // The genesis validators, with the proofs of possession they publish themselves.
+    const self = await call(`${net.url}/ext/info`, 'info.getNodeID');
+    const { peers } = await call(`${net.url}/ext/info`, 'info.peers');
+    nodes = [{ nodeID: self.nodeID, publicKey: self.nodePOP.publicKey, pop: self.nodePOP.proofOfPossession }];
+    for (const p of peers) {
+      const info = await call(`http://${p.ip}/ext/info`, 'info.getNodeID');
+      nodes.push({
+        nodeID: info.nodeID,
+        publicKey: info.nodePOP.publicKey,
+        pop: info.nodePOP.proofOfPossession,
+      });
+    }
+    const hex = (s: string) => utils.hexToBuffer(s.startsWith('0x') ? s : '0x' + s);
+    const convert = pvm.newConvertSubnetToL1Tx(
+      {
+        feeState: await created.api.getFeeState(),
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: (await created.api.getUTXOs({ addresses: [pAddress(created.ctx.hrp)] })).utxos,
+        subnetId,
+        chainId: l1Id,
+        address: utils.hexToBuffer('0x' + 'ab'.repeat(20)),
+        subnetAuth: [0],
+        validators: nodes.map((n) =>
+          L1Validator.fromNative(
+            n.nodeID,
+            100n,
+            1_000_000_000n,
+            new pvmSerial.ProofOfPossession(hex(n.publicKey), hex(n.pop)),
+            PChainOwner.fromNative([EWOQ_ADDR], 1),
+            PChainOwner.fromNative([EWOQ_ADDR], 1),
+          ),
+        ),
+      },
+      created.ctx,
+    );
+    await signAndIssue(created.api, convert, [EWOQ_KEY], EWOQ_KEY);
+    l1 = evmClients(`${net.url}/ext/bc/${l1Id}/rpc`, L1_CHAIN_ID, ewoq);
+    cc = evmClients(net.facts.urls.cChainRpc, 43113, ewoq);
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('sends a message from a C-chain contract through the Warp precompile', async () => {
+    const deployed = await cc.client.waitForTransactionReceipt({
+      hash: await cc.wallet.deployContract({
+        abi: artifacts.Sender.abi,
+        bytecode: artifacts.Sender.bytecode,
+        chain: cc.chain,
+        account: ewoq,
+      } as any),
+    });
+    sender = deployed.contractAddress!;
+    const receipt = await cc.client.waitForTransactionReceipt({
+      hash: await cc.wallet.writeContract({
+        address: sender,
+        abi: artifacts.Sender.abi,
+        functionName: 'send',
+        args: [toHex('hello L1')],
+        chain: cc.chain,
+        account: ewoq,
+      } as any),
+    });
+    assert.equal(receipt.status, 'success');
+    const warpAbi = artifacts.Sender.abi.length ? compileEventAbi() : [];
+    const [event] = parseEventLogs({ abi: warpAbi, logs: receipt.logs });
+    assert.equal(event.address.toLowerCase(), PRECOMPILES.warp);
+    assert.equal((event.args as any).sourceAddress.toLowerCase(), sender.toLowerCase());
+    unsigned = Buffer.from((event.args as any).message.slice(2), 'hex');
+    messageID = (event.args as any).unsignedMessageID;
+    // The unsigned message: fuji, the C-chain, an AddressedCall from the sender.
+    const msg = Buffer.from(unsigned);
+    assert.equal(msg.readUInt32BE(2), 5);
+    assert.equal(utils.base58check.encode(msg.subarray(6, 38)), net.facts.chains.C.blockchainID);
+    const payload = msg.subarray(42);
+    assert.equal(payload.readUInt32BE(2), 1, 'AddressedCall');
+    assert.equal('0x' + payload.subarray(10, 30).toString('hex'), sender.toLowerCase());
+    assert.equal(payload.subarray(34).toString(), 'hello L1');
+    const { body } = await rpc(net.facts.urls.cChainRpc, 'warp_getMessage', [
+      utils.base58check.encode(Buffer.from(messageID.slice(2), 'hex')),
+    ]);
+    assert.equal(body.result, '0x' + msg.toString('hex'));
+  });
+
+  it("aggregates the L1 validators' signatures through the data service", async () => {
+    const res = await fetch(`${net.facts.urls.data}/v1/signatureAggregator/fuji/aggregateSignatures`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: Buffer.from(unsigned).toString('hex'), signingSubnetId: subnetId }),
+    });
+    const body = (await res.json()) as any;
+    assert.equal(res.status, 201, JSON.stringify(body));
+    signedMessage = body.signedMessage;
+    const check = await verifyWithNoble(net, subnetId, unsigned, signedMessage);
+    assert.ok(check.signers.length >= 4);
+  });
+
+  it('delivers the signed message to an L1 contract as an access-list predicate', async () => {
+    const deployed = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.deployContract({
+        abi: artifacts.Receiver.abi,
+        bytecode: artifacts.Receiver.bytecode,
+        chain: l1.chain,
+        account: ewoq,
+      } as any),
+    });
+    receiver = deployed.contractAddress!;
+    const accessList = [
+      { address: PRECOMPILES.warp as Hex, storageKeys: packPredicate(Buffer.from(signedMessage, 'hex')) },
+    ];
+    const peek = (await l1.client.readContract({
+      address: receiver,
+      abi: artifacts.Receiver.abi,
+      functionName: 'peek',
+      args: [0],
+      accessList,
+    } as any)) as [boolean, Hex];
+    assert.deepEqual(peek, [true, toHex('hello L1')]);
+    const receipt = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.writeContract({
+        address: receiver,
+        abi: artifacts.Receiver.abi,
+        functionName: 'receiveMessage',
+        args: [0],
+        accessList,
+        chain: l1.chain,
+        account: ewoq,
+      } as any),
+    });
+    assert.equal(receipt.status, 'success');
+    const read = (functionName: string) =>
+      l1.client.readContract({ address: receiver, abi: artifacts.Receiver.abi, functionName } as any);
+    assert.equal(await read('received'), 1n);
+    assert.equal(((await read('lastSender')) as string).toLowerCase(), sender.toLowerCase());
+    assert.equal(await read('lastPayload'), toHex('hello L1'));
+    assert.equal(
+      await read('lastSource'),
+      '0x' + Buffer.from(utils.base58check.decode(net.facts.chains.C.blockchainID)).toString('hex'),
+    );
+  });
+
+  it('refuses a tampered or missing predicate before the contract runs', async () => {
+    const tampered = Buffer.from(signedMessage, 'hex');
+    tampered[tampered.length - 50] ^= 0x01; // inside the aggregate signature
+    const badList = [{ address: PRECOMPILES.warp as Hex, storageKeys: packPredicate(tampered) }];
+    const peek = (await l1.client.readContract({
+      address: receiver,
+      abi: artifacts.Receiver.abi,
+      functionName: 'peek',
+      args: [0],
+      accessList: badList,
+    } as any)) as [boolean, Hex];
+    assert.equal(peek[0], false);
+    const none = (await l1.client.readContract({
+      address: receiver,
+      abi: artifacts.Receiver.abi,
+      functionName: 'peek',
+      args: [0],
+    } as any)) as [boolean, Hex];
+    assert.equal(none[0], false);
+    const receipt = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.writeContract({
+        address: receiver,
+        abi: artifacts.Receiver.abi,
+        functionName: 'receiveMessage',
+        args: [0],
+        accessList: badList,
+        gas: 300_000n,
+        chain: l1.chain,
+        account: ewoq,
+      } as any),
+    });
+    assert.equal(receipt.status, 'reverted');
+    assert.equal(
+      await l1.client.readContract({
+        address: receiver,
+        abi: artifacts.Receiver.abi,
+        functionName: 'received',
+      } as any),
+      1n,
+    );
+  });
+
+  it("serves warp_ signatures: the node's own, block hashes and aggregates", async () => {
+    const id58 = utils.base58check.encode(Buffer.from(messageID.slice(2), 'hex'));
+    const own = await rpc(net.facts.urls.cChainRpc, 'warp_getMessageSignature', [id58]);
+    const self = await call(`${net.url}/ext/info`, 'info.getNodeID');
+    const pk = bls12_381.G1.Point.fromHex(self.nodePOP.publicKey.replace(/^0x/, ''));
+    assert.ok(
+      bls12_381.longSignatures.verify(
+        bls12_381.longSignatures.Signature.fromBytes(Buffer.from(own.body.result.slice(2), 'hex')),
+        bls12_381.longSignatures.hash(unsigned, SIG_DST),
+        pk,
+      ),
+    );
+    const agg = await rpc(net.facts.urls.cChainRpc, 'warp_getMessageAggregateSignature', [
+      id58,
+      67,
+      subnetId,
+    ]);
+    await verifyWithNoble(net, subnetId, unsigned, agg.body.result);
+    const l1Rpc = `${net.url}/ext/bc/${l1Id}/rpc`;
+    const head = await l1.client.getBlock();
+    const blockId = utils.base58check.encode(Buffer.from(head.hash.slice(2), 'hex'));
+    const blockAgg = await rpc(l1Rpc, 'warp_getBlockAggregateSignature', [blockId, 67]);
+    const blockMsg = Buffer.alloc(42 + 38);
+    blockMsg.writeUInt32BE(5, 2);
+    Buffer.from(utils.base58check.decode(l1Id)).copy(blockMsg, 6);
+    blockMsg.writeUInt32BE(38, 38);
+    Buffer.from(head.hash.slice(2), 'hex').copy(blockMsg, 48);
+    await verifyWithNoble(net, subnetId, blockMsg, blockAgg.body.result);
+    const unknown = await rpc(net.facts.urls.cChainRpc, 'warp_getMessageSignature', [
+      utils.base58check.encode(Buffer.alloc(32, 7)),
+    ]);
+    assert.match(unknown.body.error.message, /not found/);
+    // A validator refuses a message that no contract sent.
+    const forged = Buffer.from(unsigned);
+    forged[forged.length - 1] ^= 0x01;
+    const refused = await rpc(`${net.url}/ext/acp118`, 'acp118.signatureRequest', {
+      message: forged.toString('hex'),
+      justification: '',
+    });
+    assert.match(refused.body.error.message, /refusing to sign/);
+  });
+
+  it('lists the L1 validators with connection and uptime through the validators API', async () => {
+    const url = `${net.url}/ext/bc/${l1Id}/validators`;
+    await new Promise((r) => setTimeout(r, 2_100));
+    const { validators } = await call(url, 'validators.getCurrentValidators', {});
+    assert.equal(validators.length, 5);
+    for (const v of validators) {
+      assert.equal(typeof v.weight, 'number');
+      assert.equal(v.weight, 100);
+      assert.equal(v.isL1Validator, true);
+      assert.equal(v.isActive, true);
+      assert.equal(v.isConnected, true);
+      assert.equal(typeof v.startTimestamp, 'number');
+      assert.equal(typeof v.uptimeSeconds, 'number');
+      assert.equal(typeof v.uptimePercentage, 'number');
+      assert.ok(v.uptimePercentage > 0 && v.uptimePercentage <= 100);
+      assert.match(v.validationID, /^[1-9A-HJ-NP-Za-km-z]+$/);
+    }
+    const offline = nodes[1].nodeID;
+    await call(`${net.url}/ext/devnet`, 'devnet.setValidatorFault', { nodeID: offline, fault: 'offline' });
+    try {
+      const before = (await call(url, 'validators.getCurrentValidators', { nodeIDs: [offline] })).validators;
+      assert.equal(before.length, 1);
+      assert.equal(before[0].isConnected, false);
+      await new Promise((r) => setTimeout(r, 2_100));
+      const later = (
+        await call(url, 'validators.getCurrentValidators', { nodeIDs: [offline, nodes[0].nodeID] })
+      ).validators;
+      const down = later.find((v: any) => v.nodeID === offline);
+      const up = later.find((v: any) => v.nodeID === nodes[0].nodeID);
+      assert.ok(down.uptimePercentage < up.uptimePercentage, 'time offline lowers the uptime');
+    } finally {
+      await call(`${net.url}/ext/devnet`, 'devnet.setValidatorFault', { nodeID: offline, fault: 'none' });
+    }
+    const bad = await rpc(url, 'validators.getCurrentValidators', { nodeIDs: ['nope'] });
+    assert.match(bad.body.error.message, /invalid nodeID/);
+  });
+});
+
+function compileEventAbi() {
+  return [
+    {
+      type: 'event',
+      name: 'SendWarpMessage',
+      inputs: [
+        { name: 'sourceAddress', type: 'address', indexed: true },
+        { name: 'unsignedMessageID', type: 'bytes32', indexed: true },
+        { name: 'message', type: 'bytes', indexed: false },
+      ],
+    },
+  ] as const;
+}
