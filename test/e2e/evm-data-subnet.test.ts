@@ -46,7 +46,7 @@ test('a Subnet-EVM chain is discovered, listed and indexed', async () => {
   const { chainId: blockchainId } = await createSubnetEvmChain(stack.devnet.url, genesis, 'indexed l1');
   const rpcUrl = `${stack.devnet.url}/ext/bc/${blockchainId}/rpc`;
   const { client, wallet } = evmClients(rpcUrl, CHAIN_ID, privateKeyToAccount(EWOQ_EVM_KEY as Hex));
-  const to = '0x00000000000000000000000000000000000l1a1a'.replace('l', '0') as Hex;
+  const to: Hex = '0x0000000000000000000000000000000000001a1a';
   const hash = await wallet.sendTransaction({
     to,
     value: parseEther('2'),
