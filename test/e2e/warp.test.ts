@@ -360,6 +360,45 @@ describe('Warp from the C-chain to an L1', () => {
     assert.match(refused.body.error.message, /refusing to sign/);
   });
 
+  it('has the P-chain sign the L1 conversion only with the subnet as justification', async () => {
+    const subnet = await call(`${net.url}/ext/bc/P`, 'platform.getSubnet', { subnetID: subnetId });
+    const conversionID = Buffer.from(utils.base58check.decode(subnet.conversionID));
+    // AddressedCall (empty source) carrying SubnetToL1ConversionMessage{conversionID}.
+    const inner = Buffer.concat([Buffer.alloc(6), conversionID]);
+    const payload = Buffer.alloc(14 + inner.length);
+    payload.writeUInt32BE(1, 2);
+    payload.writeUInt32BE(inner.length, 10);
+    inner.copy(payload, 14);
+    const msg = Buffer.alloc(42 + payload.length);
+    msg.writeUInt32BE(5, 2);
+    msg.writeUInt32BE(payload.length, 38);
+    payload.copy(msg, 42);
+    const aggregate = (justification?: string) =>
+      fetch(`${net.facts.urls.data}/v1/signatureAggregator/fuji/aggregateSignatures`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          message: msg.toString('hex'),
+          signingSubnetId: subnetId,
+          ...(justification ? { justification } : {}),
+        }),
+      });
+    const good = await aggregate(Buffer.from(utils.base58check.decode(subnetId)).toString('hex'));
+    const body = (await good.json()) as any;
+    assert.equal(good.status, 201, JSON.stringify(body));
+    await verifyWithNoble(net, subnetId, msg, body.signedMessage);
+    const direct = await rpc(`${net.url}/ext/acp118`, 'acp118.signatureRequest', {
+      message: msg.toString('hex'),
+      justification: Buffer.alloc(32, 9).toString('hex'),
+    });
+    assert.match(direct.body.error.message, /does not exist/);
+    const noJustification = await rpc(`${net.url}/ext/acp118`, 'acp118.signatureRequest', {
+      message: msg.toString('hex'),
+      justification: '',
+    });
+    assert.match(noJustification.body.error.message, /justification must be the 32-byte subnet ID/);
+  });
+
   it('lists the L1 validators with connection and uptime through the validators API', async () => {
     const url = `${net.url}/ext/bc/${l1Id}/validators`;
     await new Promise((r) => setTimeout(r, 2_100));
