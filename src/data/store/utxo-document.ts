@@ -96,3 +96,26 @@ export function completeUtxo(row: UtxoDocRow, asset: AssetInfo): Record<string, 
   }
   return out;
 }
+
+const X_SHAPE = /"outputIndex":"/;
+const AMOUNT = /"amount":"(\d+)"/;
+
+/**
+ * The same completion as `completeUtxo`, spliced into the stored JSON text without parsing it:
+ * a list page is then written as text end to end. (X-shape documents keep their `amount`
+ * member, an extra field clients ignore.)
+ */
+export function completeUtxoJson(row: UtxoDocRow, asset: AssetInfo): string {
+  const doc = row.doc!;
+  const amount = AMOUNT.exec(doc)?.[1] ?? '0';
+  let extra = `,"asset":${JSON.stringify({ ...asset, amount })}`;
+  if (!X_SHAPE.test(doc)) {
+    extra += `,"staked":${row.staked === 1}`;
+    if (row.consuming_tx)
+      extra += `,"consumingTxHash":${JSON.stringify(row.consuming_tx)},"consumingBlockNumber":"${Number(row.consuming_height)}","consumingBlockTimestamp":${Number(row.consuming_ts)}`;
+  } else if (row.consuming_tx) {
+    extra += `,"consumingTxHash":${JSON.stringify(row.consuming_tx)},"consumingTxTimestamp":${Number(row.consuming_ts)}`;
+    if (row.credentials) extra += `,"credentials":${row.credentials}`;
+  }
+  return doc.slice(0, -1) + extra + '}';
+}

@@ -32,7 +32,7 @@ import {
 } from '../../store/queries/utxos.js';
 import type { Currency } from '../api-keys.js';
 import { assetInfo, sumByAsset, xChainUtxo } from './format.js';
-import { completeUtxo, type UtxoDocRow } from '../../store/utxo-document.js';
+import { completeUtxoJson, type UtxoDocRow } from '../../store/utxo-document.js';
 import { parseGenesisData } from './genesis-data.js';
 
 export interface PrimaryNetworkDeps {
@@ -58,9 +58,10 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
     return Math.max(Math.floor(Date.now() / 1000), Number(row?.t ?? 0));
   }
 
-  async function formatUtxos(rows: UtxoDocRow[]) {
+  /** Each UTXO as JSON text (documents are completed without being parsed). */
+  async function formatUtxos(rows: UtxoDocRow[]): Promise<string[]> {
     const known = await assets.get(rows.map((r) => r.asset_id));
-    return rows.map((r) => completeUtxo(r, assetInfo(r.asset_id, known.get(r.asset_id))));
+    return rows.map((r) => completeUtxoJson(r, assetInfo(r.asset_id, known.get(r.asset_id))));
   }
 
   return {

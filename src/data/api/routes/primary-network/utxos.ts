@@ -69,23 +69,22 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
       after,
       limit: query.pageSize!,
     });
-    return {
-      ...(next ? { nextPageToken: deps.tokens.issue(scope, next) } : {}),
-      utxos,
-      chainInfo: {
-        chainName: chain.alias,
-        network: params.network === 'testnet' ? 'testnet' : network.name,
-      },
+    // The page is assembled as JSON text: each UTXO arrives already serialized.
+    const chainInfo = {
+      chainName: chain.alias,
+      network: params.network === 'testnet' ? 'testnet' : network.name,
     };
+    const token = next ? `"nextPageToken":${JSON.stringify(deps.tokens.issue(scope, next))},` : '';
+    return `{${token}"utxos":[${utxos.join(',')}],"chainInfo":${JSON.stringify(chainInfo)}}`;
   }
 
   app.post(
     '/v1/networks/:network/blockchains/:blockchainId/utxos',
     {
       config: { computeUnits: WEIGHT.xl },
-      // Items are built field by field (utxo-document.ts); the union schema documents them, and
-      // plain JSON.stringify writes them without re-validating each item against both shapes.
-      serializerCompiler: () => (data) => JSON.stringify(data),
+      // The handler returns the page as JSON text (utxo-document.ts); the union schema documents
+      // it, and the serializer passes text through instead of re-validating each item.
+      serializerCompiler: () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
       // Query strings are coerced (they are all text); a JSON body is not: a wrong type is a 400.
       preValidation: async (request) => {
         const body = request.body as Record<string, unknown> | undefined;
@@ -102,8 +101,9 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
         response: { 200: UtxoList, ...ERROR_RESPONSES },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body as Static<typeof Body>;
+      reply.type('application/json; charset=utf-8');
       return list(request.params as Static<typeof Params>, request.query as Query, body.addresses);
     },
   );
@@ -112,7 +112,7 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
     '/v1/networks/:network/blockchains/:blockchainId/utxos',
     {
       config: { computeUnits: WEIGHT.xl },
-      serializerCompiler: () => (data) => JSON.stringify(data),
+      serializerCompiler: () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
       schema: {
         tags: ['Primary Network UTXOs'],
         operationId: 'getUtxosByAddresses',
@@ -122,8 +122,9 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
         response: { 200: UtxoList, ...ERROR_RESPONSES },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = request.query as Query;
+      reply.type('application/json; charset=utf-8');
       return list(request.params as Static<typeof Params>, query, query.addresses!);
     },
   );
