@@ -1,0 +1,81 @@
+/**
+ * Issue 8: a Subnet-EVM chain survives `kill -9` of the node — after a restart on the same data
+ * directory it is served again at its blockchain id with the same blocks, balances, precompile
+ * state and fee config, and keeps producing blocks.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { privateKeyToAccount } from 'viem/accounts';
+import { rpc, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
+import {
+  ALLOW_LIST_ABI,
+  createSubnetEvmChain,
+  EWOQ_EVM,
+  EWOQ_EVM_KEY,
+  evmClients,
+  PRECOMPILES,
+  waitForChain,
+} from './subnet-evm-helpers.js';
+
+const ETHER = 10n ** 18n;
+const GWEI = 10n ** 9n;
+
+describe('Subnet-EVM chain across a crash', () => {
+  let net: Devnet | undefined;
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('is served again after kill -9 with its state intact', async () => {
+    const dataDir = tempDir();
+    net = await startDevnet({ dataDir });
+    const genesis = {
+      config: {
+        chainId: 77_003,
+        feeConfig: { gasLimit: 12_000_000, minBaseFee: 30_000_000_000 },
+        contractNativeMinterConfig: { blockTimestamp: 0, adminAddresses: [EWOQ_EVM] },
+      },
+      alloc: { [EWOQ_EVM]: { balance: '0x' + (1000n * ETHER).toString(16) } },
+    };
+    const { chainId } = await createSubnetEvmChain(net.url, genesis);
+    const account = privateKeyToAccount(EWOQ_EVM_KEY);
+    const to = privateKeyToAccount(('0x' + '42'.repeat(32)) as `0x${string}`).address;
+    let c = evmClients(`${net.url}/ext/bc/${chainId}/rpc`, 77_003, account);
+    const fees = { maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: GWEI };
+    const receipt = await c.client.waitForTransactionReceipt({
+      hash: await c.wallet.sendTransaction({
+        to,
+        value: 3n * ETHER,
+        ...fees,
+        chain: c.chain,
+        account,
+      } as any),
+    });
+    assert.equal(receipt.status, 'success');
+    const head = await c.client.getBlock();
+    await net.kill();
+
+    net = await startDevnet({ dataDir });
+    await waitForChain(net.url, chainId);
+    c = evmClients(`${net.url}/ext/bc/${chainId}/rpc`, 77_003, account);
+    const again = await c.client.getBlock({ blockNumber: head.number });
+    assert.equal(again.hash, head.hash);
+    assert.equal(await c.client.getBalance({ address: to }), 3n * ETHER);
+    assert.equal(
+      await c.client.readContract({
+        address: PRECOMPILES.minter,
+        abi: ALLOW_LIST_ABI,
+        functionName: 'readAllowList',
+        args: [EWOQ_EVM],
+      }),
+      2n,
+    );
+    const { body } = await rpc(`${net.url}/ext/bc/${chainId}/rpc`, 'eth_feeConfig', []);
+    assert.equal(body.result.feeConfig.minBaseFee, 30_000_000_000);
+    const next = await c.client.waitForTransactionReceipt({
+      hash: await c.wallet.sendTransaction({ to, value: 1n, ...fees, chain: c.chain, account } as any),
+    });
+    assert.equal(next.blockNumber, head.number + 1n);
+    assert.equal((await c.client.getBlock({ blockNumber: next.blockNumber })).gasLimit, 12_000_000n);
+  });
+});
