@@ -99,6 +99,11 @@ async function signedBase(facts: any, inputs: TransferableInput[], outputs: Tran
   return { hex: utils.bufferToHex(utils.addChecksum(bytes)), id: utils.base58check.encode(sha256(bytes)) };
 }
 
+const out_ = (asset: string, amount: bigint, to: Uint8Array) =>
+  new TransferableOutput(
+    Id.fromString(asset),
+    new TransferOutput(new BigIntPr(amount), OutputOwners.fromNative([to])),
+  );
 const out = (asset: string, amount: bigint, to: Uint8Array) =>
   new TransferableOutput(
     Id.fromString(asset),
@@ -106,7 +111,7 @@ const out = (asset: string, amount: bigint, to: Uint8Array) =>
   );
 
 /** Fills the node's X-chain with `count` independent transfers (split first, then in parallel). */
-async function fillChain(url: string, facts: any, count: number): Promise<void> {
+async function fillChain(url: string, facts: any, count: number): Promise<string[]> {
   const x = `${url}/ext/bc/X`;
   const asset = facts.avaxAssetID;
   const { utxos } = await rpc(x, 'avm.getUTXOs', { addresses: [facts.keys[0].xAddress], encoding: 'hex' });
@@ -157,6 +162,48 @@ async function fillChain(url: string, facts: any, count: number): Promise<void> 
   const last = txs[txs.length - 1].id;
   for (let i = 0; i < 2000 && (await rpc(x, 'avm.getTxStatus', { txID: last })).status !== 'Accepted'; i++)
     await new Promise((r) => setTimeout(r, 20));
+  return txs.map((t) => t.id);
+}
+
+/**
+ * Head following: with an indexer caught up, each new transaction is issued and timed until
+ * its row is in the store (what the REST service reads). `spare` are txs whose output 1 is a
+ * 5,000,000 nAVAX change output of the test key.
+ */
+async function headLatency(url: string, facts: any, spare: string[], samples: number): Promise<number[]> {
+  const database = await createDatabase({
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-bench-head-')),
+  });
+  const indexer = await startPrimaryIndexer({ db: database.db, node: createNodeClient(url) });
+  await indexer.caughtUp();
+  const asset = facts.avaxAssetID;
+  const out: number[] = [];
+  try {
+    for (const from of spare.slice(0, samples)) {
+      const input = new TransferableInput(
+        new avaxSerial.UTXOID(Id.fromString(from), new Int(1)),
+        Id.fromString(asset),
+        new TransferInput(new BigIntPr(5_000_000n), Input.fromNative([0])),
+      );
+      const tx = await signedBase(facts, [input], [out_(asset, 4_000_000n, ADDR)]);
+      const t0 = performance.now();
+      await rpc(`${url}/ext/bc/X`, 'avm.issueTx', { tx: tx.hex, encoding: 'hex' });
+      for (;;) {
+        const row = await database.db
+          .selectFrom('transactions')
+          .select('tx_hash')
+          .where('tx_hash', '=', tx.id)
+          .executeTakeFirst();
+        if (row) break;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      out.push(performance.now() - t0);
+    }
+  } finally {
+    await indexer.stop();
+    await database.close();
+  }
+  return out;
 }
 
 async function indexingRate(url: string, databaseUrl?: string): Promise<number> {
@@ -355,12 +402,27 @@ export async function dataBench(): Promise<BenchResult[]> {
   // --- indexing rate ------------------------------------------------------------------------
   const node = await startNodeProcess();
   try {
-    await fillChain(node.url, node.facts, TXS);
+    const filled = await fillChain(node.url, node.facts, TXS);
     results.push({
       name: `indexing rate, SQLite (${TXS + 1} X txs, backfill over HTTP)`,
       value: await indexingRate(node.url),
       unit: 'tx/s',
     });
+    const head = await headLatency(node.url, node.facts, filled, 30);
+    results.push(
+      {
+        name: 'head following: tx issued → row in the store, p50 (SQLite)',
+        value: percentile(head, 50),
+        unit: 'ms',
+        target: '<= 250 ms',
+      },
+      {
+        name: 'head following: tx issued → row in the store, p99',
+        value: percentile(head, 99),
+        unit: 'ms',
+        target: '<= 250 ms',
+      },
+    );
     const reason = postgresUnavailable();
     if (reason)
       results.push({ name: 'indexing rate, PostgreSQL', value: 0, unit: 'tx/s', note: `skipped: ${reason}` });
