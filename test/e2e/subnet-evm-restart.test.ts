@@ -4,6 +4,8 @@
  * state and fee config, and keeps producing blocks.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { privateKeyToAccount } from 'viem/accounts';
 import { rpc, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
@@ -54,6 +56,16 @@ describe('Subnet-EVM chain across a crash', () => {
     assert.equal(receipt.status, 'success');
     const head = await c.client.getBlock();
     await net.kill();
+    // An upgrade file in the chain-config dir, read at the next start: disable the minter.
+    const disableAt = Math.floor(Date.now() / 1000) + 1;
+    const dir = path.join(dataDir, 'configs', 'chains', chainId);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'upgrade.json'),
+      JSON.stringify({
+        precompileUpgrades: [{ contractNativeMinterConfig: { blockTimestamp: disableAt, disable: true } }],
+      }),
+    );
 
     net = await startDevnet({ dataDir });
     await waitForChain(net.url, chainId);
@@ -77,5 +89,12 @@ describe('Subnet-EVM chain across a crash', () => {
     });
     assert.equal(next.blockNumber, head.number + 1n);
     assert.equal((await c.client.getBlock({ blockNumber: next.blockNumber })).gasLimit, 12_000_000n);
+    const { body: cfg } = await rpc(`${net.url}/ext/bc/${chainId}/rpc`, 'eth_getChainConfig', []);
+    assert.deepEqual(cfg.result.upgrades.precompileUpgrades, [
+      { contractNativeMinterConfig: { blockTimestamp: disableAt, disable: true } },
+    ]);
+    const { body: rules } = await rpc(`${net.url}/ext/bc/${chainId}/rpc`, 'eth_getActiveRulesAt', []);
+    assert.equal(rules.result.precompiles.contractNativeMinterConfig, undefined);
+    assert.equal(await c.client.getCode({ address: PRECOMPILES.minter }), undefined);
   });
 });

@@ -4,6 +4,8 @@
  * genesis from the tx, routes `/ext/bc/<id>/rpc`, `/ws` and `/validators`, Warp when configured.
  * A chain whose genesis is refused is logged and not served (the reference node fails it too).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Chain, ChainContext } from '../../../chains/chain.js';
 import { fromCb58, toCb58 } from '../../../../shared/encoding.js';
 import { VM_IDS } from '../../../../shared/networks.js';
@@ -15,13 +17,45 @@ import { DEFAULT_PROOF_WINDOW } from '../api/eth.js';
 import type { EvmChainConfig } from '../chain-config.js';
 import { enableWarp } from '../warp/enable.js';
 import { createSubnetEvmApi } from './api.js';
-import { parseSubnetEvmGenesis } from './genesis.js';
+import {
+  applyPrecompileUpgrades,
+  parseSubnetEvmGenesis,
+  SubnetEvmGenesisError,
+  type SubnetEvmGenesis,
+} from './genesis.js';
 import { SubnetEvmChain } from './subnet-evm-chain.js';
 import { UptimeTracker, type Connectivity } from './uptime.js';
 import { createValidatorsEndpoint, subnetValidators } from './validators-api.js';
 
 /** A Subnet-EVM chain's validators' preferred gas target (unused by its fee rules, kept for the engine). */
 const GAS_TARGET = 10_000_000n;
+
+/** Where a chain's upgrade file lives, as the reference's chain-config dir lays it out. */
+export function upgradeFilePath(ctx: ChainContext, blockchainID: string): string {
+  return path.join(ctx.config.dataDir, 'configs', 'chains', blockchainID, 'upgrade.json');
+}
+
+/** Appends the upgrade file's `precompileUpgrades` (read at every start) to the genesis ones. */
+function withUpgradeFile(
+  genesis: SubnetEvmGenesis,
+  file: string,
+  moduleContext: { networkID: number; blockchainID: Uint8Array },
+): SubnetEvmGenesis {
+  if (!fs.existsSync(file)) return genesis;
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    throw new SubnetEvmGenesisError(`${file} is not valid JSON`);
+  }
+  const extra = (json as { precompileUpgrades?: unknown } | null)?.precompileUpgrades;
+  if (!Array.isArray(extra)) throw new SubnetEvmGenesisError(`${file}: precompileUpgrades must be an array`);
+  return {
+    ...genesis,
+    precompiles: applyPrecompileUpgrades(genesis.precompiles, extra, moduleContext),
+    upgrades: { precompileUpgrades: [...genesis.upgrades.precompileUpgrades, ...extra] },
+  };
+}
 
 export async function startSubnetEvmChain(
   ctx: ChainContext,
@@ -30,10 +64,12 @@ export async function startSubnetEvmChain(
 ): Promise<SubnetEvmChain> {
   const blockchainID = toCb58(record.id);
   const subnetID = toCb58(record.subnet);
-  const genesis = parseSubnetEvmGenesis(record.genesis, {
-    networkID: ctx.config.network.networkID,
-    blockchainID: record.id,
-  });
+  const moduleContext = { networkID: ctx.config.network.networkID, blockchainID: record.id };
+  const genesis = withUpgradeFile(
+    parseSubnetEvmGenesis(record.genesis, moduleContext),
+    upgradeFilePath(ctx, blockchainID),
+    moduleContext,
+  );
   const config: EvmChainConfig = {
     alias: blockchainID,
     aliases: [blockchainID],
