@@ -47,16 +47,24 @@ function openReader(file: string): {
   const db = new Database(file);
   db.pragma('busy_timeout = 10000');
   db.pragma('query_only = true');
-  const cache = new Map<string, LibsqlStatement>();
+  // Rows come back as arrays (libsql builds those faster than objects) and are named here.
+  const cache = new Map<string, { stmt: any; names: string[] }>();
   return {
     read(sql, params) {
-      let stmt = cache.get(sql);
-      if (!stmt) {
+      let entry = cache.get(sql);
+      if (!entry) {
         if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
-        stmt = db.prepare(sql);
-        cache.set(sql, stmt);
+        const stmt = db.prepare(sql) as any;
+        stmt.raw(true);
+        entry = { stmt, names: (stmt.columns() as { name: string }[]).map((c) => c.name) };
+        cache.set(sql, entry);
       }
-      return (stmt as any).all(params) as unknown[];
+      const { stmt, names } = entry;
+      return (stmt.all(params) as unknown[][]).map((values) => {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
+        return row;
+      });
     },
     close: () => db.close(),
   };
