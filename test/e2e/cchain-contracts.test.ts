@@ -280,7 +280,11 @@ describe('C-chain contracts through viem and ethers', () => {
   });
 
   it('pushes newHeads and logs over the WebSocket endpoint', async () => {
-    const ws = createPublicClient({ chain, transport: webSocket(net.facts.urls.cChainWs) });
+    // No reconnects: once the devnet stops, a reconnecting socket would keep this process alive.
+    const ws = createPublicClient({
+      chain,
+      transport: webSocket(net.facts.urls.cChainWs, { reconnect: false, keepAlive: false }),
+    });
     const heads: bigint[] = [];
     const logs: unknown[] = [];
     const stopHeads = ws.watchBlocks({ onBlock: (b) => heads.push(b.number!), emitOnBegin: false });
@@ -304,6 +308,7 @@ describe('C-chain contracts through viem and ethers', () => {
       await new Promise((r) => setTimeout(r, 100));
     stopHeads();
     stopLogs();
+    (await (ws.transport as any).getRpcClient()).close();
     assert.ok(heads.includes(receipt.blockNumber));
     assert.equal((logs[0] as any).transactionHash, hash);
     const raw = await rpc(url, 'eth_subscribe', ['newHeads']);
