@@ -22,8 +22,6 @@ import { createDevnetEndpoint, ValidatorPeers } from './warp/validator-peers.js'
 import { WarpSigner } from './warp/warp-signer.js';
 import { acceptedBlockRule } from './warp/accepted-block-rule.js';
 import { startSubnetEvmChains } from './vms/evm/subnet-evm/launcher.js';
-import type { PlatformChain } from './vms/platformvm/chain.js';
-import { platformWarpRule } from './warp/platform-rule.js';
 
 export interface RunningNode {
   readonly config: NodeConfig;
@@ -128,9 +126,6 @@ async function assemble(
   await startSubnetEvmChains(context, chains, (nodeID) =>
     genesisNodeIDs.has(nodeID) && peers.faultOf(nodeID).fault !== 'offline',
   );
-  // The P-chain's validators also sign its ACP-77 L1 messages (with their justifications).
-  const platformChain = chainByName('P') as PlatformChain | undefined;
-  if (platformChain) warp.register(platformChain.blockchainID, platformWarpRule(platformChain));
 
   const network = config.network;
   const info = createInfoEndpoint({

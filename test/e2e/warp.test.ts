@@ -391,12 +391,12 @@ describe('Warp from the C-chain to an L1', () => {
       message: msg.toString('hex'),
       justification: Buffer.alloc(32, 9).toString('hex'),
     });
-    assert.match(direct.body.error.message, /does not exist/);
+    assert.match(direct.body.error.message, /refusing to sign/);
     const noJustification = await rpc(`${net.url}/ext/acp118`, 'acp118.signatureRequest', {
       message: msg.toString('hex'),
       justification: '',
     });
-    assert.match(noJustification.body.error.message, /justification must be the 32-byte subnet ID/);
+    assert.match(noJustification.body.error.message, /refusing to sign/);
   });
 
   it('lists the L1 validators with connection and uptime through the validators API', async () => {
