@@ -9,6 +9,7 @@ import { aggregatorBench } from './aggregator.js';
 import { evmDataBench } from './evm-data.js';
 import { dataBench } from './data.js';
 import { evmBench } from './evm.js';
+import { warpBench } from './warp.js';
 
 export interface BenchResult {
   name: string;
@@ -29,6 +30,7 @@ const suites: { name: string; run: () => Promise<BenchResult[]> }[] = [
   { name: 'evm-data', run: evmDataBench },
   { name: 'data', run: dataBench },
   { name: 'evm', run: evmBench },
+  { name: 'warp', run: warpBench },
 ];
 
 function print(r: BenchResult): void {
