@@ -308,6 +308,8 @@ describe('C-chain contracts through viem and ethers', () => {
       await new Promise((r) => setTimeout(r, 100));
     stopHeads();
     stopLogs();
+    // Close the socket, or viem keeps reconnecting after the devnet stops.
+    (await (ws.transport as any).getRpcClient()).close();
     (await (ws.transport as any).getRpcClient()).close();
     assert.ok(heads.includes(receipt.blockNumber));
     assert.equal((logs[0] as any).transactionHash, hash);

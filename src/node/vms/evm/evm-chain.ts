@@ -46,6 +46,7 @@ import { ChainStore, type StoredLog, type StoredTx } from './state/chain-store.j
 import { TrieDb, TrieNodeTable } from './state/trie-db.js';
 import { stateManagerAt } from './state/world.js';
 import { TxPool, feeCaps } from './txpool/txpool.js';
+import { CallTracer } from './trace/tracers.js';
 
 export class EvmTxError extends Error {
   override readonly name = 'EvmTxError';
@@ -118,6 +119,11 @@ export class EvmChain extends EventEmitter implements Chain {
   private timer?: NodeJS.Timeout;
   private closed = false;
   private readonly hashCache = new Map<bigint, Uint8Array>();
+  /**
+   * callTracer results recorded while recent blocks were built, so `debug_traceBlockByNumber`
+   * with the call tracer (what indexers ask for every block) needs no replay.
+   */
+  readonly recentCallTraces = new Map<bigint, { txHash: string; result: unknown }[]>();
 
   constructor(
     readonly ctx: ChainContext,
@@ -393,7 +399,9 @@ export class EvmChain extends EventEmitter implements Chain {
           if (!built || this.config.blockTimeMs > 0) break;
         }
       } catch (err) {
+        // Nothing of a failed block may linger in the live state.
         this.logger.error({ err }, 'block production failed');
+        await this.resetLive();
       }
     })();
     try {
@@ -424,7 +432,7 @@ export class EvmChain extends EventEmitter implements Chain {
     const execBlock = this.executionBlock({ number, timestamp, gasLimit, baseFeePerGas: baseFee });
     const vm = await this.liveVmFor(timestamp);
 
-    const included: { tx: TypedTransaction; result: RunTxResult; sender: Uint8Array }[] = [];
+    const included: { tx: TypedTransaction; result: RunTxResult; sender: Uint8Array; trace: unknown }[] = [];
     let gasUsed = 0n;
     const skipSender = new Set<string>();
     for (const p of candidates) {
@@ -433,6 +441,8 @@ export class EvmChain extends EventEmitter implements Chain {
         skipSender.add(p.sender);
         continue;
       }
+      const tracer = new CallTracer();
+      tracer.attach(vm);
       try {
         const result = await runTx(vm, {
           tx: p.tx,
@@ -442,7 +452,12 @@ export class EvmChain extends EventEmitter implements Chain {
           skipHardForkValidation: true,
         });
         gasUsed += result.totalGasSpent;
-        included.push({ tx: p.tx, result, sender: hexToBytes(p.sender as `0x${string}`) });
+        included.push({
+          tx: p.tx,
+          result,
+          sender: hexToBytes(p.sender as `0x${string}`),
+          trace: tracer.result(p.tx, p.sender, result),
+        });
       } catch (err) {
         // Invalid at execution (balance spent by an earlier tx, fee below the base fee): drop it
         // and the sender's later ones, which can no longer run in order.
@@ -454,6 +469,8 @@ export class EvmChain extends EventEmitter implements Chain {
         }
         for (const d of this.pool.dropFrom(p.sender, p.nonce)) this.emit('droppedTx', d.hash, msg);
         skipSender.add(p.sender);
+      } finally {
+        tracer.detach(vm);
       }
     }
 
@@ -571,6 +588,12 @@ export class EvmChain extends EventEmitter implements Chain {
     this.trieDb.clear();
     this.head = { number, hash, header };
     this.hashCache.set(number, hash);
+    this.recentCallTraces.set(
+      number,
+      included.map((i) => ({ txHash: bytesToHex(i.tx.hash()), result: i.trace })),
+    );
+    if (this.recentCallTraces.size > 256)
+      this.recentCallTraces.delete(this.recentCallTraces.keys().next().value!);
     for (const { tx } of included) this.pool.remove(bytesToHex(tx.hash()));
     for (const [sender] of nonceCache) {
       const acct = await this.live.getAccount(createAddressFromString(sender));
@@ -591,6 +614,7 @@ export class EvmChain extends EventEmitter implements Chain {
 
   /** Drops uncommitted changes: the live state goes back to the head's root. */
   private async resetLive(): Promise<void> {
+    this.recentCallTraces.clear();
     this.trieDb.clear();
     this.live = stateManagerAt(this.common, this.trieDb, this.head.header.stateRoot);
     this.liveVm = undefined;

@@ -79,6 +79,13 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     if (n === undefined) throw new RpcError(RpcCode.server, 'block not found');
     return n;
   };
+  /** The call traces recorded when block `n` was built, for a plain callTracer request. */
+  const recorded = (cfg: unknown, n: bigint) => {
+    const c = cfg as Record<string, any> | undefined;
+    const plain = c?.tracer === 'callTracer' && c.tracerConfig?.onlyTopCall !== true;
+    const traces = plain ? chain.recentCallTraces.get(n) : undefined;
+    return traces ? structuredClone(traces) : undefined;
+  };
   return {
     debug_traceTransaction: async (params) => {
       arity(params, 2, 1);
@@ -96,11 +103,15 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     debug_traceBlockByNumber: async (params) => {
       arity(params, 2, 1);
       tracerFrom(params, 1);
-      return traceBlock(
-        chain,
-        byRef(params),
-        () => true,
-        () => tracerFrom(params, 1),
+      const n = byRef(params);
+      return (
+        recorded(params[1], n) ??
+        traceBlock(
+          chain,
+          n,
+          () => true,
+          () => tracerFrom(params, 1),
+        )
       );
     },
     debug_traceBlockByHash: async (params) => {
@@ -108,11 +119,14 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       tracerFrom(params, 1);
       const n = chain.store.numberOfHash(data(params, 0, 32));
       if (n === undefined) throw new RpcError(RpcCode.server, 'block not found');
-      return traceBlock(
-        chain,
-        n,
-        () => true,
-        () => tracerFrom(params, 1),
+      return (
+        recorded(params[1], n) ??
+        traceBlock(
+          chain,
+          n,
+          () => true,
+          () => tracerFrom(params, 1),
+        )
       );
     },
     debug_traceCall: async (params) => {
