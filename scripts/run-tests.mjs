@@ -27,9 +27,21 @@ function find(dir, out = []) {
 const only = process.argv.slice(2);
 const files =
   only.length > 0 ? only : [...find(path.join(root, 'src')), ...find(path.join(root, 'test'))].sort();
-const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=600000', '--test-force-exit', ...files], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, FLURRY_LOG_LEVEL: process.env.FLURRY_LOG_LEVEL ?? 'warn' },
-});
+const run = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=1',
+    '--test-timeout=600000',
+    '--test-force-exit',
+    ...files,
+  ],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, FLURRY_LOG_LEVEL: process.env.FLURRY_LOG_LEVEL ?? 'warn' },
+  },
+);
 process.exit(run.status ?? 1);

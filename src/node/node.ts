@@ -123,8 +123,10 @@ async function assemble(
   // Subnet-EVM chains the P-chain created, and those it creates later (they join `chains`). A
   // validator counts as connected while its peer endpoint is online.
   const genesisNodeIDs = new Set(genesis.validators.map((v) => v.nodeID));
-  await startSubnetEvmChains(context, chains, (nodeID) =>
-    genesisNodeIDs.has(nodeID) && peers.faultOf(nodeID).fault !== 'offline',
+  await startSubnetEvmChains(
+    context,
+    chains,
+    (nodeID) => genesisNodeIDs.has(nodeID) && peers.faultOf(nodeID).fault !== 'offline',
   );
 
   const network = config.network;

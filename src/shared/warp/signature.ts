@@ -55,10 +55,10 @@ export function verifyBitSetSignature(
     );
   }
   if (signers.length === 0) throw new WarpVerifyError('no signers');
-  let ok = false;
+  let ok: boolean;
   try {
     const aggregateKey = blst.aggregatePublicKeys(
-      signers.map((v) => blst.PublicKey.fromBytes(v.publicKey)),
+      signers.map((v) => v.key),
       false,
     );
     ok = blst.verify(unsignedMessage, aggregateKey, blst.Signature.fromBytes(sig.signature, true));

@@ -33,7 +33,13 @@ export function canonicalValidatorSet(inputs: readonly WarpValidatorInput[]): Ca
   let totalWeight = 0n;
   const byKey = new Map<
     string,
-    { publicKey: Uint8Array; key: blst.PublicKey; uncompressed: Uint8Array; weight: bigint; nodeIDs: string[] }
+    {
+      publicKey: Uint8Array;
+      key: blst.PublicKey;
+      uncompressed: Uint8Array;
+      weight: bigint;
+      nodeIDs: string[];
+    }
   >();
   for (const v of inputs) {
     totalWeight += v.weight;

@@ -268,10 +268,10 @@ export class EvmChain extends EventEmitter implements Chain {
   }
 
   private blockchainView() {
-    const chain = this;
+    const hashAt = (n: bigint) => this.blockHashAt(n);
     const view = {
       async getBlock(n: number) {
-        const h = chain.blockHashAt(BigInt(n));
+        const h = hashAt(BigInt(n));
         return { hash: () => h ?? new Uint8Array(32) };
       },
       async putBlock() {},

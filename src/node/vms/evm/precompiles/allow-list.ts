@@ -7,7 +7,6 @@
  */
 import { Address, createAddressFromString } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import type { PrecompileCall } from './registry.js';
 import {
   addressWord,
   eventTopic,
