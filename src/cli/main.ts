@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createLogger } from '../shared/logger.js';
 import { startNode, NodeStartError } from '../node/node.js';
 import { FLURRY_VERSION } from '../node/version.js';
-import { startDataService, type RunningDataService } from '../data/service.js';
+import type { RunningDataService } from '../data/service.js';
 import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts } from './banner.js';
 import { parseOptions, USAGE, UsageError } from './options.js';
 
@@ -26,6 +26,8 @@ export async function main(argv: string[]): Promise<number> {
   if (options.reset) fs.rmSync(options.dataDir, { recursive: true, force: true });
   const logger = createLogger(options.logLevel);
   if (options.command === 'indexer' || options.command === 'api') return runDataRole(options, logger, t0);
+  // Load the data platform's modules while the node starts: only the roles that run it pay for them.
+  const dataModule = options.command === 'start' ? import('../data/service.js') : undefined;
   let node;
   try {
     node = await startNode(
@@ -68,6 +70,7 @@ export async function main(argv: string[]): Promise<number> {
   if (options.command === 'start') {
     // The data platform reads the node over HTTP, exactly as it would read any other node.
     try {
+      const { startDataService } = await dataModule!;
       data = await startDataService({
         indexer: true,
         api: true,
@@ -111,6 +114,7 @@ async function runDataRole(
   });
   let data: RunningDataService;
   try {
+    const { startDataService } = await import('../data/service.js');
     data = await startDataService({
       indexer: options.command === 'indexer',
       api: options.command === 'api',
