@@ -49,6 +49,9 @@ export interface SignatureAggregator {
   aggregate(request: AggregateRequest): Promise<AggregateResult>;
 }
 
+/** How long the P-chain tip read for the proposed height is reused. */
+const PROPOSED_HEIGHT_TTL_MS = 1_000;
+
 /** How long the peer list from info.peers is reused. */
 const PEERS_TTL_MS = 2_000;
 
@@ -75,6 +78,16 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
   let peers: { at: number; map: Map<string, string> } | undefined;
   let networkID: number | undefined;
 
+  // "Proposed height": the reference takes a height that lags the tip by its proposer window;
+  // here the tip, re-read at most every PROPOSED_HEIGHT_TTL_MS.
+  let proposed: { at: number; height: bigint } | undefined;
+  async function proposedHeight(): Promise<bigint> {
+    if (proposed && Date.now() - proposed.at < PROPOSED_HEIGHT_TTL_MS) return proposed.height;
+    const height = BigInt((await node('/ext/bc/P', 'platform.getHeight', {})).height);
+    proposed = { at: Date.now(), height };
+    return height;
+  }
+
   async function subnetOfChain(chainId: string): Promise<string> {
     if (chainId === PRIMARY_NETWORK_ID) return PRIMARY_NETWORK_ID;
     const known = subnetByChain.get(chainId);
@@ -87,7 +100,7 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
   }
 
   async function validatorSet(subnetID: string, height: bigint | undefined): Promise<CanonicalValidatorSet> {
-    const at = height ?? BigInt((await node('/ext/bc/P', 'platform.getHeight', {})).height);
+    const at = height ?? (await proposedHeight());
     const key = `${subnetID}@${at}`;
     const cached = sets.get(key);
     if (cached) return cached;
