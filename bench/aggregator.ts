@@ -3,16 +3,12 @@
  * service of a real devnet (validators answering over HTTP), against the BLS compute floor
  * measured in the same run: verifying every validator's signature plus aggregating them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
 import { addTxSignatures, avm, Context, TransferableOutput, utils } from '@avalabs/avalanchejs';
 import blst from '@chainsafe/blst';
+import { startDevnet } from '../test/helpers/devnet.js';
 import type { BenchResult } from './index.js';
 
-const BIN = path.resolve(import.meta.dirname, '../bin/flurry.js');
 const EWOQ_KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const EWOQ = 'X-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t';
 
@@ -25,36 +21,6 @@ async function rpc(url: string, method: string, params: unknown = {}): Promise<a
   const body = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
-}
-
-async function start(validators: number): Promise<{ child: ChildProcess; facts: any; dir: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-bench-agg-'));
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'start',
-      '--json',
-      '--network',
-      'fuji',
-      '--validators',
-      String(validators),
-      '--node-port',
-      '0',
-      '--data-port',
-      '0',
-      '--metrics-port',
-      '0',
-      '--data-dir',
-      dir,
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, FLURRY_LOG_LEVEL: 'error' } },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`devnet exited ${code}`)));
-  });
-  return { child, facts: JSON.parse(line), dir };
 }
 
 /** A Warp message naming a freshly accepted X-chain block (fresh, so no cached signature helps). */
@@ -106,7 +72,9 @@ function median(xs: number[]): number {
 export async function aggregatorBench(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   for (const n of [5, 100, 1000]) {
-    const { child, facts, dir } = await start(n);
+    // The same launcher the end-to-end tests use: free ports, a temp data dir, the JSON ready line.
+    const net = await startDevnet({ args: ['--network', 'fuji', '--validators', String(n)] });
+    const facts = net.facts as any;
     try {
       const url = facts.urls.node as string;
       const data = facts.urls.data as string;
@@ -143,9 +111,8 @@ export async function aggregatorBench(): Promise<BenchResult[]> {
         note: `round trip ${rtt.toFixed(2)} ms; ${latency <= 1.5 * floor + rtt ? 'meets' : 'misses'} target`,
       });
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      fs.rmSync(dir, { recursive: true, force: true });
+      await net.stop();
+      fs.rmSync(net.dataDir, { recursive: true, force: true });
     }
   }
   return results;
