@@ -8,6 +8,7 @@
 import blst from '@chainsafe/blst';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { CanonicalValidatorSet } from '../../shared/warp/index.js';
+import { postJson } from '../internal/http-post.js';
 
 export interface ValidatorAnswer {
   index: number;
@@ -132,18 +133,17 @@ async function requestSignature(
   timeoutMs: number,
   cancel: AbortSignal,
 ): Promise<Uint8Array | undefined> {
-  const res = await fetch(`${baseUrl}/ext/acp118`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
+  const res = await postJson(
+    `${baseUrl}/ext/acp118`,
+    JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'acp118.signatureRequest',
       params: { message, justification },
     }),
-    signal: AbortSignal.any([cancel, AbortSignal.timeout(timeoutMs)]),
-  });
-  const body = (await res.json()) as { result?: { signature?: string } };
+    { timeoutMs, signal: cancel },
+  );
+  const body = JSON.parse(res.text) as { result?: { signature?: string } };
   const hex = body.result?.signature;
   if (!hex) return undefined;
   const bytes = Uint8Array.from(Buffer.from(hex.replace(/^0x/, ''), 'hex'));

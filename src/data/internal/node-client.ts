@@ -5,6 +5,7 @@
  * reply is UpstreamInvalid (502); a JSON-RPC error is a NodeRpcError carrying the node's message.
  */
 import { UpstreamInvalidError, UpstreamUnavailableError } from './errors.js';
+import { postJson, type PostResult } from './http-post.js';
 
 export class NodeRpcError extends Error {
   override readonly name = 'NodeRpcError';
@@ -29,13 +30,10 @@ export function createNodeClient(url: string, timeoutMs = 30_000): NodeClient {
   return {
     url: base,
     async call<T>(path: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
-      let res: Response;
+      let res: PostResult;
       try {
-        res = await fetch(base + path, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-          signal: AbortSignal.timeout(timeoutMs),
+        res = await postJson(base + path, JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }), {
+          timeoutMs,
         });
       } catch (err) {
         throw new UpstreamUnavailableError(
@@ -46,7 +44,7 @@ export function createNodeClient(url: string, timeoutMs = 30_000): NodeClient {
           },
         );
       }
-      const text = await res.text().catch(() => '');
+      const text = res.text;
       let body: any;
       try {
         body = JSON.parse(text);
