@@ -276,6 +276,59 @@ describe('Warp from the C-chain to an L1', () => {
     );
   });
 
+  it('charges the predicate its reference intrinsic gas instead of the access-list cost', async () => {
+    const bytes = Buffer.from(signedMessage, 'hex');
+    const keys = packPredicate(bytes);
+    const unsignedLength = 42 + bytes.readUInt32BE(38);
+    const signersLength = bytes.readUInt32BE(unsignedLength + 4);
+    let signers = 0;
+    for (const b of bytes.subarray(unsignedLength + 8, unsignedLength + 8 + signersLength))
+      for (let bit = 0; bit < 8; bit++) signers += (b >> bit) & 1;
+    // A plain transfer runs no code: its gas is exactly the intrinsic gas.
+    const expected = 21_000n + 200_000n + 100n * BigInt(keys.length * 32) + 500n * BigInt(signers);
+    const accessList = [{ address: PRECOMPILES.warp as Hex, storageKeys: keys }];
+    const estimate = await l1.client.estimateGas({ account: ewoq, to: ewoq.address, value: 1n, accessList });
+    // geth's estimator stops within 1.5% above the least gas that succeeds.
+    assert.ok(estimate >= expected && estimate * 1000n <= expected * 1015n, `estimate ${estimate}`);
+    const receipt = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.sendTransaction({
+        to: ewoq.address,
+        value: 1n,
+        accessList,
+        chain: l1.chain,
+        account: ewoq,
+      } as any),
+    });
+    assert.equal(receipt.gasUsed, expected);
+    // Below the predicate gas the node refuses the transaction outright.
+    await assert.rejects(
+      l1.wallet.sendTransaction({
+        to: ewoq.address,
+        value: 1n,
+        accessList,
+        gas: expected - 1n,
+        chain: l1.chain,
+        account: ewoq,
+      } as any),
+      /intrinsic gas too low/,
+    );
+    // A predicate that does not parse makes the transaction invalid.
+    const garbage = [
+      { address: PRECOMPILES.warp as Hex, storageKeys: packPredicate(Buffer.from('not a message')) },
+    ];
+    await assert.rejects(
+      l1.wallet.sendTransaction({
+        to: ewoq.address,
+        value: 1n,
+        accessList: garbage,
+        gas: 500_000n,
+        chain: l1.chain,
+        account: ewoq,
+      } as any),
+      /invalid predicate/,
+    );
+  });
+
   it('refuses a tampered or missing predicate before the contract runs', async () => {
     const tampered = Buffer.from(signedMessage, 'hex');
     tampered[tampered.length - 50] ^= 0x01; // inside the aggregate signature

@@ -42,6 +42,7 @@ import type { EvmChainConfig } from './chain-config.js';
 import { createEvmCommon } from './common.js';
 import { PrecompileRegistry } from './precompiles/registry.js';
 import { bindPrecompiles } from './precompiles/bind.js';
+import { predicateIntrinsicGas, withIntrinsicGas } from './precompiles/predicate-gas.js';
 import { ChainStore, type StoredLog, type StoredTx } from './state/chain-store.js';
 import { TrieDb, TrieNodeTable } from './state/trie-db.js';
 import { stateManagerAt } from './state/world.js';
@@ -251,6 +252,21 @@ export class EvmChain extends EventEmitter implements Chain {
     return acp176.maxCapacity(this.nextFeeState(BigInt(this.ctx.clock.nowSeconds())));
   }
 
+  /**
+   * `tx` as the engine must run it in a block at `timestamp`: when its access list names an
+   * active predicate precompile (Warp), its intrinsic gas includes the predicate gas. Throws
+   * EvmTxError when a predicate makes the transaction invalid.
+   */
+  executableTx(tx: TypedTransaction, timestamp: bigint): TypedTransaction {
+    let gas: bigint | undefined;
+    try {
+      gas = predicateIntrinsicGas(tx, this.precompiles.activeAt(Number(timestamp)));
+    } catch (err) {
+      throw new EvmTxError(`invalid predicate: ${(err as Error).message}`);
+    }
+    return gas === undefined ? tx : withIntrinsicGas(tx, gas);
+  }
+
   /** A VM over `state` with the precompiles active at `timestamp`. */
   async vmFor(state: MerkleStateManager, timestamp: bigint): Promise<VM> {
     const active = this.precompiles.activeAt(Number(timestamp));
@@ -342,7 +358,7 @@ export class EvmChain extends EventEmitter implements Chain {
     } catch {
       throw new EvmTxError('invalid sender');
     }
-    const intrinsic = tx.getIntrinsicGas();
+    const intrinsic = this.executableTx(tx, BigInt(this.ctx.clock.nowSeconds())).getIntrinsicGas();
     if (tx.gasLimit < intrinsic)
       throw new EvmTxError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`);
     if (tx.gasLimit > this.maxBlockGas()) throw new EvmTxError('exceeds block gas limit');
@@ -445,7 +461,7 @@ export class EvmChain extends EventEmitter implements Chain {
       tracer.attach(vm);
       try {
         const result = await runTx(vm, {
-          tx: p.tx,
+          tx: this.executableTx(p.tx, timestamp),
           block: execBlock,
           blockGasUsed: gasUsed,
           skipBlockGasLimitValidation: true,

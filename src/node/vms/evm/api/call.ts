@@ -198,7 +198,7 @@ export async function prepareCall(
       await state.checkpoint();
       try {
         return await runTx(vm, {
-          tx: impersonatedTx(chain, args, gas, nonce),
+          tx: chain.executableTx(impersonatedTx(chain, args, gas, nonce), header.timestamp),
           block,
           skipNonce: true,
           skipBalance: !priced,

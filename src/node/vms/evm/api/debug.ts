@@ -57,7 +57,7 @@ async function traceBlock(
     let run: RunTxResult;
     try {
       run = await runTx(vm, {
-        tx,
+        tx: chain.executableTx(tx, found.header.timestamp),
         block,
         blockGasUsed: gasUsed,
         skipBlockGasLimitValidation: true,

@@ -26,6 +26,11 @@ export interface PrecompileModule {
   readonly activation: number;
   readonly deactivation?: number;
   readonly configJson?: Record<string, unknown>;
+  /**
+   * For a predicate precompile (Warp): the intrinsic gas of an access-list entry naming it, in
+   * place of the usual access-list cost; throws when the predicate makes the transaction invalid.
+   */
+  predicateGas?(storageKeys: readonly Uint8Array[]): bigint;
   run(call: PrecompileCall): Promise<ExecResult>;
 }
 

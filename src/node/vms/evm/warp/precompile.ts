@@ -41,6 +41,7 @@ import {
   unpackPredicate,
   type SignedWarpMessage,
 } from './predicate.js';
+import { GAS_COST_PER_WARP_MESSAGE_BYTE, warpPredicateGas } from './predicate-gas.js';
 
 export const WARP_ADDRESS = PRECOMPILE_ADDRESSES.warpConfig;
 const WARP = createAddressFromString(WARP_ADDRESS);
@@ -49,7 +50,6 @@ export const SEND_WARP_MESSAGE = eventTopic('SendWarpMessage(address,bytes32,byt
 /** Reference gas costs (subnet-evm `precompile/contracts/warp`). */
 export const GET_BLOCKCHAIN_ID_GAS_COST = 2n;
 export const GET_VERIFIED_WARP_MESSAGE_BASE_COST = 2n;
-export const GAS_COST_PER_WARP_MESSAGE_BYTE = 100n;
 export const ADD_WARP_MESSAGE_GAS_COST = 20_000n;
 export const SEND_WARP_MESSAGE_GAS_COST =
   LOG_GAS + 3n * LOG_TOPIC_GAS + ADD_WARP_MESSAGE_GAS_COST + WRITE_GAS_COST_PER_SLOT;
@@ -128,6 +128,7 @@ export function warpPrecompile(options: WarpModuleOptions): SubnetPrecompileModu
       ...(options.config.requirePrimaryNetworkSigners ? { requirePrimaryNetworkSigners: true } : {}),
     },
     configure: async () => {},
+    predicateGas: warpPredicateGas,
     run: dispatcher({
       [selector('getBlockchainID()')]: async (call) => {
         if (call.gasLimit < GET_BLOCKCHAIN_ID_GAS_COST) return outOfGas(call);
