@@ -339,21 +339,12 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       const validatorSets: Record<string, unknown> = {};
       for (const [subnetHex, set] of state.validators.allAt(height)) {
         const canonical = canonicalSet(set);
-        const byKey = new Map<string, string[]>();
-        for (const v of set) {
-          if (!v.publicKey) continue;
-          const k = Buffer.from(v.publicKey).toString('hex');
-          byKey.set(k, [...(byKey.get(k) ?? []), nodeIdString(v.nodeId)]);
-        }
         validatorSets[cb58(Buffer.from(subnetHex, 'hex'))] = {
-          validators: canonical.validators.map((c) => {
-            const compressed = Buffer.from(c.publicKey.toBytes(true)).toString('hex');
-            return {
-              publicKey: '0x' + compressed,
-              weight: c.weight.toString(),
-              nodeIDs: byKey.get(compressed) ?? [],
-            };
-          }),
+          validators: canonical.validators.map((c) => ({
+            publicKey: '0x' + Buffer.from(c.publicKey).toString('hex'),
+            weight: c.weight.toString(),
+            nodeIDs: c.nodeIDs,
+          })),
           totalWeight: canonical.totalWeight.toString(),
         };
       }

@@ -1,11 +1,16 @@
 /**
  * Avalanche Warp messages as the P-chain reads them: the signed message layout, the ACP-77
  * payloads L1 validator managers send (RegisterL1Validator, L1ValidatorWeight), and the BLS
- * multi-signature check against a validator set in canonical order (keyed validators merged by
- * key, sorted by uncompressed key bytes, signers as a minimal big-endian bitset, 67% quorum).
+ * multi-signature check against a P-chain validator set, by the shared Warp rules (src/shared/warp).
  */
-import blst from '@chainsafe/blst';
 import { sha256 } from '@noble/hashes/sha2.js';
+import {
+  canonicalValidatorSet,
+  verifyBitSetSignature,
+  WarpVerifyError,
+  type CanonicalValidatorSet,
+} from '../../../../shared/warp/index.js';
+import { nodeIdString } from '../api/format.js';
 import type { ValidatorWeight } from '../state/validator-sets.js';
 
 export class WarpError extends Error {
@@ -158,52 +163,12 @@ export function parseL1ValidatorWeight(payload: Uint8Array): L1ValidatorWeightMe
   return { validationId, nonce, weight };
 }
 
-export interface CanonicalValidator {
-  readonly publicKey: blst.PublicKey;
-  readonly uncompressed: Uint8Array;
-  readonly weight: bigint;
-}
-
-/** Parsed (subgroup-checked) validator keys by compressed bytes: parsing costs ~0.2 ms each. */
-const parsedKeys = new Map<string, { publicKey: blst.PublicKey; uncompressed: Uint8Array }>();
-const PARSED_KEYS_LIMIT = 20_000;
-
-function parsedKey(compressed: Uint8Array): { publicKey: blst.PublicKey; uncompressed: Uint8Array } {
-  const key = Buffer.from(compressed).toString('hex');
-  let entry = parsedKeys.get(key);
-  if (!entry) {
-    const publicKey = blst.PublicKey.fromBytes(compressed, true);
-    entry = { publicKey, uncompressed: publicKey.toBytes(false) };
-    if (parsedKeys.size >= PARSED_KEYS_LIMIT) parsedKeys.delete(parsedKeys.keys().next().value!);
-    parsedKeys.set(key, entry);
-  }
-  return entry;
-}
-
-/** The signer list: keyed validators merged by key and sorted by uncompressed key; total over all. */
-export function canonicalSet(validators: readonly ValidatorWeight[]): {
-  validators: CanonicalValidator[];
-  totalWeight: bigint;
-} {
-  let totalWeight = 0n;
-  const byKey = new Map<string, { publicKey: blst.PublicKey; uncompressed: Uint8Array; weight: bigint }>();
-  for (const v of validators) {
-    totalWeight += v.weight;
-    if (!v.publicKey) continue;
-    const { publicKey, uncompressed } = parsedKey(v.publicKey);
-    const key = Buffer.from(uncompressed).toString('hex');
-    const prev = byKey.get(key);
-    if (prev) prev.weight += v.weight;
-    else byKey.set(key, { publicKey, uncompressed, weight: v.weight });
-  }
-  const list = [...byKey.values()].sort((a, b) =>
-    Buffer.compare(Buffer.from(a.uncompressed), Buffer.from(b.uncompressed)),
+/** The canonical signer set of a P-chain validator set (the shared Warp rules). */
+export function canonicalSet(validators: readonly ValidatorWeight[]): CanonicalValidatorSet {
+  return canonicalValidatorSet(
+    validators.map((v) => ({ nodeID: nodeIdString(v.nodeId), publicKey: v.publicKey, weight: v.weight })),
   );
-  return { validators: list, totalWeight };
 }
-
-const QUORUM_NUMERATOR = 67n;
-const QUORUM_DENOMINATOR = 100n;
 
 /** Throws unless `msg` carries an aggregate signature of at least 67% of `validators`' weight. */
 export function verifyWarpSignature(
@@ -213,36 +178,10 @@ export function verifyWarpSignature(
 ): void {
   if (msg.networkId !== networkId)
     throw new WarpError(`warp message is for network ${msg.networkId}, this is network ${networkId}`);
-  if (msg.signers.length > 0 && msg.signers[0] === 0)
-    throw new WarpError('warp signature: signers bitset is not minimal');
-  const set = canonicalSet(validators);
-  const bits = BigInt('0x' + (Buffer.from(msg.signers).toString('hex') || '0'));
-  if (bits.toString(2).length > set.validators.length && bits !== 0n)
-    throw new WarpError('warp signature: a signer index is past the end of the validator set');
-  const signers: CanonicalValidator[] = [];
-  let signedWeight = 0n;
-  for (let i = 0; i < set.validators.length; i++) {
-    if ((bits >> BigInt(i)) & 1n) {
-      signers.push(set.validators[i]);
-      signedWeight += set.validators[i].weight;
-    }
-  }
-  if (QUORUM_NUMERATOR * set.totalWeight > QUORUM_DENOMINATOR * signedWeight) {
-    throw new WarpError(
-      `warp signature: insufficient weight: signers hold ${signedWeight} of ${set.totalWeight}, 67% is required`,
-    );
-  }
-  if (!aggregateVerifies(msg, signers))
-    throw new WarpError('warp signature: the aggregate BLS signature is invalid');
-}
-
-/** Malformed signatures (not a G2 point, not in the subgroup) count as invalid. */
-function aggregateVerifies(msg: WarpMessage, signers: readonly CanonicalValidator[]): boolean {
   try {
-    const signature = blst.Signature.fromBytes(msg.signature, true);
-    const aggregate = blst.aggregatePublicKeys(signers.map((s) => s.publicKey));
-    return blst.verify(msg.unsignedBytes, aggregate, signature);
-  } catch {
-    return false;
+    verifyBitSetSignature(msg.unsignedBytes, msg, canonicalSet(validators));
+  } catch (err) {
+    if (err instanceof WarpVerifyError) throw new WarpError(`warp signature: ${err.message}`);
+    throw err;
   }
 }
