@@ -10,14 +10,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { createRequire } from 'node:module';
 import { encodeFunctionData, parseGwei, type Abi, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { startDevnet } from '../test/helpers/devnet.js';
 import type { BenchResult } from './index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'bin/flurry.js');
 const require = createRequire(import.meta.url);
 const N_TRANSFERS = Number(process.env.EVM_BENCH_TXS ?? 1000);
 const LOG_BLOCKS = 10_000;
@@ -108,32 +107,8 @@ interface Peer {
 }
 
 async function startFlurry(): Promise<Peer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-bench-evm-'));
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'start',
-      '--json',
-      '--node-port',
-      '0',
-      '--data-port',
-      '0',
-      '--metrics-port',
-      '0',
-      '--data-dir',
-      dataDir,
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, FLURRY_LOG_LEVEL: 'error' },
-    },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`flurry exited ${code}`)));
-  });
-  const url = (JSON.parse(line) as { urls: { cChainRpc: string } }).urls.cChainRpc;
+  const devnet = await startDevnet({ env: { FLURRY_LOG_LEVEL: 'error' } });
+  const url = devnet.facts.urls.cChainRpc;
   return {
     name: 'flurry',
     url,
@@ -161,8 +136,7 @@ async function startFlurry(): Promise<Peer> {
       }
     },
     stop() {
-      child.kill('SIGTERM');
-      setTimeout(() => fs.rmSync(dataDir, { recursive: true, force: true }), 2000).unref();
+      void devnet.stop().then(() => fs.rmSync(devnet.dataDir, { recursive: true, force: true }));
     },
   };
 }

@@ -6,15 +6,11 @@
  * The burst stays within the ACP-103 gas capacity (1,000,000 gas, about 190 BaseTxs); beyond it a
  * real P-chain — and this one — refuses txs until capacity refills at 100,000 gas/s.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
 import { addTxSignatures, Context, pvm, TransferableOutput, utils, type Utxo } from '@avalabs/avalanchejs';
+import { startDevnet } from '../test/helpers/devnet.js';
 import type { BenchResult } from './index.js';
 
-const BIN = path.resolve(import.meta.dirname, '../bin/flurry.js');
 const EWOQ_KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
 const AVAX = 1_000_000_000n;
@@ -40,32 +36,12 @@ function median(values: number[]): number {
 }
 
 export async function pchainBench(): Promise<BenchResult[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-bench-p-'));
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'start',
-      '--json',
-      '--node-port',
-      '0',
-      '--data-port',
-      '0',
-      '--metrics-port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--validators',
-      String(VALIDATORS),
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, FLURRY_LOG_LEVEL: 'error' } },
-  );
+  const devnet = await startDevnet({
+    args: ['--validators', String(VALIDATORS)],
+    env: { FLURRY_LOG_LEVEL: 'error' },
+  });
   try {
-    const line = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`flurry exited ${code}`)));
-    });
-    const url = (JSON.parse(line) as { urls: { node: string } }).urls.node;
+    const url = devnet.url;
     const pUrl = `${url}/ext/bc/P`;
     const ctx = await Context.getContextFromURI(url);
     const api = new pvm.PVMApi(url);
@@ -152,8 +128,7 @@ export async function pchainBench(): Promise<BenchResult[]> {
       },
     ];
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await devnet.stop();
+    fs.rmSync(devnet.dataDir, { recursive: true, force: true });
   }
 }

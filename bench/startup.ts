@@ -1,12 +1,9 @@
 /** Cold start: from spawning `flurry start` on an empty data dir to every API answering. */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
+import { startDevnet } from '../test/helpers/devnet.js';
 import type { BenchResult } from './index.js';
-
-const BIN = path.resolve(import.meta.dirname, '../bin/flurry.js');
 
 async function post(url: string, method: string, params: unknown = {}): Promise<boolean> {
   try {
@@ -25,32 +22,8 @@ async function post(url: string, method: string, params: unknown = {}): Promise<
 async function once(fresh: boolean, dataDir: string): Promise<number> {
   if (fresh) fs.rmSync(dataDir, { recursive: true, force: true });
   const t0 = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'start',
-      '--json',
-      '--node-port',
-      '0',
-      '--data-port',
-      '0',
-      '--metrics-port',
-      '0',
-      '--data-dir',
-      dataDir,
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, FLURRY_LOG_LEVEL: 'error' },
-    },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`exited ${code}`)));
-  });
-  const facts = JSON.parse(line) as { urls: Record<string, string> };
-  const base = facts.urls.node;
+  const net = await startDevnet({ dataDir, env: { FLURRY_LOG_LEVEL: 'error' } });
+  const base = net.url;
   // Every API that is up must answer (routes that do not exist yet simply fail the check).
   const checks = [
     post(`${base}/ext/info`, 'info.getNetworkID'),
@@ -60,8 +33,7 @@ async function once(fresh: boolean, dataDir: string): Promise<number> {
   ];
   if (!(await Promise.all(checks)).every(Boolean)) throw new Error('an API did not answer');
   const elapsed = performance.now() - t0;
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  await net.stop();
   return elapsed;
 }
 

@@ -5,13 +5,10 @@
  * signatures is the cost of the same number of secp256k1 recoveries, measured here with the
  * node's own spend rule.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
 import {
   avaxSerial,
   avmSerial,
@@ -32,9 +29,9 @@ import {
 } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { recoverSigner } from '../src/node/vms/components/secp256k1fx.js';
+import { startDevnet } from '../test/helpers/devnet.js';
 import type { BenchResult } from './index.js';
 
-const BIN = path.resolve(import.meta.dirname, '../bin/flurry.js');
 const KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const ADDR = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(KEY));
 const TXS = Number(process.env.FLURRY_BENCH_X_TXS ?? 3000);
@@ -149,38 +146,15 @@ function issueOnSocket(
 }
 
 export async function xchainBench(): Promise<BenchResult[]> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-bench-x-'));
-  const child = spawn(
-    process.execPath,
-    [
-      // e.g. FLURRY_BENCH_NODE_ARGS="--cpu-prof" to profile the node under load
-      ...(process.env.FLURRY_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      BIN,
-      // The node alone: the data platform's indexer is measured in its own suites.
-      'node',
-      '--json',
-      '--node-port',
-      '0',
-      '--data-port',
-      '0',
-      '--metrics-port',
-      '0',
-      '--data-dir',
-      dataDir,
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, FLURRY_LOG_LEVEL: 'error' } },
-  );
+  // The node alone: the data platform's indexer is measured in its own suites.
+  const devnet = await startDevnet({
+    command: 'node',
+    // e.g. FLURRY_BENCH_NODE_ARGS="--cpu-prof" to profile the node under load
+    nodeOptions: (process.env.FLURRY_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    env: { FLURRY_LOG_LEVEL: 'error' },
+  });
   try {
-    const line = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`flurry exited ${code}`)));
-    });
-    const ready = JSON.parse(line) as {
-      urls: { node: string };
-      networkID: number;
-      chains: { X: { blockchainID: string } };
-      avaxAssetID: string;
-    };
+    const ready = devnet.facts;
     const x = `${ready.urls.node}/ext/bc/X`;
     const facts = {
       networkID: ready.networkID,
@@ -286,8 +260,7 @@ export async function xchainBench(): Promise<BenchResult[]> {
     ];
   } finally {
     agent.destroy();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await devnet.stop();
+    fs.rmSync(devnet.dataDir, { recursive: true, force: true });
   }
 }

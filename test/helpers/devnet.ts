@@ -24,7 +24,11 @@ export interface Devnet {
 
 export interface DevnetOptions {
   dataDir?: string;
+  /** The role to run: every service (`start`, the default) or the node alone (`node`). */
+  command?: 'start' | 'node';
   args?: string[];
+  /** Options for node itself, before the script (e.g. `--cpu-prof`). */
+  nodeOptions?: string[];
   env?: Record<string, string>;
 }
 
@@ -37,8 +41,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const child = spawn(
     process.execPath,
     [
+      ...(options.nodeOptions ?? []),
       BIN,
-      'start',
+      options.command ?? 'start',
       '--json',
       '--node-port',
       '0',
