@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { NETWORKS } from '../shared/networks.js';
+import { createGenesisApi } from './api/devnet-genesis.js';
 import { createHealthEndpoint, healthReport } from './api/health.js';
 import { createInfoEndpoint } from './api/info.js';
 import type { Chain, ChainContext } from './chains/chain.js';
@@ -119,7 +120,10 @@ async function assemble(
   const peers = new ValidatorPeers(genesis.validators, warp, config.host, logger);
   await peers.start(self.nodeID);
   router.mount('/ext/acp118', { kind: 'avalanche', endpoint: peers.endpointFor(self) });
-  router.mount('/ext/devnet', { kind: 'avalanche', endpoint: createDevnetEndpoint(peers) });
+  router.mount('/ext/devnet', {
+    kind: 'avalanche',
+    endpoint: createDevnetEndpoint(peers).registerAll('devnet', createGenesisApi(genesis, db)),
+  });
   // Subnet-EVM chains the P-chain created, and those it creates later (they join `chains`). A
   // validator counts as connected while its peer endpoint is online.
   const genesisNodeIDs = new Set(genesis.validators.map((v) => v.nodeID));

@@ -18,6 +18,7 @@ import {
   Utxo,
 } from '@avalabs/avalanchejs';
 import blst from '@chainsafe/blst';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { startDevnet, call, rpc, type Devnet } from '../helpers/devnet.js';
 import {
   blsKey,
@@ -83,6 +84,32 @@ describe('P-chain', () => {
     const all = await pResult(url, 'platform.getAllValidatorsAt', { height: '0' });
     assert.equal(all.validatorSets[PRIMARY].validators.length, 5);
     assert.equal(all.validatorSets[PRIMARY].totalWeight, (10_000n * AVAX).toString());
+  });
+
+  it('gives genesis UTXOs the empty tx id and lists them, with the validators, in devnet.getGenesis', async () => {
+    const mine = await utxos();
+    assert.deepEqual(
+      mine.map((u) => [u.utxoId.txID.toString(), u.utxoId.outputIdx.value()]),
+      [
+        [PRIMARY, 0],
+        [PRIMARY, 1],
+      ],
+    );
+    const genesis = await call(`${url}/ext/devnet`, 'devnet.getGenesis');
+    assert.equal(genesis.encoding, 'hex');
+    assert.equal(genesis.pChain.blockchainID, PRIMARY);
+    // Byte for byte what platform.getUTXOs serves while they are unspent.
+    const listed = await call(`${url}/ext/bc/P`, 'platform.getUTXOs', {
+      addresses: [EWOQ_P],
+      encoding: 'hex',
+    });
+    assert.equal(listed.utxos.length, 2);
+    for (const hex of listed.utxos) assert.ok(genesis.pChain.utxos.includes(hex));
+    const { validators } = await api.getCurrentValidators();
+    const txIds = (genesis.pChain.validatorTxs as string[]).map((h) =>
+      utils.base58check.encode(sha256(utils.hexToBuffer(h).subarray(0, -4))),
+    );
+    assert.deepEqual(txIds.sort(), validators.map((v) => v.txID).sort());
   });
 
   it('accepts a BaseTx, commits it in a Banff block and indexes the block bytes', async () => {

@@ -134,6 +134,33 @@ describe('X-chain with avalanchejs v5', () => {
     assert.deepEqual(await xResult(url, 'avm.getTxFee'), { txFee: '1000000', createAssetTxFee: '1000000' });
   });
 
+  it('serves the genesis CreateAssetTx under the AVAX asset id, its outputs the genesis UTXOs', async () => {
+    const signed = await xApi().getTx({ txID: ctx.avaxAssetID });
+    assert.ok(signed.unsignedTx instanceof avmSerial.CreateAssetTx);
+    // avalanchejs types the fields private; they are plain properties at run time.
+    const tx = signed.unsignedTx as any;
+    assert.equal(tx.name.value(), 'Avalanche');
+    assert.equal(tx.symbol.value(), 'AVAX');
+    assert.deepEqual([...tx.denomination.toBytes()], [9]);
+    assert.equal(signed.credentials.length, 0);
+    const outputs = tx.initialStates.flatMap((s: any) => s.outputs) as TransferOutput[];
+    const total = (await xResult(url, 'devnet.getGenesis', {}, '/ext/devnet')).xChain.utxos.length;
+    assert.equal(outputs.length, total);
+    // Output i of the tx is the genesis UTXO (asset id, i) the node lists.
+    const { utxos } = await xApi().getUTXOs({ addresses: [EWOQ_X] });
+    const mine = outputs.findIndex((o) => o.outputOwners.addrs[0].toString('local') === EWOQ_X.slice(2));
+    assert.equal(utxos[0].utxoId.outputIdx.value(), mine);
+    assert.equal(outputs[mine].amount(), amountOf(utxos[0]));
+
+    const json = await xResult(url, 'avm.getTx', { txID: ctx.avaxAssetID, encoding: 'json' });
+    assert.equal(json.tx.id, ctx.avaxAssetID);
+    assert.equal(json.tx.unsignedTx.initialStates[0].outputs.length, total);
+    assert.equal(json.tx.unsignedTx.initialStates[0].outputs[mine].amount, String(amountOf(utxos[0])));
+    assert.deepEqual(await xResult(url, 'avm.getTxStatus', { txID: ctx.avaxAssetID }), {
+      status: 'Accepted',
+    });
+  });
+
   it('sends AVAX: accepted, in getTx, UTXOs, balances, blocks and the index', async () => {
     const before = await xResult(url, 'avm.getBalance', { address: RECIPIENT_X, assetID: 'AVAX' });
     const { utxos } = await xApi().getUTXOs({ addresses: [EWOQ_X] });

@@ -61,7 +61,7 @@ export class PlatformVM {
     this.state = new PlatformState(ctx.db, n.pChainID);
     if (!this.state.lastBlock()) {
       ctx.db.transaction(() => {
-        const { id, bytes } = writeGenesis(this.state, ctx.genesis, config, this.ids, Date.now());
+        const { id, bytes } = writeGenesis(ctx.db, this.state, ctx.genesis, config, this.ids, Date.now());
         ctx.index('P/block').append(toCb58(id), bytes, Date.now());
       });
     }

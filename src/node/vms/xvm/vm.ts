@@ -4,7 +4,6 @@
  * `blockTimeMs`), and accepts each block in ONE database transaction: UTXO set, assets, txs,
  * shared-memory changes and both index appends commit together or not at all.
  */
-import { avaxSerial, BigIntPr, Id, Int, OutputOwners, TransferOutput, Utxo } from '@avalabs/avalanchejs';
 import type { Logger } from '../../../shared/logger.js';
 import { parseId, toCb58 } from '../../../shared/encoding.js';
 import type { DevnetClock } from '../../clock.js';
@@ -17,6 +16,7 @@ import { blockIdOf, decodeBlock, EMPTY_ID, encodeBlock } from './block/standard-
 import { CodecError, idOf, packUtxo } from './codec.js';
 import { fastCb58 } from './ids.js';
 import { FX, MAX_BLOCK_TX_BYTES, NATIVE_ASSET } from './constants.js';
+import { genesisTxBytes, genesisUtxos } from './genesis.js';
 import { XState, type StoredBlock } from './state/x-state.js';
 import {
   effectsOf,
@@ -86,6 +86,7 @@ export class XVM {
   private buildTimer: NodeJS.Timeout | undefined;
   private buildImmediate: NodeJS.Immediate | undefined;
   private closed = false;
+  private genesisTxBytes: Uint8Array | undefined;
 
   constructor(private readonly o: XvmOptions) {
     this.state = new XState(o.db, o.chainId);
@@ -156,7 +157,7 @@ export class XVM {
 
   status(txId: string): TxStatus {
     if (this.pendingIds.has(txId)) return 'Processing';
-    if (this.state.hasTx(txId)) return 'Accepted';
+    if (this.state.hasTx(txId) || txId === this.o.avaxAssetId) return 'Accepted';
     if (this.rejected.has(txId)) return 'Rejected';
     return 'Unknown';
   }
@@ -332,18 +333,20 @@ export class XVM {
     this.last = block;
   }
 
+  /**
+   * The genesis CreateAssetTx, served by `getTx` under the asset id (the reference stores it as
+   * an accepted tx); built from the allocations on first use, as it is never issued.
+   */
+  genesisTx(id: string): Uint8Array | undefined {
+    if (id !== this.o.avaxAssetId) return undefined;
+    this.genesisTxBytes ??= genesisTxBytes(this.o.networkId, parseId(this.o.chainId), this.o.allocations);
+    return this.genesisTxBytes;
+  }
+
   /** Height 0: the native asset and the genesis allocations (UTXO tx id = the asset id). */
   private acceptGenesis(): StoredBlock {
     const assetId = parseId(this.o.avaxAssetId);
-    const utxos: ProducedUtxo[] = this.o.allocations.map((alloc, i) => {
-      const utxo = new Utxo(
-        new avaxSerial.UTXOID(new Id(assetId), new Int(i)),
-        new Id(assetId),
-        new TransferOutput(
-          new BigIntPr(alloc.amount),
-          OutputOwners.fromNative([alloc.shortAddress], BigInt(alloc.locktime), 1),
-        ),
-      );
+    const utxos: ProducedUtxo[] = genesisUtxos(assetId, this.o.allocations).map((utxo, i) => {
       const inputId = inputIdOf(assetId, i);
       const x = readUtxo(utxo);
       return {
@@ -352,7 +355,7 @@ export class XVM {
         bytes: packUtxo(utxo),
         assetId,
         output: x.output,
-        addresses: [alloc.shortAddress],
+        addresses: [this.o.allocations[i].shortAddress],
       };
     });
     const time = BigInt(this.o.genesisTime);

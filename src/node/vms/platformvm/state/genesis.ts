@@ -1,6 +1,7 @@
 /**
- * The P-chain's height-0 state from the devnet genesis: allocations as UTXOs (an allocation with
- * a lock time becomes a stakeable-locked UTXO, as the reference treats unlock schedules), the
+ * The P-chain's height-0 state from the devnet genesis: allocations as UTXOs with the empty tx id
+ * and output index i, as the reference assigns them (an allocation with a lock time becomes a
+ * stakeable-locked UTXO, as the reference treats unlock schedules), the
  * primary-network validators as genesis AddPermissionlessValidatorTxs with BLS keys and their
  * stake held as staked, and the X- and C-chains as blockchains of the primary network.
  */
@@ -13,9 +14,11 @@ import {
   pvmSerial,
   TransferableOutput,
   TransferOutput,
+  type Utxo,
 } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Genesis } from '../../../genesis/genesis.js';
+import type { NodeDatabase } from '../../../storage/database.js';
 import { VM_IDS } from '../../../../shared/networks.js';
 import { fromCb58, toCb58 } from '../../../../shared/encoding.js';
 import { encodeBlock, blockId } from '../block/block.js';
@@ -32,36 +35,46 @@ export interface GenesisResult {
   readonly time: number;
 }
 
-export function writeGenesis(
-  state: PlatformState,
-  genesis: Genesis,
-  config: PlatformConfig,
-  ids: ChainIds,
-  acceptedMs: number,
-): { id: Uint8Array; bytes: Uint8Array } {
+/**
+ * Meta key recording that the genesis UTXOs carry the empty tx id, as the reference's do. Data
+ * dirs written before it used a seed-derived id (the genesis block's parent) and keep it.
+ */
+const UTXO_TX_ID_KEY = 'platform/genesis-utxo-tx-id';
+const EMPTY_ID = new Uint8Array(32);
+
+/** sha256 of the devnet's genesis parameters: the genesis block's parent. */
+function genesisHash(genesis: Genesis): Uint8Array {
   const network = genesis.network;
-  const genesisId = sha256(
+  return sha256(
     new TextEncoder().encode(`flurry/p-genesis/${network.networkID}/${genesis.seed}/${genesis.startTime}`),
   );
-  let supply = 0n;
-  for (const a of genesis.xAllocations) supply += a.amount;
-  for (const a of genesis.pAllocations) supply += a.amount;
-  for (const a of genesis.cAllocations) supply += a.balanceWei / WEI_PER_NANO_AVAX;
-  for (const v of genesis.validators) supply += v.weight;
+}
 
-  genesis.pAllocations.forEach((a, i) => {
+/** The tx id of this node's genesis UTXOs (the empty id, or the legacy seed-derived one). */
+export function genesisUtxoTxId(db: NodeDatabase, genesis: Genesis): Uint8Array {
+  return db.getMetaString(UTXO_TX_ID_KEY) === 'empty' ? EMPTY_ID : genesisHash(genesis);
+}
+
+/** The allocations as UTXOs (tx id `txId`, output index = position); a lock time makes a stakeable lock. */
+export function genesisUtxos(genesis: Genesis, avax: Uint8Array, txId: Uint8Array): Utxo[] {
+  return genesis.pAllocations.map((a, i) => {
     const transfer = new TransferOutput(
       new BigIntPr(a.amount),
       OutputOwners.fromNative([a.shortAddress], 0n, 1),
     );
     const output =
       a.locktime > 0 ? new pvmSerial.StakeableLockOut(new BigIntPr(BigInt(a.locktime)), transfer) : transfer;
-    state.addUtxo(makeUtxo(genesisId, i, ids.avax, output));
+    return makeUtxo(txId, i, avax, output);
   });
+}
 
-  // Genesis validators are recorded as (credential-less) AddPermissionlessValidatorTxs, so
-  // getTx, getStake and the reward path treat them like any other validator.
-  for (const v of genesis.validators) {
+/**
+ * The genesis validators as signed (credential-less) AddPermissionlessValidatorTxs, in
+ * validator order, so getTx, getStake and the reward path treat them like any other validator.
+ */
+export function genesisValidatorTxs(genesis: Genesis, ids: ChainIds): Uint8Array[] {
+  const network = genesis.network;
+  return genesis.validators.map((v) => {
     const owner = OutputOwners.fromNative([v.rewardAddress], 0n, 1);
     const unsigned = new pvmSerial.AddPermissionlessValidatorTx(
       avaxSerial.BaseTx.fromNative(network.networkID, toCb58(ids.p), [], [], new Uint8Array()),
@@ -78,7 +91,30 @@ export function writeGenesis(
       owner,
       new Int(v.delegationFee),
     );
-    const bytes = new avaxSerial.SignedTx(unsigned, []).toBytes();
+    return new avaxSerial.SignedTx(unsigned, []).toBytes();
+  });
+}
+
+export function writeGenesis(
+  db: NodeDatabase,
+  state: PlatformState,
+  genesis: Genesis,
+  config: PlatformConfig,
+  ids: ChainIds,
+  acceptedMs: number,
+): { id: Uint8Array; bytes: Uint8Array } {
+  let supply = 0n;
+  for (const a of genesis.xAllocations) supply += a.amount;
+  for (const a of genesis.pAllocations) supply += a.amount;
+  for (const a of genesis.cAllocations) supply += a.balanceWei / WEI_PER_NANO_AVAX;
+  for (const v of genesis.validators) supply += v.weight;
+
+  db.setMeta(UTXO_TX_ID_KEY, 'empty');
+  for (const utxo of genesisUtxos(genesis, ids.avax, EMPTY_ID)) state.addUtxo(utxo);
+
+  const validatorTxs = genesisValidatorTxs(genesis, ids);
+  genesis.validators.forEach((v, i) => {
+    const bytes = validatorTxs[i];
     const tx = { id: sha256(bytes) };
     const reward = potentialReward(config.reward, BigInt(v.endTime - v.startTime), v.weight, supply);
     supply += reward;
@@ -99,7 +135,7 @@ export function writeGenesis(
       validatorTx: undefined,
     });
     state.validators.change(0n, PRIMARY_NETWORK, v.nodeShortId, v.weight, v.blsPublicKey);
-  }
+  });
 
   for (const [id, name, vm] of [
     [ids.x, 'X-Chain', VM_IDS.avm],
@@ -121,7 +157,7 @@ export function writeGenesis(
 
   const bytes = encodeBlock({
     kind: 'genesis',
-    parentId: genesisId,
+    parentId: genesisHash(genesis),
     height: 0n,
     time: BigInt(genesis.startTime),
     txs: [],

@@ -126,10 +126,11 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
     getTx: (params) => {
       const id = parseTxId(params.string('txID'));
       const encoding = encodingOf(params, true);
-      const stored = vm.state.tx(id);
-      if (!stored) fail('not found');
-      if (encoding === 'hex') return { tx: toCheckedHex(stored.bytes), encoding };
-      return { tx: json.tx(readTx(stored.bytes)), encoding };
+      const bytes = vm.state.tx(id)?.bytes ?? vm.genesisTx(id);
+      if (!bytes) fail('not found');
+      if (encoding === 'hex') return { tx: toCheckedHex(bytes), encoding };
+      // The genesis tx's id is the asset id it was asked by, not the hash of the devnet's bytes.
+      return { tx: { ...json.tx(readTx(bytes)), id }, encoding };
     },
 
     getTxStatus: (params) => ({ status: vm.status(parseTxId(params.string('txID'))) }),
