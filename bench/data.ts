@@ -53,6 +53,8 @@ const KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a76
 const ADDR = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(KEY));
 const TXS = Number(process.env.FLURRY_BENCH_DATA_TXS ?? 600);
 const ROWS = Number(process.env.FLURRY_BENCH_DATA_ROWS ?? 1_000_000);
+/** `FLURRY_BENCH_DATA_PARTS=list` runs only the list figures (e.g. while tuning the list route). */
+const PARTS = (process.env.FLURRY_BENCH_DATA_PARTS ?? 'indexing,list').split(',');
 const codec = avmSerial.getAVMManager().getDefaultCodec();
 
 async function rpc(url: string, method: string, params: unknown = {}): Promise<any> {
@@ -397,9 +399,15 @@ async function throughput(
 }
 
 export async function dataBench(): Promise<BenchResult[]> {
-  const results: BenchResult[] = [];
+  return [
+    ...(PARTS.includes('indexing') ? await indexingFigures() : []),
+    ...(PARTS.includes('list') ? await listFigures() : []),
+  ];
+}
 
-  // --- indexing rate ------------------------------------------------------------------------
+/** Indexing rate on SQLite and PostgreSQL, and head-following latency. */
+async function indexingFigures(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
   const node = await startNodeProcess();
   try {
     const filled = await fillChain(node.url, node.facts, TXS);
@@ -443,8 +451,12 @@ export async function dataBench(): Promise<BenchResult[]> {
     await new Promise((r) => node.child.once('exit', r));
     fs.rmSync(node.dir, { recursive: true, force: true });
   }
+  return results;
+}
 
-  // --- list latency and throughput over 1,000,000 UTXOs ---------------------------------------
+/** List latency at page 1 and page 10,000 over 1,000,000 UTXOs, and throughput vs hello-world. */
+async function listFigures(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
   const dir = await bigStore();
   const database = await createDatabase({ dataDir: dir });
   const access = parseApiAccessConfig(
