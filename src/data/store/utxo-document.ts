@@ -101,16 +101,24 @@ const X_SHAPE = /"outputIndex":"/;
 const AMOUNT = /"amount":"(\d+)"/;
 
 /**
- * The same completion as `completeUtxo`, spliced into the stored JSON text without parsing it:
- * a list page is then written as text end to end. (X-shape documents keep their `amount`
- * member, an extra field clients ignore.)
+ * The start of a UTXO's `asset` member, up to its amount: the same text for every output of
+ * the asset, so a list renders it once per asset rather than once per row.
  */
-export function completeUtxoJson(row: UtxoDocRow, asset: AssetInfo): string {
+export function assetJsonPrefix(asset: AssetInfo): string {
+  return `,"asset":${JSON.stringify(asset).slice(0, -1)},"amount":"`;
+}
+
+/**
+ * The same completion as `completeUtxo`, spliced into the stored JSON text without parsing it:
+ * a list page is then written as text end to end. `assetPrefix` is `assetJsonPrefix` of the
+ * row's asset. (X-shape documents keep their `amount` member, an extra field clients ignore.)
+ */
+export function completeUtxoJson(row: UtxoDocRow, assetPrefix: string): string {
   const doc = row.doc!;
   const amount = AMOUNT.exec(doc)?.[1] ?? '0';
-  let extra = `,"asset":${JSON.stringify({ ...asset, amount })}`;
+  let extra = `${assetPrefix}${amount}"}`;
   if (!X_SHAPE.test(doc)) {
-    extra += `,"staked":${row.staked === 1}`;
+    extra += row.staked === 1 ? ',"staked":true' : ',"staked":false';
     if (row.consuming_tx)
       extra += `,"consumingTxHash":${JSON.stringify(row.consuming_tx)},"consumingBlockNumber":"${Number(row.consuming_height)}","consumingBlockTimestamp":${Number(row.consuming_ts)}`;
   } else if (row.consuming_tx) {

@@ -32,7 +32,7 @@ import {
 } from '../../store/queries/utxos.js';
 import type { Currency } from '../api-keys.js';
 import { assetInfo, sumByAsset, xChainUtxo } from './format.js';
-import { completeUtxoJson, type UtxoDocRow } from '../../store/utxo-document.js';
+import { assetJsonPrefix, completeUtxoJson, type UtxoDocRow } from '../../store/utxo-document.js';
 import { parseGenesisData } from './genesis-data.js';
 
 export interface PrimaryNetworkDeps {
@@ -58,10 +58,23 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
     return Math.max(Math.floor(Date.now() / 1000), Number(row?.t ?? 0));
   }
 
+  /** `assetJsonPrefix` per indexed asset (asset descriptions never change once created). */
+  const assetPrefixes = new Map<string, string>();
+
   /** Each UTXO as JSON text (documents are completed without being parsed). */
   async function formatUtxos(rows: UtxoDocRow[]): Promise<string[]> {
-    const known = await assets.get(rows.map((r) => r.asset_id));
-    return rows.map((r) => completeUtxoJson(r, assetInfo(r.asset_id, known.get(r.asset_id))));
+    const unseen = rows.filter((r) => !assetPrefixes.has(r.asset_id)).map((r) => r.asset_id);
+    const known = unseen.length > 0 ? await assets.get(unseen) : undefined;
+    return rows.map((r) => {
+      let prefix = assetPrefixes.get(r.asset_id);
+      if (prefix === undefined) {
+        const row = known?.get(r.asset_id);
+        prefix = assetJsonPrefix(assetInfo(r.asset_id, row));
+        // An asset not indexed yet is described by placeholders until it is.
+        if (row) assetPrefixes.set(r.asset_id, prefix);
+      }
+      return completeUtxoJson(r, prefix);
+    });
   }
 
   return {
