@@ -28,7 +28,7 @@ let now = Date.now();
 let chainId: string;
 let pub: ReturnType<typeof createPublicClient>;
 let wallet: ReturnType<typeof createWalletClient>;
-/** Per day: transactions, per-second maxima, active addresses, gas, fees, contracts — from the chain. */
+/** Per day: transactions, per-second maxima, active addresses, gas, fees, contracts, deployers — from the chain. */
 const days = new Map<
   number,
   {
@@ -38,6 +38,7 @@ const days = new Map<
     gas: bigint;
     fees: bigint;
     contracts: number;
+    deployers: Set<string>;
   }
 >();
 let newestDay = 0;
@@ -101,6 +102,7 @@ before(async () => {
       gas: 0n,
       fees: 0n,
       contracts: 0,
+      deployers: new Set<string>(),
     };
     for (const tx of block.transactions) {
       const r = await pub.getTransactionReceipt({ hash: tx.hash });
@@ -110,7 +112,10 @@ before(async () => {
       d.addresses.add((tx.to ?? r.contractAddress!).toLowerCase());
       d.gas += r.gasUsed;
       d.fees += r.gasUsed * r.effectiveGasPrice;
-      if (r.contractAddress) d.contracts++;
+      if (r.contractAddress) {
+        d.contracts++;
+        d.deployers.add(tx.from.toLowerCase());
+      }
     }
     days.set(day, d);
   }
@@ -252,6 +257,87 @@ describe('GET /v2/chains/{chainId}/metrics/{metric} through chainkit', () => {
       if (!d) assert.equal(p.value, 0);
       else assert.ok(p.value > 0 && Number.isFinite(p.value) && i >= 0);
     });
+  });
+
+  test('cumulative metrics per day: running totals of the blocks, carried over empty days and pages', async () => {
+    // Oldest day first: totals up to the end of each day, and every address and deployer seen so far.
+    const running = new Map<
+      number,
+      { txs: number; addresses: number; contracts: number; deployers: number }
+    >();
+    const seen = { addresses: new Set<string>(), deployers: new Set<string>() };
+    let txs = 0;
+    let contracts = 0;
+    for (let day = oldestDay; day <= newestDay; day += DAY) {
+      const d = days.get(day);
+      txs += d?.txs ?? 0;
+      contracts += d?.contracts ?? 0;
+      d?.addresses.forEach((a) => seen.addresses.add(a));
+      d?.deployers.forEach((a) => seen.deployers.add(a));
+      running.set(day, { txs, addresses: seen.addresses.size, contracts, deployers: seen.deployers.size });
+    }
+    const newestFirst = (pick: (r: NonNullable<ReturnType<typeof running.get>>) => number) =>
+      expectedAvgTps().map(({ timestamp }) => ({ timestamp, value: pick(running.get(timestamp)!) }));
+    const cumulativeTxCount = await series('cumulativeTxCount');
+    assert.deepEqual(
+      cumulativeTxCount,
+      newestFirst((r) => r.txs),
+    );
+    assert.deepEqual(
+      await series('cumulativeAddresses'),
+      newestFirst((r) => r.addresses),
+    );
+    assert.deepEqual(
+      await series('cumulativeContracts'),
+      newestFirst((r) => r.contracts),
+    );
+    assert.deepEqual(
+      await series('cumulativeDeployers'),
+      newestFirst((r) => r.deployers),
+    );
+    // The known transactions: 3 transfers to a1 from one key; a day later 2 to a2 and a
+    // deployment; 40 days later 1 to a3. Sender, a1, a2, the contract and a3 are 5 addresses.
+    const at = (day: number) => cumulativeTxCount.find((r) => r.timestamp === day)!.value;
+    assert.deepEqual(
+      [at(oldestDay), at(oldestDay + DAY), at(oldestDay + 20 * DAY), at(newestDay)],
+      [3, 6, 6, 7],
+    );
+    assert.deepEqual((await series('cumulativeAddresses'))[0], { timestamp: newestDay, value: 5 });
+    assert.deepEqual((await series('cumulativeContracts'))[0], { timestamp: newestDay, value: 1 });
+    assert.deepEqual((await series('cumulativeDeployers'))[0], { timestamp: newestDay, value: 1 });
+    // A window starting on an empty day carries the total of the last day with a bucket.
+    assert.deepEqual(
+      await series('cumulativeAddresses', {
+        startTimestamp: oldestDay + 2 * DAY,
+        endTimestamp: oldestDay + 3 * DAY,
+      }),
+      [
+        { timestamp: oldestDay + 3 * DAY, value: 4 },
+        { timestamp: oldestDay + 2 * DAY, value: 4 },
+      ],
+    );
+  });
+
+  test('cumulativeTxCount per hour, week and month is the running sum of txCount', async () => {
+    for (const timeInterval of ['hour', 'week', 'month'] as const) {
+      const read = async (metric: 'txCount' | 'cumulativeTxCount') => {
+        const out: { timestamp: number; value: number }[] = [];
+        for await (const page of await sdk.metrics.chains.getMetrics(
+          { chainId, metric, timeInterval, pageSize: 2160 },
+          { serverURL: metrics.url },
+        ))
+          out.push(...page.result.results);
+        return out.reverse();
+      };
+      const counts = await read('txCount');
+      let sum = 0;
+      assert.deepEqual(
+        await read('cumulativeTxCount'),
+        counts.map(({ timestamp, value }) => ({ timestamp, value: (sum += value) })),
+        timeInterval,
+      );
+      assert.equal(sum, 7, timeInterval);
+    }
   });
 
   test('hour, week and month buckets add up to the same transactions; start/end bound the series', async () => {

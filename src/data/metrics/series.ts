@@ -7,11 +7,14 @@ import type { DataSchema } from '../store/schema.js';
 import type { EvmMetricBucketTable } from '../store/schema-evm.js';
 import { bucketSeconds, bucketStart, previousBucket, type Span } from './buckets.js';
 
+/** The real API's ChainMetric enum, every value of which is computed here. */
 export const METRICS = [
   'activeAddresses',
   'activeSenders',
   'cumulativeTxCount',
+  'cumulativeAddresses',
   'cumulativeContracts',
+  'cumulativeDeployers',
   'contracts',
   'deployers',
   'gasUsed',
@@ -26,21 +29,30 @@ export const METRICS = [
 ] as const;
 export type Metric = (typeof METRICS)[number];
 
-/** ChainMetric values of the real API this service does not compute (distinct counts over all time). */
-export const UNSUPPORTED_METRICS = ['cumulativeAddresses', 'cumulativeDeployers'] as const;
-
 type Bucket = Selectable<EvmMetricBucketTable>;
+
+/** The bucket column each cumulative metric reads: totals up to the end of the bucket. */
+const CUMULATIVE = {
+  cumulativeTxCount: 'cumulative_tx_count',
+  cumulativeAddresses: 'cumulative_addresses',
+  cumulativeContracts: 'cumulative_contracts',
+  cumulativeDeployers: 'cumulative_deployers',
+} as const satisfies Partial<Record<Metric, keyof Bucket>>;
+type CumulativeMetric = keyof typeof CUMULATIVE;
+
+function isCumulative(metric: Metric): metric is CumulativeMetric {
+  return metric in CUMULATIVE;
+}
 
 const WEI_PER_NAVAX = 1e9;
 const WEI_PER_AVAX = 1e18;
 
 /** One bucket's value. Gas prices are in nAVAX (gwei), fees in AVAX; rates per second. */
 export function metricValue(
-  metric: Metric,
+  metric: Exclude<Metric, CumulativeMetric>,
   b: Bucket | undefined,
   span: Span,
   start: number,
-  cumulative: number,
 ): number {
   const seconds = bucketSeconds(span, start);
   const n = (v: unknown) => Number(v ?? 0);
@@ -73,9 +85,6 @@ export function metricValue(
       return b ? Number(BigInt(b.max_gas_price)) / WEI_PER_NAVAX : 0;
     case 'feesPaid':
       return b ? Number(BigInt(b.fees_paid)) / WEI_PER_AVAX : 0;
-    case 'cumulativeTxCount':
-    case 'cumulativeContracts':
-      return cumulative;
   }
 }
 
@@ -123,23 +132,42 @@ export async function readSeries(db: Kysely<DataSchema>, q: SeriesQuery): Promis
     .where('bucket_start', '<=', page[0])
     .execute();
   const byStart = new Map(rows.map((r) => [Number(r.bucket_start), r]));
-  let cumulative = 0;
-  if (q.metric === 'cumulativeTxCount' || q.metric === 'cumulativeContracts') {
-    const column = q.metric === 'cumulativeTxCount' ? 'tx_count' : 'contracts';
-    const total = await db
-      .selectFrom('evm_metric_buckets')
-      .select((eb) => eb.fn.sum<number>(column).as('total'))
-      .where('chain', '=', q.chain)
-      .where('span', '=', q.span)
-      .where('bucket_start', '<=', page[0])
-      .executeTakeFirst();
-    cumulative = Number(total?.total ?? 0);
-  }
-  const results = page.map((start) => {
-    const b = byStart.get(start);
-    const value = metricValue(q.metric, b, q.span, start, cumulative);
-    if (b) cumulative -= Number(q.metric === 'cumulativeContracts' ? b.contracts : b.tx_count);
-    return { timestamp: start, value };
-  });
+  const metric = q.metric;
+  const results = isCumulative(metric)
+    ? await cumulativeValues(db, q, page, byStart, CUMULATIVE[metric])
+    : page.map((start) => ({
+        timestamp: start,
+        value: metricValue(metric, byStart.get(start), q.span, start),
+      }));
   return { results, next: starts.length > q.limit ? starts[q.limit] : undefined };
+}
+
+/**
+ * A cumulative metric over a page (bucket starts, newest first): the stored total of each
+ * bucket; a period without a bucket keeps the total of the last bucket before it, read once.
+ */
+async function cumulativeValues(
+  db: Kysely<DataSchema>,
+  q: SeriesQuery,
+  page: number[],
+  byStart: Map<number, Bucket>,
+  column: (typeof CUMULATIVE)[CumulativeMetric],
+): Promise<{ timestamp: number; value: number }[]> {
+  const before = await db
+    .selectFrom('evm_metric_buckets')
+    .select(column)
+    .where('chain', '=', q.chain)
+    .where('span', '=', q.span)
+    .where('bucket_start', '<', page[page.length - 1])
+    .orderBy('bucket_start', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  let carried = Number(before?.[column] ?? 0);
+  const out: { timestamp: number; value: number }[] = [];
+  for (let i = page.length - 1; i >= 0; i--) {
+    const b = byStart.get(page[i]);
+    if (b) carried = Number(b[column]);
+    out.push({ timestamp: page[i], value: carried });
+  }
+  return out.reverse();
 }

@@ -25,7 +25,7 @@ import type { DataSchema } from '../store/schema.js';
 import { evmSource } from '../indexer/evm/write-batch.js';
 import { SPANS, type Span } from './buckets.js';
 import { createUuidPageTokens } from './page-tokens.js';
-import { METRICS, UNSUPPORTED_METRICS, readSeries, type Metric } from './series.js';
+import { METRICS, readSeries, type Metric } from './series.js';
 
 export interface MetricsServiceOptions {
   db: Kysely<DataSchema>;
@@ -187,8 +187,6 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     async (request) => {
       const p = request.params as Static<typeof V2Params>;
       const q = request.query as Static<typeof V2Query>;
-      if ((UNSUPPORTED_METRICS as readonly string[]).includes(p.metric))
-        throw new InvalidParameterError(`metric ${p.metric} is not computed by this service`);
       if (!(METRICS as readonly string[]).includes(p.metric))
         throw new InvalidParameterError(`metric must be one of ${METRICS.join(', ')}`);
       const { chain } = await chainOf(p.chainId);

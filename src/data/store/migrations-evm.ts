@@ -3,6 +3,7 @@
  * Append-only like every migration: never edit one that has shipped.
  */
 import type { Kysely } from 'kysely';
+import { SPANS, bucketStart } from '../metrics/buckets.js';
 
 type AnyDb = Kysely<any>;
 
@@ -199,4 +200,86 @@ export async function evmInitial(db: AnyDb): Promise<void> {
     .addColumn('cursor', 'bigint', (c) => c.notNull())
     .addColumn('expires_at_ms', 'bigint', (c) => c.notNull())
     .execute();
+}
+
+/** The cumulative columns of `evm_metric_buckets`, in the order the metrics name them. */
+const CUMULATIVE_COLUMNS = [
+  'cumulative_tx_count',
+  'cumulative_contracts',
+  'cumulative_addresses',
+  'cumulative_deployers',
+] as const;
+
+/**
+ * Cumulative metrics kept in the buckets, and each chain's all-time address and deployer sets
+ * (members of span `all`) that tell a first appearance. Buckets indexed before this migration
+ * are filled from what the store holds: running sums of their counts, and first appearances
+ * from the hour buckets' member sets (an hour lies inside one day, week and month).
+ */
+export async function evmCumulativeMetrics(db: AnyDb): Promise<void> {
+  for (const column of CUMULATIVE_COLUMNS)
+    await db.schema
+      .alterTable('evm_metric_buckets')
+      .addColumn(column, 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+
+  const firsts = await db
+    .selectFrom('evm_metric_members')
+    .select(['chain', 'kind', 'address', (eb) => eb.fn.min('bucket_start').as('first')])
+    .where('span', '=', 'hour')
+    .where('kind', 'in', ['a', 'd'])
+    .groupBy(['chain', 'kind', 'address'])
+    .execute();
+  const all = firsts.map((f) => ({
+    chain: f.chain,
+    span: 'all',
+    bucket_start: 0,
+    kind: f.kind,
+    address: f.address,
+  }));
+  for (let i = 0; i < all.length; i += 400)
+    await db
+      .insertInto('evm_metric_members')
+      .values(all.slice(i, i + 400))
+      .execute();
+  // First appearances per bucket: `${chain}:${span}:${start}:${kind}` → count.
+  const fresh = new Map<string, number>();
+  for (const f of firsts)
+    for (const span of SPANS) {
+      const key = `${f.chain}:${span}:${bucketStart(span, Number(f.first))}:${f.kind}`;
+      fresh.set(key, (fresh.get(key) ?? 0) + 1);
+    }
+
+  const buckets = await db
+    .selectFrom('evm_metric_buckets')
+    .select(['chain', 'span', 'bucket_start', 'tx_count', 'contracts'])
+    .orderBy('chain')
+    .orderBy('span')
+    .orderBy('bucket_start')
+    .execute();
+  let series = '';
+  let run = { txs: 0, contracts: 0, addresses: 0, deployers: 0 };
+  for (const b of buckets) {
+    const key = `${b.chain}:${b.span}:${Number(b.bucket_start)}`;
+    if (`${b.chain}:${b.span}` !== series) {
+      series = `${b.chain}:${b.span}`;
+      run = { txs: 0, contracts: 0, addresses: 0, deployers: 0 };
+    }
+    run.txs += Number(b.tx_count);
+    run.contracts += Number(b.contracts);
+    run.addresses += fresh.get(`${key}:a`) ?? 0;
+    run.deployers += fresh.get(`${key}:d`) ?? 0;
+    await db
+      .updateTable('evm_metric_buckets')
+      .set({
+        cumulative_tx_count: run.txs,
+        cumulative_contracts: run.contracts,
+        cumulative_addresses: run.addresses,
+        cumulative_deployers: run.deployers,
+      })
+      .where('chain', '=', b.chain)
+      .where('span', '=', b.span)
+      .where('bucket_start', '=', b.bucket_start)
+      .execute();
+  }
 }

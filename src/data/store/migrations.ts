@@ -3,7 +3,7 @@
  * has shipped: add a new one. Column types are the ones both dialects read identically.
  */
 import type { Kysely, Migration } from 'kysely';
-import { evmInitial } from './migrations-evm.js';
+import { evmCumulativeMetrics, evmInitial } from './migrations-evm.js';
 
 type AnyDb = Kysely<any>;
 
@@ -224,4 +224,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
   '0002_evm': { up: evmInitial },
   '0003_utxo_documents': { up: utxoDocuments },
+  '0004_evm_cumulative_metrics': { up: evmCumulativeMetrics },
 };

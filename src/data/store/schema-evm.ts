@@ -173,6 +173,12 @@ export interface EvmMetricBucketTable {
   active_senders: number;
   contracts: number;
   deployers: number;
+  /** Totals from the chain's first indexed block to the end of the bucket (the cumulative* metrics). */
+  cumulative_tx_count: number;
+  cumulative_contracts: number;
+  /** Distinct active addresses (senders and recipients) and deployers ever seen, up to the bucket. */
+  cumulative_addresses: number;
+  cumulative_deployers: number;
 }
 
 /** Transactions and gas per second with activity: feeds maxTps/maxGps exactly. */
@@ -184,7 +190,11 @@ export interface EvmMetricSecondTable {
   gas_used: number;
 }
 
-/** Distinct members per bucket: kind `a` active address, `s` sender, `d` deployer. */
+/**
+ * Distinct members per bucket: kind `a` active address, `s` sender, `d` deployer. Span `all`
+ * (bucket_start 0) holds every address and deployer the chain ever had, which tells a first
+ * appearance for the cumulative counts.
+ */
 export interface EvmMetricMemberTable {
   chain: number;
   span: string;

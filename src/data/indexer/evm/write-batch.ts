@@ -5,8 +5,9 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { DataSchema } from '../../store/schema.js';
-import { CheckpointConflictError, readCheckpoint } from '../../store/batch.js';
+import { CheckpointConflictError, readCheckpoint, writeUtxoRows } from '../../store/batch.js';
 import { SPANS, bucketStart, type Span } from '../../metrics/buckets.js';
+import type { AtomicRows } from './atomic-txs.js';
 import type { DecodedBlock } from './decode-block.js';
 
 export interface ContractInfo {
@@ -22,6 +23,8 @@ export interface EvmBatch {
   blocks: DecodedBlock[];
   /** Classification and metadata of contracts first seen in this range. */
   contracts: ContractInfo[];
+  /** C-chain: the primary-network UTXO rows and spends of the range's atomic txs. */
+  atomic?: AtomicRows;
 }
 
 const CHUNK = 400;
@@ -66,6 +69,7 @@ export async function writeEvmBatch(
     for (const part of chunks(blocks.flatMap((b) => b.internalTxs)))
       await trx.insertInto('evm_internal_txs').values(part).execute();
 
+    if (batch.atomic) await writeUtxoRows(trx, batch.atomic.utxos, batch.atomic.spends);
     await writeContracts(trx, batch);
     await writeNfts(trx, batch);
     await writeMetrics(trx, batch);
@@ -196,6 +200,9 @@ interface BucketDelta {
   maxGps: number;
   contracts: number;
   members: Record<'a' | 's' | 'd', Set<string>>;
+  /** Addresses and deployers whose first appearance on the chain falls in this bucket. */
+  firstAddresses: number;
+  firstDeployers: number;
 }
 
 async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Promise<void> {
@@ -219,6 +226,8 @@ async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Prom
           maxGps: 0,
           contracts: 0,
           members: { a: new Set(), s: new Set(), d: new Set() },
+          firstAddresses: 0,
+          firstDeployers: 0,
         };
         buckets.set(key, b);
       }
@@ -226,9 +235,19 @@ async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Prom
     });
 
   const seconds = new Map<number, { txs: number; gas: number }>();
+  // Each address's and deployer's first timestamp in this range, for the all-time sets.
+  const firstSeen = { a: new Map<string, number>(), d: new Map<string, number>() };
+  const see = (kind: 'a' | 'd', address: string, ts: number) => {
+    if (!firstSeen[kind].has(address)) firstSeen[kind].set(address, ts);
+  };
   for (const { block, txFacts, deployments } of batch.blocks) {
     const ts = Number(block.timestamp);
     const targets = bucketsOf(ts);
+    for (const d of deployments) see('d', d.deployer, ts);
+    for (const t of txFacts) {
+      see('a', t.from, ts);
+      if (t.to) see('a', t.to, ts);
+    }
     if (txFacts.length > 0) {
       const s = seconds.get(ts) ?? { txs: 0, gas: 0 };
       s.txs += txFacts.length;
@@ -279,7 +298,12 @@ async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Prom
     }
   }
 
-  for (const b of buckets.values()) {
+  await countFirstAppearances(trx, chain, firstSeen, bucketsOf);
+  const cumulative = await runningTotals(trx, chain);
+
+  // Ascending per span: each bucket's cumulative values carry the previous one's forward.
+  const ordered = [...buckets.values()].sort((x, y) => x.start - y.start);
+  for (const b of ordered) {
     const counts = { a: 0, s: 0, d: 0 };
     for (const kind of ['a', 's', 'd'] as const) {
       const members = [...b.members[kind]];
@@ -326,6 +350,7 @@ async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Prom
       active_senders: Number(prev?.active_senders ?? 0) + counts.s,
       contracts: Number(prev?.contracts ?? 0) + b.contracts,
       deployers: Number(prev?.deployers ?? 0) + counts.d,
+      ...cumulative.add(b),
     };
     await trx
       .insertInto('evm_metric_buckets')
@@ -333,4 +358,82 @@ async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Prom
       .onConflict((oc) => oc.columns(['chain', 'span', 'bucket_start']).doUpdateSet(row))
       .execute();
   }
+}
+
+/**
+ * Records the addresses and deployers of the range that the chain never had before (members of
+ * span `all`) and counts each in the buckets of its first timestamp.
+ */
+async function countFirstAppearances(
+  trx: Transaction<DataSchema>,
+  chain: number,
+  firstSeen: Record<'a' | 'd', Map<string, number>>,
+  bucketsOf: (ts: number) => BucketDelta[],
+): Promise<void> {
+  for (const kind of ['a', 'd'] as const)
+    for (const part of chunks([...firstSeen[kind].keys()])) {
+      const known = new Set(
+        (
+          await trx
+            .selectFrom('evm_metric_members')
+            .select('address')
+            .where('chain', '=', chain)
+            .where('span', '=', 'all')
+            .where('bucket_start', '=', 0)
+            .where('kind', '=', kind)
+            .where('address', 'in', part)
+            .execute()
+        ).map((r) => r.address),
+      );
+      const fresh = part.filter((a) => !known.has(a));
+      if (fresh.length === 0) continue;
+      await trx
+        .insertInto('evm_metric_members')
+        .values(fresh.map((address) => ({ chain, span: 'all', bucket_start: 0, kind, address })))
+        .execute();
+      for (const address of fresh)
+        for (const b of bucketsOf(firstSeen[kind].get(address)!))
+          if (kind === 'a') b.firstAddresses++;
+          else b.firstDeployers++;
+    }
+}
+
+/**
+ * Running totals per span, from the newest bucket already stored. Block timestamps never go
+ * back, so a range only adds to the newest bucket or opens later ones: fed the range's buckets
+ * in ascending order, `add` returns each one's cumulative columns.
+ */
+async function runningTotals(trx: Transaction<DataSchema>, chain: number) {
+  const totals = new Map<string, { tx: number; contracts: number; addresses: number; deployers: number }>();
+  for (const span of SPANS) {
+    const last = await trx
+      .selectFrom('evm_metric_buckets')
+      .select(['cumulative_tx_count', 'cumulative_contracts', 'cumulative_addresses', 'cumulative_deployers'])
+      .where('chain', '=', chain)
+      .where('span', '=', span)
+      .orderBy('bucket_start', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    totals.set(span, {
+      tx: Number(last?.cumulative_tx_count ?? 0),
+      contracts: Number(last?.cumulative_contracts ?? 0),
+      addresses: Number(last?.cumulative_addresses ?? 0),
+      deployers: Number(last?.cumulative_deployers ?? 0),
+    });
+  }
+  return {
+    add(b: BucketDelta) {
+      const t = totals.get(b.span)!;
+      t.tx += b.txCount;
+      t.contracts += b.contracts;
+      t.addresses += b.firstAddresses;
+      t.deployers += b.firstDeployers;
+      return {
+        cumulative_tx_count: t.tx,
+        cumulative_contracts: t.contracts,
+        cumulative_addresses: t.addresses,
+        cumulative_deployers: t.deployers,
+      };
+    },
+  };
 }
