@@ -130,33 +130,7 @@ export async function writeBatch(
         .onConflict((oc) => oc.column('asset_id').doNothing())
         .execute();
 
-    // Outputs and their address rows, then spends; then settle every spend whose output is known.
-    const utxos = rows.utxos.map((u) => ({ ...u, doc: renderUtxoDocument(u) }));
-    await insertAll(trx, 'utxos', utxos, 200);
-    const addressRows = utxos.flatMap((u) =>
-      (JSON.parse(u.addresses) as string[]).map((address) => ({
-        chain_id: u.consumed_on,
-        address,
-        utxo_id: u.utxo_id,
-        spent: 0,
-        ts: u.block_ts,
-        amount: u.amount,
-      })),
-    );
-    for (const part of chunks(addressRows))
-      await trx
-        .insertInto('utxo_addresses')
-        .values(part)
-        .onConflict((oc) => oc.columns(['chain_id', 'address', 'utxo_id']).doNothing())
-        .execute();
-    for (const part of chunks(rows.spends))
-      await trx
-        .insertInto('utxo_spends')
-        .values(part)
-        .onConflict((oc) => oc.column('utxo_id').doNothing())
-        .execute();
-    const touched = [...new Set([...utxos.map((u) => u.utxo_id), ...rows.spends.map((s) => s.utxo_id)])];
-    for (const ids of chunks(touched)) await settleSpends(trx, ids);
+    await writeUtxoRows(trx, rows.utxos, rows.spends);
 
     await insertAll(trx, 'subnets', rows.subnets);
     for (const u of rows.subnetUpdates) {
@@ -214,6 +188,44 @@ export async function writeBatch(
       .onConflict((oc) => oc.column('source').doUpdateSet({ next_index: toIndex, updated_at_ms: now }))
       .execute();
   });
+}
+
+/**
+ * Outputs with their address rows, then spends; then settles every spend whose output is known
+ * (a spend read before its output, e.g. an import indexed before the export on the other chain,
+ * waits in utxo_spends until the output arrives). Shared by the primary and C-chain indexers.
+ */
+export async function writeUtxoRows(
+  trx: Transaction<DataSchema>,
+  outputs: Insertable<UtxoTable>[],
+  spends: Insertable<UtxoSpendTable>[],
+): Promise<void> {
+  const utxos = outputs.map((u) => ({ ...u, doc: renderUtxoDocument(u) }));
+  await insertAll(trx, 'utxos', utxos, 200);
+  const addressRows = utxos.flatMap((u) =>
+    (JSON.parse(u.addresses) as string[]).map((address) => ({
+      chain_id: u.consumed_on,
+      address,
+      utxo_id: u.utxo_id,
+      spent: 0,
+      ts: u.block_ts,
+      amount: u.amount,
+    })),
+  );
+  for (const part of chunks(addressRows))
+    await trx
+      .insertInto('utxo_addresses')
+      .values(part)
+      .onConflict((oc) => oc.columns(['chain_id', 'address', 'utxo_id']).doNothing())
+      .execute();
+  for (const part of chunks(spends))
+    await trx
+      .insertInto('utxo_spends')
+      .values(part)
+      .onConflict((oc) => oc.column('utxo_id').doNothing())
+      .execute();
+  const touched = [...new Set([...utxos.map((u) => u.utxo_id), ...spends.map((s) => s.utxo_id)])];
+  for (const ids of chunks(touched)) await settleSpends(trx, ids);
 }
 
 /** Marks every output among `ids` that has a recorded spend as spent: two statements per chunk. */

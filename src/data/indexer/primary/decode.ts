@@ -8,7 +8,9 @@ import { avaxSerial, Id, utils, Utxo } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { amountKey } from '../../store/amounts.js';
+import type { Insertable } from 'kysely';
 import type { BatchRows } from '../../store/batch.js';
+import type { UtxoTable } from '../../store/schema.js';
 import type { ParsedBlock } from './blocks.js';
 import { credentialKeys, describeOutput, describeOwners, packUtxo, utxoBytes, utxoIdOf } from './outputs.js';
 
@@ -41,6 +43,63 @@ const val = (x: any): any => (x && typeof x.value === 'function' ? x.value() : x
 const cb58 = (b: Uint8Array) => utils.base58check.encode(b);
 const idText = (x: any): string => (typeof x?.toString === 'function' ? x.toString() : String(x));
 
+/** Where an output or a spend happened: block height and time, and the order key. */
+export interface Place {
+  height: number;
+  blockId: string;
+  ts: number;
+  seq: number;
+}
+
+export interface OutputRowInput {
+  txId: string;
+  /** The tx id's bytes when at hand (saves decoding `txId`). */
+  txIdBytes?: Uint8Array;
+  outputIndex: number;
+  assetId: Id;
+  output: any;
+  at: Place;
+  /** Chain that holds the output (the destination for exports); default: the creating chain. */
+  consumedOn?: string;
+  stake?: { start: number; end: number };
+}
+
+/** The row of one unspent output created on `ctx.chainId`. */
+export function utxoRow(
+  ctx: Pick<DecodeContext, 'chainId' | 'chain' | 'hrp' | 'manager'>,
+  o: OutputRowInput,
+): Insertable<UtxoTable> {
+  const info = describeOutput(o.output, ctx.hrp);
+  return {
+    utxo_id: utxoIdOf(o.txIdBytes ?? Id.fromString(o.txId).toBytes(), o.outputIndex),
+    tx_hash: o.txId,
+    output_index: o.outputIndex,
+    created_on: ctx.chainId,
+    consumed_on: o.consumedOn ?? ctx.chainId,
+    asset_id: idText(o.assetId),
+    amount: amountKey(info.amount),
+    addresses: JSON.stringify(info.addresses),
+    threshold: info.threshold,
+    locktime: Number(info.locktime),
+    stakeable_locktime: Number(info.stakeableLocktime),
+    staked: o.stake ? 1 : 0,
+    utxo_type: ctx.chain === 'P' ? (o.stake ? 'STAKE' : 'TRANSFER') : info.kind,
+    reward_type: null,
+    start_ts: o.stake?.start ?? null,
+    end_ts: o.stake?.end ?? null,
+    block_height: o.at.height,
+    block_ts: o.at.ts,
+    seq: o.at.seq,
+    group_id: info.groupId ?? null,
+    payload: info.payload ?? null,
+    utxo_bytes: utxoBytes(ctx.manager, o.txId, o.outputIndex, o.assetId, o.output),
+    consuming_tx: null,
+    consuming_height: null,
+    consuming_ts: null,
+    credentials: null,
+  };
+}
+
 /** `avm.CreateAssetTx` → `CreateAssetTx`, `pvm.AddPermissionlessValidator` → `AddPermissionlessValidatorTx`. */
 export function txTypeName(type: string): string {
   const name = type.replace(/^[a-z]+\./, '');
@@ -72,14 +131,13 @@ export async function decodeBlock(
     );
 }
 
-interface Place {
-  height: number;
-  blockId: string;
-  ts: number;
-  seq: number;
-}
-
-async function decodeTx(ctx: DecodeContext, bytes: Uint8Array, at: Place, rows: BatchRows): Promise<void> {
+/** One signed tx (codec version included) → its rows, as placed at `at`. */
+export async function decodeTx(
+  ctx: DecodeContext,
+  bytes: Uint8Array,
+  at: Place,
+  rows: BatchRows,
+): Promise<void> {
   const signed = ctx.manager.unpack(bytes, avaxSerial.SignedTx);
   const unsigned: any = signed.unsignedTx;
   const txIdBytes = sha256(bytes);
@@ -101,38 +159,19 @@ async function decodeTx(ctx: DecodeContext, bytes: Uint8Array, at: Place, rows: 
     output: any,
     extra: { consumedOn?: string; stake?: { start: number; end: number } } = {},
   ) => {
-    const info = describeOutput(output, ctx.hrp);
-    const asset = idText(assetId);
-    touchedAssets.add(asset);
-    const outputIndex = index++;
-    rows.utxos.push({
-      utxo_id: utxoIdOf(txIdBytes, outputIndex),
-      tx_hash: txId,
-      output_index: outputIndex,
-      created_on: ctx.chainId,
-      consumed_on: extra.consumedOn ?? ctx.chainId,
-      asset_id: asset,
-      amount: amountKey(info.amount),
-      addresses: JSON.stringify(info.addresses),
-      threshold: info.threshold,
-      locktime: Number(info.locktime),
-      stakeable_locktime: Number(info.stakeableLocktime),
-      staked: extra.stake ? 1 : 0,
-      utxo_type: ctx.chain === 'P' ? (extra.stake ? 'STAKE' : 'TRANSFER') : info.kind,
-      reward_type: null,
-      start_ts: extra.stake?.start ?? null,
-      end_ts: extra.stake?.end ?? null,
-      block_height: at.height,
-      block_ts: at.ts,
-      seq: at.seq,
-      group_id: info.groupId ?? null,
-      payload: info.payload ?? null,
-      utxo_bytes: utxoBytes(ctx.manager, txId, outputIndex, assetId, output),
-      consuming_tx: null,
-      consuming_height: null,
-      consuming_ts: null,
-      credentials: null,
-    });
+    touchedAssets.add(idText(assetId));
+    rows.utxos.push(
+      utxoRow(ctx, {
+        txId,
+        txIdBytes,
+        outputIndex: index++,
+        assetId,
+        output,
+        at,
+        consumedOn: extra.consumedOn,
+        stake: extra.stake,
+      }),
+    );
   };
   for (const out of (base?.outputs ?? []) as any[]) addOutput(out.assetId, out.output);
 
@@ -385,32 +424,18 @@ async function decodeReward(
     const rewardType = staker?.kind === 'delegator' ? 'DELEGATOR' : k === 0 ? 'VALIDATOR' : 'VALIDATOR_FEE';
     const seq = at.seq * 100 + k++;
     rows.utxos.push({
-      utxo_id: utxoId,
-      tx_hash: stakingTx,
-      output_index: outputIndex,
-      created_on: ctx.chainId,
-      consumed_on: ctx.chainId,
-      asset_id: utxo.getAssetId(),
-      amount: amountKey(info.amount),
-      addresses: JSON.stringify(info.addresses),
-      threshold: info.threshold,
-      locktime: Number(info.locktime),
-      stakeable_locktime: Number(info.stakeableLocktime),
-      staked: 0,
-      utxo_type: 'TRANSFER',
+      ...utxoRow(ctx, {
+        txId: stakingTx,
+        txIdBytes: utxo.utxoId.txID.toBytes(),
+        outputIndex,
+        assetId: utxo.assetId,
+        output: utxo.output,
+        at,
+      }),
       reward_type: rewardType,
       start_ts: staker?.startTs ?? null,
       end_ts: staker?.endTs ?? null,
-      block_height: at.height,
-      block_ts: at.ts,
-      seq: at.seq,
-      group_id: null,
-      payload: null,
       utxo_bytes: packUtxo(ctx.manager, utxo),
-      consuming_tx: null,
-      consuming_height: null,
-      consuming_ts: null,
-      credentials: null,
     });
     rows.rewards.push({
       utxo_id: utxoId,

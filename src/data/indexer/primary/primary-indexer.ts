@@ -15,6 +15,7 @@ import type { DataSchema } from '../../store/schema.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { parsePBlock, parseXBlock } from './blocks.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
+import { indexGenesis } from './genesis.js';
 import { createIndexReader, MAX_RANGE, type Container } from './index-reader.js';
 import { identifyNetwork, type IndexedNetwork } from './network.js';
 
@@ -51,6 +52,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
   const pollMs = config.pollMs ?? 25;
   const network = await identifyNetwork(node);
   await checkStoreNetwork(db, network);
+  await indexGenesis(db, node, network, logger);
   await ensureNativeAsset(db, node, network);
 
   let stopped = false;
@@ -211,7 +213,7 @@ async function checkStoreNetwork(db: Kysely<DataSchema>, network: IndexedNetwork
     );
 }
 
-/** The native asset is created in genesis, which no index holds: read its description once. */
+/** The native asset, for a node that does not serve the genesis tx: its description, read once. */
 async function ensureNativeAsset(
   db: Kysely<DataSchema>,
   node: NodeClient,

@@ -1,0 +1,180 @@
+/**
+ * Genesis allocations, which no index container carries, read once through public interfaces
+ * and written like any batch: rows and a checkpoint of their own (`X/genesis`, `P/genesis`) in
+ * one transaction, so a crash never half-writes them and a restart does not write them twice.
+ * Spends of genesis UTXOs indexed earlier settle when the outputs arrive (batch.ts).
+ *
+ * - X-chain: `avm.getTx` of the AVAX asset id is the genesis CreateAssetTx (the reference serves
+ *   it; so does Flurry). Its outputs are the genesis UTXOs: tx id = the asset id (not the hash of
+ *   the bytes: a devnet's bytes need not hash to its well-known id), output index in order.
+ * - P-chain: no standard method lists genesis UTXOs. A Flurry node serves `devnet.getGenesis`
+ *   (UTXOs and the genesis validators' txs); against another node they are not indexed.
+ */
+import { avaxSerial, Id, utils, Utxo } from '@avalabs/avalanchejs';
+import type { Kysely } from 'kysely';
+import type { Logger } from '../../../shared/logger.js';
+import { UpstreamUnavailableError } from '../../internal/errors.js';
+import type { NodeClient } from '../../internal/node-client.js';
+import {
+  CheckpointConflictError,
+  emptyBatch,
+  readCheckpoint,
+  writeBatch,
+  type BatchRows,
+} from '../../store/batch.js';
+import type { DataSchema } from '../../store/schema.js';
+import { parseXBlock } from './blocks.js';
+import { decodeTx, utxoRow, type DecodeContext, type Place } from './decode.js';
+import { createIndexReader } from './index-reader.js';
+import type { IndexedNetwork } from './network.js';
+import { packUtxo } from './outputs.js';
+
+/** What `devnet.getGenesis` answers (hex with checksum, as getUTXOs). */
+interface DevnetGenesis {
+  startTime: number;
+  pChain: { utxos: string[]; validatorTxs: string[] };
+}
+
+const X_SOURCE = 'X/genesis';
+const P_SOURCE = 'P/genesis';
+
+const avm = utils.getManagerForVM('AVM');
+const pvm = utils.getManagerForVM('PVM');
+const val = (x: any): any => (x && typeof x.value === 'function' ? x.value() : x);
+/** Node hex: the bytes followed by a 4-byte checksum. */
+const unhex = (text: string) => utils.hexToBuffer(text).subarray(0, -4);
+
+/** Indexes what genesis created on X and P, unless a previous start already did. */
+export async function indexGenesis(
+  db: Kysely<DataSchema>,
+  node: NodeClient,
+  network: IndexedNetwork,
+  logger?: Logger,
+): Promise<void> {
+  const xDone = (await readCheckpoint(db, X_SOURCE)) > 0;
+  const pDone = (await readCheckpoint(db, P_SOURCE)) > 0;
+  if (xDone && pDone) return;
+  const devnet = await optional(() => node.call<DevnetGenesis>('/ext/devnet', 'devnet.getGenesis'));
+  const ts = devnet?.startTime ?? (await firstXBlockTime(node));
+  const at: Place = { height: 0, blockId: '', ts, seq: 0 };
+
+  if (!xDone) {
+    const tx = await optional(() =>
+      node.call<{ tx: string }>('/ext/bc/X', 'avm.getTx', { txID: network.avaxAssetID, encoding: 'hex' }),
+    );
+    if (tx) await write(db, X_SOURCE, xGenesisRows(network, unhex(tx.tx), at));
+    else
+      logger?.warn(
+        'the node does not serve the genesis tx (avm.getTx): X-chain genesis UTXOs are not indexed',
+      );
+  }
+  if (!pDone) {
+    if (devnet) await write(db, P_SOURCE, await pGenesisRows(network, node, devnet, at));
+    else
+      logger?.warn(
+        'the node does not serve devnet.getGenesis: P-chain genesis UTXOs and validators are not indexed',
+      );
+  }
+}
+
+/** A call whose absence (unknown method or endpoint) is an answer; an unreachable node is not. */
+async function optional<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof UpstreamUnavailableError) throw err;
+    return undefined;
+  }
+}
+
+/** Without the devnet method, the time of the X-chain's first block stands in for genesis time. */
+async function firstXBlockTime(node: NodeClient): Promise<number> {
+  const [first] = await createIndexReader(node, 'X/block')
+    .range(0, 1)
+    .catch(() => []);
+  if (!first) return 0;
+  const time = parseXBlock(first.bytes).time;
+  return time !== undefined ? Number(time) : Math.floor(first.timestampMs / 1000);
+}
+
+async function write(db: Kysely<DataSchema>, source: string, rows: BatchRows): Promise<void> {
+  try {
+    await writeBatch(db, source, 0, 1, rows);
+  } catch (err) {
+    // Another indexer on the same store wrote it first.
+    if (!(err instanceof CheckpointConflictError)) throw err;
+  }
+}
+
+/** The genesis CreateAssetTx → the native asset and its outputs, under the asset id. */
+export function xGenesisRows(network: IndexedNetwork, bytes: Uint8Array, at: Place): BatchRows {
+  const rows = emptyBatch();
+  const unsigned: any = avm.unpack(bytes, avaxSerial.SignedTx).unsignedTx;
+  if (unsigned._type !== 'avm.CreateAssetTx')
+    throw new Error(`the genesis tx of ${network.avaxAssetID} is a ${unsigned._type}, not a CreateAssetTx`);
+  const ctx = { chainId: network.xChainID, chain: 'X' as const, hrp: network.hrp, manager: avm };
+  const txId = network.avaxAssetID;
+  const asset = Id.fromString(txId);
+  const outputs: { assetId: Id; output: any }[] = [
+    ...((unsigned.baseTx?.outputs ?? []) as any[]).map((o) => ({ assetId: o.assetId, output: o.output })),
+    ...(unsigned.initialStates as any[]).flatMap((s) =>
+      (s.outputs as any[]).map((output) => ({ assetId: asset, output })),
+    ),
+  ];
+  outputs.forEach((o, outputIndex) => rows.utxos.push(utxoRow(ctx, { txId, outputIndex, ...o, at })));
+  rows.assets.push({
+    asset_id: txId,
+    name: String(val(unsigned.name)),
+    symbol: String(val(unsigned.symbol)),
+    denomination: Number(unsigned.denomination?.byte?.[0] ?? val(unsigned.denomination) ?? 0),
+    asset_type: 'secp256k1',
+    cap: 'fixed',
+    created_at: at.ts,
+    tx_hash: txId,
+  });
+  return rows;
+}
+
+/** The P-chain genesis UTXOs as they are, and the genesis validators as staking txs at height 0. */
+async function pGenesisRows(
+  network: IndexedNetwork,
+  node: NodeClient,
+  genesis: DevnetGenesis,
+  at: Place,
+): Promise<BatchRows> {
+  const rows = emptyBatch();
+  const ctx: DecodeContext = {
+    chainId: network.pChainID,
+    chain: 'P',
+    hrp: network.hrp,
+    manager: pvm,
+    node,
+    staker: async () => undefined,
+    subnetValidatorTx: async () => undefined,
+    rememberStaker: () => {},
+  };
+  for (const hex of genesis.pChain.utxos ?? []) {
+    const utxo = pvm.unpack(unhex(hex), Utxo);
+    rows.utxos.push({
+      ...utxoRow(ctx, {
+        txId: utxo.utxoId.txID.toString(),
+        txIdBytes: utxo.utxoId.txID.toBytes(),
+        outputIndex: Number(val((utxo.utxoId as any).outputIdx)),
+        assetId: utxo.assetId,
+        output: utxo.output,
+        at,
+      }),
+      utxo_bytes: packUtxo(pvm, utxo),
+    });
+  }
+  // Genesis validators: their staker rows and stake outputs, but no transaction rows (no block
+  // holds them).
+  const validatorTxs = genesis.pChain.validatorTxs ?? [];
+  for (let i = 0; i < validatorTxs.length; i++) {
+    const scratch = emptyBatch();
+    await decodeTx(ctx, unhex(validatorTxs[i]), { ...at, seq: i }, scratch);
+    rows.utxos.push(...scratch.utxos);
+    rows.stakers.push(...scratch.stakers);
+  }
+  return rows;
+}
