@@ -9,6 +9,7 @@ import { NETWORKS } from '../shared/networks.js';
 import { createGenesisApi } from './api/devnet-genesis.js';
 import { createHealthEndpoint, healthReport } from './api/health.js';
 import { createInfoEndpoint } from './api/info.js';
+import { mountProposerVm } from './api/proposervm.js';
 import type { Chain, ChainContext } from './chains/chain.js';
 import { PRIMARY_CHAIN_FACTORIES } from './chains/primary.js';
 import { DevnetClock } from './clock.js';
@@ -105,6 +106,7 @@ async function assemble(
     chain: chainByName,
   };
   for (const factory of PRIMARY_CHAIN_FACTORIES) chains.push(await factory(context));
+  for (const chain of chains) mountProposerVm(context, chain.aliases);
   // Chains without a Warp rule of their own sign accepted block hashes.
   for (const chain of chains) {
     if (chain.isAcceptedBlock && !warp.has(chain.blockchainID)) {

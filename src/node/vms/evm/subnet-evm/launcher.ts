@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { mountProposerVm } from '../../../api/proposervm.js';
 import type { Chain, ChainContext } from '../../../chains/chain.js';
 import { fromCb58, toCb58 } from '../../../../shared/encoding.js';
 import { VM_IDS } from '../../../../shared/networks.js';
@@ -110,6 +111,7 @@ export async function startSubnetEvmChain(
     kind: 'avalanche',
     endpoint: createValidatorsEndpoint(ctx, subnetID, uptime),
   });
+  mountProposerVm(ctx, chain.aliases);
   ctx.logger.info(
     { chain: blockchainID, subnet: subnetID, chain_id: genesis.chainId },
     'Subnet-EVM chain started',

@@ -119,6 +119,15 @@ export class PlatformState {
     return row ? toBlock(row) : undefined;
   }
 
+  /** The height of the last block accepted with a timestamp at or before `time` (0 if none). */
+  heightAtTime(time: number): bigint {
+    // Block times never decrease with height, so the newest qualifying block is the answer.
+    const row = this.db
+      .prepare('SELECT height FROM p_blocks WHERE time <= ? ORDER BY height DESC LIMIT 1')
+      .get(time) as { height: number | bigint } | undefined;
+    return row ? BigInt(row.height) : 0n;
+  }
+
   blockById(id: Uint8Array): StoredBlock | undefined {
     const row = this.db.prepare('SELECT * FROM p_blocks WHERE id = ?').get(one(id));
     return row ? toBlock(row) : undefined;
