@@ -125,6 +125,8 @@ describe('C-chain atomic transactions with avalanchejs', () => {
       false,
     ]);
     assert.ok(BigInt(block.extDataGasUsed) > 10_000n);
+    // coreth's `blockExtraData`: the block body's extra data, as indexers read atomic txs.
+    assert.equal(block.blockExtraData, '0x' + Buffer.from(extData).toString('hex'));
 
     // The same UTXO cannot be imported twice.
     const again = evm.newImportTxFromBaseFee(

@@ -8,7 +8,8 @@ import type { Kysely } from 'kysely';
 import type { Logger } from '../../../shared/logger.js';
 import type { DataSchema } from '../../store/schema.js';
 import { readCheckpoint } from '../../store/batch.js';
-import { decodeBlock, type DecodedBlock } from './decode-block.js';
+import { decodeAtomicTxs, type AtomicNetwork, type AtomicRows } from './atomic-txs.js';
+import { decodeBlock, type DecodedBlock, type RawBlock } from './decode-block.js';
 import { fetchRange, type FetchCapabilities } from './fetch-range.js';
 import { EvmRpcClient } from './rpc-client.js';
 import { readContractInfo } from './token-info.js';
@@ -21,6 +22,11 @@ export interface EvmChainSource {
 }
 
 export interface ChainIndexerOptions {
+  /**
+   * The primary network: the chain with its C-chain id has its atomic txs (blockExtraData)
+   * indexed as UTXO rows and spends.
+   */
+  atomic?: AtomicNetwork;
   /** Largest range fetched and written at once while backfilling. */
   maxBlocksPerRange?: number;
   /** Head polling interval once caught up. */
@@ -160,7 +166,27 @@ export class EvmChainIndexer {
         if (!this.knownContracts.has(address) || fresh.has(address)) fresh.set(address, kind);
     }
     const contracts = await readContractInfo(this.rpc, fresh, 'latest');
-    return { from, to, batch: { chain: this.chain.evmChainId, blocks, contracts } };
+    const atomic = this.atomicTxsOf(fetched.map((f) => f.block));
+    return { from, to, batch: { chain: this.chain.evmChainId, blocks, contracts, atomic } };
+  }
+
+  /** The C-chain's atomic txs of a range, as UTXO rows and spends (undefined for other chains). */
+  private atomicTxsOf(blocks: RawBlock[]): AtomicRows | undefined {
+    const network = this.options.atomic;
+    if (!network || network.cChainId !== this.chain.blockchainId) return undefined;
+    const rows: AtomicRows = { utxos: [], spends: [] };
+    for (const b of blocks) {
+      if (!b.blockExtraData || b.blockExtraData === '0x') continue;
+      const decoded = decodeAtomicTxs(network, {
+        number: Number(BigInt(b.number)),
+        hash: b.hash,
+        timestamp: Number(BigInt(b.timestamp)),
+        extraDataHex: b.blockExtraData,
+      });
+      rows.utxos.push(...decoded.utxos);
+      rows.spends.push(...decoded.spends);
+    }
+    return rows;
   }
 
   private advanced(height: number): void {

@@ -38,6 +38,8 @@ export interface RawBlock {
   timestamp: string;
   gasUsed: string;
   transactions: RawTx[];
+  /** C-chain only (coreth): the block's atomic txs, codec-encoded. */
+  blockExtraData?: string;
 }
 
 export interface RawLog {

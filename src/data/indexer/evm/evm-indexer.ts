@@ -47,12 +47,21 @@ export async function startEvmIndexer(config: EvmIndexerConfig): Promise<Running
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 
+  // The C-chain's atomic txs belong to the primary network's UTXO set.
+  const options: ChainIndexerOptions = {
+    ...config,
+    atomic: config.atomic ?? {
+      cChainId: config.network.cChainID,
+      pChainId: config.network.pChainID,
+      hrp: config.network.hrp,
+    },
+  };
   async function discover(): Promise<void> {
     const found = await discoverEvmChains(config.nodeUrl, config.network);
     for (const c of found) {
       if (chains.has(c.blockchain_id)) continue;
       await recordEvmChain(config.db, c);
-      for (const [id, indexer] of startEvmChains(config.db, [c], config)) chains.set(id, indexer);
+      for (const [id, indexer] of startEvmChains(config.db, [c], options)) chains.set(id, indexer);
       config.logger?.info({ chain: c.blockchain_id, evmChainId: c.evm_chain_id }, 'indexing EVM chain');
     }
   }

@@ -5,8 +5,9 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { DataSchema } from '../../store/schema.js';
-import { CheckpointConflictError, readCheckpoint } from '../../store/batch.js';
+import { CheckpointConflictError, readCheckpoint, writeUtxoRows } from '../../store/batch.js';
 import { SPANS, bucketStart, type Span } from '../../metrics/buckets.js';
+import type { AtomicRows } from './atomic-txs.js';
 import type { DecodedBlock } from './decode-block.js';
 
 export interface ContractInfo {
@@ -22,6 +23,8 @@ export interface EvmBatch {
   blocks: DecodedBlock[];
   /** Classification and metadata of contracts first seen in this range. */
   contracts: ContractInfo[];
+  /** C-chain: the primary-network UTXO rows and spends of the range's atomic txs. */
+  atomic?: AtomicRows;
 }
 
 const CHUNK = 400;
@@ -66,6 +69,7 @@ export async function writeEvmBatch(
     for (const part of chunks(blocks.flatMap((b) => b.internalTxs)))
       await trx.insertInto('evm_internal_txs').values(part).execute();
 
+    if (batch.atomic) await writeUtxoRows(trx, batch.atomic.utxos, batch.atomic.spends);
     await writeContracts(trx, batch);
     await writeNfts(trx, batch);
     await writeMetrics(trx, batch);

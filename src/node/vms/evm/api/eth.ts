@@ -19,7 +19,7 @@ import { toChecksumAddress, type AccountKey } from '../../../../shared/crypto/ke
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { chainConfigJson } from '../chain-config.js';
-import { decodeHeader, type EvmHeader } from '../block/evm-block.js';
+import { blockExtData, decodeHeader, type EvmHeader } from '../block/evm-block.js';
 import { EvmTxError, type EvmChain } from '../evm-chain.js';
 import type { StoredTx } from '../state/chain-store.js';
 import { feeCaps } from '../txpool/txpool.js';
@@ -80,6 +80,8 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     if (!block) return null;
     const header = decodeHeader(block.header);
     const out = headerJson(header, block.hash, block.bytes.length);
+    // coreth serves the block's atomic txs (codec-encoded, as in the body) as `blockExtraData`.
+    if (chain.config.atomicTxs) out.blockExtraData = h(blockExtData(block.bytes));
     const txs = chain.store.txsOfBlock(n);
     out.transactions = full
       ? txs.map((t) => txJson(decodeStoredTx(common, t), h(t.sender), pos(t, block.hash, header)))

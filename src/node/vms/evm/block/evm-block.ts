@@ -109,6 +109,13 @@ export function hashHeader(headerRlp: Uint8Array): Uint8Array {
   return keccak_256(headerRlp);
 }
 
+/** The extra data (the C-chain's atomic txs) of a block's bytes: the body's fifth element. */
+export function blockExtData(blockBytes: Uint8Array): Uint8Array {
+  const body = RLP.decode(blockBytes) as unknown[];
+  const extra = body[4];
+  return extra instanceof Uint8Array ? extra : new Uint8Array();
+}
+
 export function extDataHash(extData: Uint8Array): Uint8Array {
   return keccak_256(RLP.encode(extData));
 }
