@@ -251,6 +251,7 @@ async function ponderBackfill(
   replay: ReplayNode,
   chain: { chainId: number; head: number; senders: string[] },
 ): Promise<{ run: PonderRun; requests: number; database: string } | { skipped: string }> {
+  if (process.env.EVM_BENCH_PONDER === 'off') return { skipped: 'Ponder not run (EVM_BENCH_PONDER=off)' };
   const missing = ensurePonder();
   if (missing) return { skipped: missing };
   const pgMissing =
