@@ -3,7 +3,8 @@
  * service. The prefunded key's genesis UTXOs and balances on X and P (and the genesis
  * validators) are served through @avalanche-sdk/chainkit exactly as the node reports them;
  * spending a genesis UTXO marks it consumed; an X → C export imported on C, and a C → X export
- * imported on X, show their UTXOs consumed. On SQLite and on PostgreSQL.
+ * imported on X, show their UTXOs consumed; the genesis validators, once paid, are completed with
+ * their rewards and their stake returned. On SQLite and on PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -302,6 +303,40 @@ for (const store of ['sqlite', 'postgres'] as const) {
         const spent = (await listed('x-chain', EWOQ_X, true)).find((u) => u.creationTxHash === exportTx);
         assert.equal(spent.createdOnChainId, ctx.cBlockchainID);
         assert.equal(spent.consumingTxHash, importTx);
+      });
+
+      it('pays the genesis validators: completed with their rewards, stake back as the node lists it', async () => {
+        const genesisValidators = (await pApi.getCurrentValidators()).validators;
+        const end = Math.max(...genesisValidators.map((v) => Number(v.endTime)));
+        const now = Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000);
+        await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: end - now + 60 });
+        for (let i = 0; i < 400 && (await pApi.getCurrentValidators()).validators.length > 0; i++)
+          await new Promise((r) => setTimeout(r, 25));
+        await indexed();
+
+        const v = genesisValidators[0];
+        const details = await sdk.data.primaryNetwork.getValidatorDetails({ nodeId: v.nodeID }, at());
+        const served = details.result.validators[0] as any;
+        assert.equal(served.validationStatus, 'completed');
+        const paid = await pApi.getRewardUTXOs({ txID: v.txID });
+        assert.ok(paid.utxos.length > 0);
+        assert.equal(
+          BigInt(served.rewards.validationRewardAmount) + BigInt(served.rewards.delegationRewardAmount),
+          paid.utxos.reduce((sum, u: any) => sum + (u.output.amount() as bigint), 0n),
+        );
+        const rewards = await sdk.data.primaryNetwork.rewards.listHistoricalRewards(
+          { nodeIds: v.nodeID },
+          at(),
+        );
+        assert.deepEqual(
+          (rewards.result.historicalRewards as any[]).map((r) => [r.txHash, r.nodeId, r.amountStaked]),
+          paid.utxos.map(() => [v.txID, v.nodeID, String(v.weight)]),
+        );
+        // Returned stake and rewards: the unspent set is the node's again, nothing staked.
+        const items = await listed('p-chain', EWOQ_P);
+        assert.ok(items.every((u) => !u.staked));
+        const { utxos: nodeUtxos } = await pApi.getUTXOs({ addresses: [EWOQ_P] });
+        assert.deepEqual(items.map((u) => `${u.txHash}:${u.outputIndex}`).sort(), nodeUtxos.map(idOf).sort());
       });
     },
   );
