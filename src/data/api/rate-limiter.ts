@@ -1,7 +1,11 @@
 /**
  * Compute-unit budgets per caller (an API key, or the client address for anonymous calls), in a
- * fixed one-minute window and a fixed one-day window, as the real service meters them. Budgets
- * live in this process: replicas behind a load balancer each enforce the full budget.
+ * fixed one-minute window and a fixed one-day window, as the real service meters them.
+ *
+ * A request is decided from what this process knows, so charging never waits on the database.
+ * With a shared usage store, the process reports what it spent every `syncMs` and learns every
+ * replica's total for the callers it served, so replicas on one database enforce one budget
+ * between them — exceeding it by at most what the others spent within one sync interval.
  */
 import type { Tier } from './api-keys.js';
 
@@ -14,15 +18,40 @@ export interface Charge {
   resetSeconds: number;
 }
 
+/** Where replicas pool their spending (the data store's `rate_limit_usage`). */
+export interface UsageStore {
+  /** Adds each delta to its window total; resolves the totals in the same order. */
+  add(
+    deltas: readonly { caller: string; window: 'm' | 'd'; start: number; delta: number }[],
+  ): Promise<number[]>;
+  /** Forgets windows that started before `beforeMs`. */
+  prune(beforeMs: number): Promise<void>;
+}
+
+export interface RateLimiterOptions {
+  now?: () => number;
+  shared?: UsageStore;
+  /** How often spending is pooled with the other replicas. */
+  syncMs?: number;
+  onSyncError?: (err: unknown) => void;
+}
+
 interface Window {
   start: number;
+  /** Units spent in the window, as far as this process knows (every replica's, once synced). */
   used: number;
+  /** Units this process spent that the shared store has not seen yet. */
+  pending: number;
+  /** When this process last charged the caller: totals of recent callers are refreshed. */
+  chargedAt: number;
 }
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-export function createRateLimiter(now: () => number = Date.now) {
+export function createRateLimiter(options: RateLimiterOptions | (() => number) = {}) {
+  const o: RateLimiterOptions = typeof options === 'function' ? { now: options } : options;
+  const now = o.now ?? Date.now;
   const minutes = new Map<string, Window>();
   const days = new Map<string, Window>();
   let lastSweep = now();
@@ -31,7 +60,7 @@ export function createRateLimiter(now: () => number = Date.now) {
     let w = map.get(caller);
     const start = Math.floor(t / length) * length;
     if (!w || w.start !== start) {
-      w = { start, used: 0 };
+      w = { start, used: 0, pending: 0, chargedAt: 0 };
       map.set(caller, w);
     }
     return w;
@@ -40,9 +69,43 @@ export function createRateLimiter(now: () => number = Date.now) {
   function sweep(t: number): void {
     if (t - lastSweep < MINUTE) return;
     lastSweep = t;
-    for (const [k, w] of minutes) if (w.start + MINUTE <= t) minutes.delete(k);
-    for (const [k, w] of days) if (w.start + DAY <= t) days.delete(k);
+    for (const [k, w] of minutes) if (w.start + MINUTE <= t && w.pending === 0) minutes.delete(k);
+    for (const [k, w] of days) if (w.start + DAY <= t && w.pending === 0) days.delete(k);
+    o.shared?.prune(t - DAY - MINUTE).catch((err) => o.onSyncError?.(err));
   }
+
+  let syncing: Promise<void> | undefined;
+  /** Reports pending spending and refreshes the totals of the callers served in the last minute. */
+  async function sync(): Promise<void> {
+    const shared = o.shared;
+    if (!shared) return;
+    const t = now();
+    const entries: { caller: string; window: 'm' | 'd'; w: Window; sent: number }[] = [];
+    for (const [map, window] of [
+      [minutes, 'm'],
+      [days, 'd'],
+    ] as const) {
+      for (const [caller, w] of map) {
+        if (w.pending === 0 && t - w.chargedAt >= MINUTE) continue;
+        entries.push({ caller, window, w, sent: w.pending });
+        w.pending = 0;
+      }
+    }
+    if (entries.length === 0) return;
+    try {
+      const totals = await shared.add(
+        entries.map((e) => ({ caller: e.caller, window: e.window, start: e.w.start, delta: e.sent })),
+      );
+      // Units charged while the report was in flight are still pending on top of the total.
+      entries.forEach((e, i) => (e.w.used = totals[i] + e.w.pending));
+    } catch (err) {
+      for (const e of entries) e.w.pending += e.sent;
+      o.onSyncError?.(err);
+    }
+  }
+  const syncOnce = () => (syncing ??= sync().finally(() => (syncing = undefined)));
+  const timer = o.shared ? setInterval(() => void syncOnce(), o.syncMs ?? 250) : undefined;
+  timer?.unref();
 
   return {
     /** Spends `cost` units of `caller`'s budget when both windows allow it. */
@@ -51,11 +114,17 @@ export function createRateLimiter(now: () => number = Date.now) {
       sweep(t);
       const m = windowOf(minutes, caller, MINUTE, t);
       const d = tier.cuPerDay ? windowOf(days, caller, DAY, t) : undefined;
+      m.chargedAt = t;
+      if (d) d.chargedAt = t;
       const minuteOk = m.used + cost <= tier.cuPerMinute;
       const dayOk = !d || d.used + cost <= tier.cuPerDay!;
       if (minuteOk && dayOk) {
         m.used += cost;
-        if (d) d.used += cost;
+        m.pending += cost;
+        if (d) {
+          d.used += cost;
+          d.pending += cost;
+        }
       }
       if (!dayOk) {
         return {
@@ -71,6 +140,14 @@ export function createRateLimiter(now: () => number = Date.now) {
         remaining: Math.max(0, tier.cuPerMinute - m.used),
         resetSeconds: Math.max(1, Math.ceil((m.start + MINUTE - t) / 1000)),
       };
+    },
+    /** Pools spending with the shared store now (the timer does it every `syncMs`). */
+    sync: syncOnce,
+    /** Stops the timer after a last report, so nothing spent is lost on shutdown. */
+    async close(): Promise<void> {
+      if (timer) clearInterval(timer);
+      await syncing;
+      await sync();
     },
   };
 }

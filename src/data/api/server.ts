@@ -9,6 +9,7 @@ import { createSignatureAggregator } from '../aggregator/aggregator.js';
 import { createNodeClient } from '../internal/node-client.js';
 import type { DataDatabase } from '../store/database.js';
 import { pageTokenSecret } from '../store/queries/meta.js';
+import { addRateLimitUsage, pruneRateLimitUsage } from '../store/queries/rate-limits.js';
 import type { ApiAccessConfig } from './api-keys.js';
 import { buildDataApp, type AppOptions } from './app.js';
 import { createPageTokens } from './page-token.js';
@@ -68,10 +69,19 @@ export async function createRouteDeps(config: {
 
 export async function startDataApi(config: DataApiConfig): Promise<RunningDataApi> {
   const deps = await createRouteDeps({ ...config, prices: config.access.prices });
+  const { db } = config.database;
+  // Budgets are pooled in the store, so every API process on one database enforces one budget.
+  const limiter = createRateLimiter({
+    shared: {
+      add: (deltas) => addRateLimitUsage(db, deltas),
+      prune: (beforeMs) => pruneRateLimitUsage(db, beforeMs),
+    },
+    onSyncError: (err) => config.logger?.warn({ err }, 'rate-limit usage could not be pooled; retrying'),
+  });
   const app = await buildDataApp({
     deps,
     access: config.access,
-    limiter: createRateLimiter(),
+    limiter,
     version: config.version,
     logger: config.logger,
     extraRoutes: [
@@ -92,6 +102,7 @@ export async function startDataApi(config: DataApiConfig): Promise<RunningDataAp
     app,
     async close() {
       await app.close();
+      await limiter.close();
     },
   };
 }

@@ -219,10 +219,23 @@ async function utxoDocuments(db: AnyDb): Promise<void> {
   await db.schema.alterTable('utxos').addColumn('doc', 'text').execute();
 }
 
+/** Rate-limit budgets kept in the store, so API replicas on one database share them. */
+async function rateLimitUsage(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('rate_limit_usage')
+    .addColumn('caller', 'text', (c) => c.notNull())
+    .addColumn('window', 'text', (c) => c.notNull())
+    .addColumn('window_start', 'bigint', (c) => c.notNull())
+    .addColumn('used', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('rate_limit_usage_pk', ['caller', 'window', 'window_start'])
+    .execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
   '0002_evm': { up: evmInitial },
   '0003_utxo_documents': { up: utxoDocuments },
   '0004_evm_cumulative_metrics': { up: evmCumulativeMetrics },
+  '0005_rate_limit_usage': { up: rateLimitUsage },
 };

@@ -18,6 +18,14 @@ export interface MetaTable {
   value: string;
 }
 
+/** Compute units spent per caller and rate-limit window, shared by every API process. */
+export interface RateLimitUsageTable {
+  caller: string;
+  window: string;
+  window_start: number;
+  used: number;
+}
+
 export interface BlockTable {
   /** Blockchain id (cb58). */
   chain_id: string;
@@ -199,6 +207,7 @@ export interface RewardAddressTable {
 export interface DataSchema extends EvmSchema {
   checkpoints: CheckpointTable;
   meta: MetaTable;
+  rate_limit_usage: RateLimitUsageTable;
   blocks: BlockTable;
   transactions: TransactionTable;
   asset_transactions: AssetTransactionTable;
