@@ -6,15 +6,13 @@
  * hand-listed order degrades to an uncached query, never to a wrong one.
  */
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import type { FastRead, ReadOptions } from './sqlite.js';
 
 const caches = new WeakMap<object, Map<string, string>>();
-const fastReaders = new WeakMap<object, (sql: string, params: readonly unknown[]) => unknown[]>();
+const fastReaders = new WeakMap<object, FastRead>();
 
 /** Lets cached queries of `db` run on a dialect's direct read path (SQLite's read connection). */
-export function registerFastReader(
-  db: Kysely<any>,
-  read: (sql: string, params: readonly unknown[]) => unknown[],
-): void {
+export function registerFastReader(db: Kysely<any>, read: FastRead): void {
   fastReaders.set(db, read);
 }
 
@@ -27,13 +25,14 @@ export async function cachedRows<R>(
   shape: string,
   params: unknown[],
   build: () => Compilable<R>,
+  options?: ReadOptions,
 ): Promise<R[]> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const text = cache.get(shape);
   if (text !== undefined) {
     const read = fastReaders.get(db);
-    if (read) return read(text, params) as R[];
+    if (read) return read(text, params, options) as R[];
     return (await db.executeQuery<R>(CompiledQuery.raw(text, params))).rows;
   }
   const compiled = build().compile();

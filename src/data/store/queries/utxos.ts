@@ -120,7 +120,8 @@ async function pageRows(db: Kysely<DataSchema>, q: UtxoListQuery, spent: number)
   if (q.assetId) params.push(q.assetId);
   params.push(q.limit + 1);
   const shape = `utxo-page:${column}:${cmp}:${q.addresses.length}:${!!q.minAmount}:${!!q.after}:${!!q.assetId}`;
-  return (await cachedRows(db, shape, params, build)) as PageRow[];
+  // Documents are JSON text and the other columns ids and numbers: the page may come packed.
+  return (await cachedRows(db, shape, params, build, { pack: PAGE_ORDER[q.sortOrder] })) as PageRow[];
 }
 
 function compare(a: PageRow, b: PageRow, order: SortOrder): number {
@@ -130,6 +131,12 @@ function compare(a: PageRow, b: PageRow, order: SortOrder): number {
   if (order === 'desc') c = -c;
   return c;
 }
+
+/** Page order, for a page read back packed (sqlite.ts). */
+const PAGE_ORDER = {
+  asc: { compare: (a: PageRow, b: PageRow) => compare(a, b, 'asc') },
+  desc: { compare: (a: PageRow, b: PageRow) => compare(a, b, 'desc') },
+};
 
 /** One page of UTXOs (as rendered documents plus their mutable columns) and the next cursor. */
 export async function listUtxos(
