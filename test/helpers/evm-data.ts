@@ -47,10 +47,11 @@ export async function againOnPostgres(suite: string, database: string, load: () 
     cluster = await startPostgres();
     return cluster.createDatabase(database);
   };
+  await load();
+  // Registered after the suite's own hooks, so the cluster stops once the suite has let go of it.
   after(async () => {
     await cluster?.stop();
   });
-  await load();
 }
 
 export async function startEvmDataStack(

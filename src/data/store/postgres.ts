@@ -16,7 +16,9 @@ export function openPostgres(url: string, poolSize = 10): { pool: pg.Pool; diale
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as any,
     },
   });
-  // An idle client that loses its connection must not crash the process; the next query reconnects.
+  // A client that loses its connection must not crash the process: an idle one is dropped by the
+  // pool, a busy one fails its query (callers retry) and the next query reconnects.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return { pool, dialect: new PostgresDialect({ pool }) };
 }
