@@ -1,10 +1,15 @@
 /**
  * The ethereumjs `Common` of an EVM chain: its chain id, hardforks through Cancun (the rules
  * Avalanche's Etna upgrade enables, without blob transactions), and native secp256k1 for sender
- * and `ecrecover` recovery — about 10x the pure-JS curve here (docs/evm.md).
+ * and `ecrecover` recovery — about 10x the pure-JS curve here (docs/evm.md) — and native keccak-256.
  */
+import { paramsBlock } from '@ethereumjs/block';
 import { createCustomCommon, Hardfork, Mainnet, type Common } from '@ethereumjs/common';
+import { paramsEVM } from '@ethereumjs/evm';
+import { paramsTx } from '@ethereumjs/tx';
+import { paramsVM } from '@ethereumjs/vm';
 import secp from 'secp256k1';
+import { keccak256 } from './keccak.js';
 
 const SECP256K1_N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
 
@@ -33,8 +38,28 @@ export function nativeEcrecover(
 }
 
 export function createEvmCommon(chainId: number): Common {
-  return createCustomCommon({ chainId, name: `evm-${chainId}` }, Mainnet, {
+  const common = createCustomCommon({ chainId, name: `evm-${chainId}` }, Mainnet, {
     hardfork: Hardfork.Cancun,
-    customCrypto: { ecrecover: nativeEcrecover },
+    customCrypto: { ecrecover: nativeEcrecover, keccak256 },
   });
+  return withMergedParams(common);
+}
+
+/** The parameter sets the engine's packages merge into their `Common` on every construction. */
+const ENGINE_PARAMS: readonly object[] = [paramsVM, paramsEVM, paramsBlock, paramsTx];
+
+/**
+ * Merges the engine's parameter sets once, then makes merging them again a no-op. Every
+ * transaction, block header and VM the engine constructs calls `updateParams` with one of these
+ * sets, which deep-copies the parameters and rebuilds the cache: about a quarter of decoding a
+ * raw transaction. The shortcut is an own property, so the copies the engine makes carry it;
+ * any other parameter set still merges as before.
+ */
+function withMergedParams(common: Common): Common {
+  for (const params of ENGINE_PARAMS) common.updateParams(params as Parameters<Common['updateParams']>[0]);
+  const merge = Object.getPrototypeOf(common).updateParams as Common['updateParams'];
+  common.updateParams = function (this: Common, params) {
+    if (!ENGINE_PARAMS.includes(params)) merge.call(this, params);
+  };
+  return common;
 }

@@ -45,9 +45,12 @@ import { bindPrecompiles } from './precompiles/bind.js';
 import { predicateIntrinsicGas, withIntrinsicGas } from './precompiles/predicate-gas.js';
 import { ChainStore, type StoredLog, type StoredTx } from './state/chain-store.js';
 import { TrieDb, TrieNodeTable } from './state/trie-db.js';
-import { stateManagerAt } from './state/world.js';
+import { blockStateAt, stateManagerAt, type BlockStateManager } from './state/world.js';
 import { TxPool, feeCaps } from './txpool/txpool.js';
 import { CallTracer } from './trace/tracers.js';
+
+/** Accounts the block producer's state caches hold before they are emptied between blocks. */
+const LIVE_CACHE_ACCOUNTS = 50_000;
 
 export class EvmTxError extends Error {
   override readonly name = 'EvmTxError';
@@ -112,7 +115,7 @@ export class EvmChain extends EventEmitter implements Chain {
 
   private readonly trieDb: TrieDb;
   private head!: Head;
-  private live!: MerkleStateManager;
+  private live!: BlockStateManager;
   private liveVm?: { key: string; vm: VM };
   private readView?: { root: string; state: MerkleStateManager };
   private producing?: Promise<void>;
@@ -151,7 +154,7 @@ export class EvmChain extends EventEmitter implements Chain {
     if (last) {
       const header = decodeHeader(last.header);
       this.head = { number: last.number, hash: last.hash, header };
-      this.live = stateManagerAt(this.common, this.trieDb, header.stateRoot);
+      this.live = blockStateAt(this.common, this.trieDb, header.stateRoot);
       this.logger.info({ height: Number(last.number) }, 'resumed at the last accepted block');
     } else {
       await this.writeGenesis();
@@ -512,8 +515,10 @@ export class EvmChain extends EventEmitter implements Chain {
     // Seal.
     const stateRoot = await this.live.getStateRoot();
     const txs = included.map((i) => i.tx);
-    const transactionsRoot = txs.length ? await genTransactionsTrieRoot(txs) : EMPTY_ROOT;
-    const receiptTrie = new MerklePatriciaTrie();
+    const transactionsRoot = txs.length
+      ? await genTransactionsTrieRoot(txs, new MerklePatriciaTrie({ common: this.common }))
+      : EMPTY_ROOT;
+    const receiptTrie = new MerklePatriciaTrie({ common: this.common });
     const bloom = new Uint8Array(256);
     for (let i = 0; i < included.length; i++) {
       const { result, tx } = included[i];
@@ -601,7 +606,7 @@ export class EvmChain extends EventEmitter implements Chain {
       await this.resetLive();
       throw err;
     }
-    this.trieDb.clear();
+    this.trieDb.committed();
     this.head = { number, hash, header };
     this.hashCache.set(number, hash);
     this.recentCallTraces.set(
@@ -615,6 +620,7 @@ export class EvmChain extends EventEmitter implements Chain {
       const acct = await this.live.getAccount(createAddressFromString(sender));
       this.pool.dropBelow(sender, acct?.nonce ?? 0n);
     }
+    this.live.trimCaches(LIVE_CACHE_ACCOUNTS);
     extra?.accepted();
     const accepted: AcceptedBlock = { number, hash, header, txHashes: storedTxs.map((t) => t.hash), logs };
     this.emit('block', accepted);
@@ -632,7 +638,7 @@ export class EvmChain extends EventEmitter implements Chain {
   private async resetLive(): Promise<void> {
     this.recentCallTraces.clear();
     this.trieDb.clear();
-    this.live = stateManagerAt(this.common, this.trieDb, this.head.header.stateRoot);
+    this.live = blockStateAt(this.common, this.trieDb, this.head.header.stateRoot);
     this.liveVm = undefined;
   }
 
@@ -706,9 +712,9 @@ export class EvmChain extends EventEmitter implements Chain {
       this.trieDb.clear();
       throw err;
     }
-    this.trieDb.clear();
+    this.trieDb.committed();
     this.head = { number: 0n, hash, header };
-    this.live = stateManagerAt(this.common, this.trieDb, stateRoot);
+    this.live = blockStateAt(this.common, this.trieDb, stateRoot);
   }
 }
 

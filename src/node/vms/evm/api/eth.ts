@@ -34,7 +34,7 @@ import {
   parseStateOverrides,
   prepareCall,
 } from './call.js';
-import { decodeStoredTx, h, headerJson, logJson, q, receiptJson, txJson } from './format.js';
+import { decodeStoredTx, h, headerJson, logJson, q, receiptJson, txJson, txTypeAndTo } from './format.js';
 import { nativeEcrecover } from '../common.js';
 
 /** The most logs one eth_getLogs answer may hold, and the widest block range (coreth's defaults). */
@@ -102,7 +102,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
   function receiptOf(t: StoredTx): Record<string, unknown> {
     const found = chain.headerAt(t.blockNumber)!;
     const logs = chain.store.logsOfTx(t.blockNumber, t.index);
-    return receiptJson(decodeStoredTx(common, t), t, found.hash, logs, txBloom(logs));
+    return receiptJson(txTypeAndTo(t.raw), t, found.hash, logs, txBloom(logs));
   }
 
   function blockFromRef(params: unknown[], i: number): bigint | undefined {

@@ -3,6 +3,7 @@
  * leading zeros, 0x data), plus the C-chain header extras (`extDataHash`, `extDataGasUsed`,
  * `blockGasCost`) the reference adds.
  */
+import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import type { Common } from '@ethereumjs/common';
@@ -45,6 +46,20 @@ export function headerJson(header: EvmHeader, hash: Uint8Array, size: number): R
 
 export function decodeStoredTx(common: Common, stored: StoredTx): TypedTransaction {
   return createTxFromRLP(stored.raw, { common });
+}
+
+/** Position of `to` in each transaction type's RLP field list (legacy, EIP-2930, EIP-1559). */
+const TO_FIELD: Record<number, number> = { 0: 3, 1: 4, 2: 5 };
+
+/**
+ * The type and recipient of a stored (already validated) raw transaction, read from its RLP
+ * alone: receipts need nothing else, and building the engine's transaction costs far more.
+ */
+export function txTypeAndTo(raw: Uint8Array): { type: number; to: string | null } {
+  const type = raw[0] <= 0x7f ? raw[0] : 0;
+  const fields = RLP.decode(type === 0 ? raw : raw.subarray(1)) as Uint8Array[];
+  const to = fields[TO_FIELD[type]];
+  return { type, to: to && to.length > 0 ? bytesToHex(to) : null };
 }
 
 export interface TxPosition {
@@ -115,7 +130,7 @@ export function logJson(l: StoredLog, blockHash: Uint8Array, removed = false): R
 }
 
 export function receiptJson(
-  tx: TypedTransaction,
+  tx: { type: number; to: string | null },
   stored: StoredTx,
   blockHash: Uint8Array,
   logs: StoredLog[],
@@ -132,7 +147,7 @@ export function receiptJson(
     logs: logs.map((l) => logJson(l, blockHash)),
     logsBloom: h(bloom),
     status: q(stored.status),
-    to: tx.to ? tx.to.toString() : null,
+    to: tx.to,
     transactionHash: h(stored.hash),
     transactionIndex: q(stored.index),
     type: q(tx.type),

@@ -40,8 +40,17 @@ export function fakeExponential(factor: bigint, numerator: bigint, denominator: 
   return output / denominator;
 }
 
+/** Targets by q: q stays put between blocks, and every fee computation needs the target. */
+const targets = new Map<bigint, bigint>();
+
 export function targetPerSecond(state: FeeState): bigint {
-  return fakeExponential(MIN_TARGET_PER_SECOND, state.targetExcess, TARGET_CONVERSION);
+  let target = targets.get(state.targetExcess);
+  if (target === undefined) {
+    target = fakeExponential(MIN_TARGET_PER_SECOND, state.targetExcess, TARGET_CONVERSION);
+    if (targets.size >= 1024) targets.clear();
+    targets.set(state.targetExcess, target);
+  }
+  return target;
 }
 
 export function maxCapacity(state: FeeState): bigint {
@@ -51,8 +60,13 @@ export function maxCapacity(state: FeeState): bigint {
 /** The base fee a block with this (already advanced) state pays, in wei. */
 export function gasPrice(state: FeeState): bigint {
   const k = targetPerSecond(state) * TARGET_TO_PRICE_UPDATE_CONVERSION;
-  return fakeExponential(MIN_GAS_PRICE, state.excess, k);
+  // Every transaction admitted between two blocks asks for the same price.
+  if (lastPrice.excess !== state.excess || lastPrice.k !== k)
+    lastPrice = { excess: state.excess, k, price: fakeExponential(MIN_GAS_PRICE, state.excess, k) };
+  return lastPrice.price;
 }
+
+let lastPrice = { excess: -1n, k: 0n, price: 0n };
 
 /** The state `seconds` later: capacity refills, excess drains. */
 export function advanceSeconds(state: FeeState, seconds: bigint): FeeState {

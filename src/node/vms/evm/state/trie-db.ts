@@ -5,11 +5,49 @@
  * accept transaction (`flushInto`). A crash before that leaves no trace; after it, the block and
  * every node its state root needs are durable together. Replays (traces, historical calls) use
  * a scratch copy whose writes are simply dropped.
+ *
+ * Because a key always names the same bytes, recently read and committed entries are kept in
+ * memory (`NodeCache`) with no invalidation: the trie walks the same upper nodes for every
+ * account it touches, and they would otherwise be SQLite reads.
  */
 import type { BatchDBOp, DB } from '@ethereumjs/util';
 import type { NodeDatabase } from '../../../storage/database.js';
 
+/**
+ * A bounded cache of trie entries: two generations of about `generationBytes` each; a hit in the
+ * older one moves the entry to the newer, and when the newer fills the older is dropped.
+ */
+export class NodeCache {
+  private young = new Map<string, Uint8Array>();
+  private old = new Map<string, Uint8Array>();
+  private youngBytes = 0;
+
+  constructor(private readonly generationBytes = 24 * 1024 * 1024) {}
+
+  get(key: string): Uint8Array | undefined {
+    const value = this.young.get(key);
+    if (value !== undefined) return value;
+    const aged = this.old.get(key);
+    if (aged !== undefined) this.set(key, aged);
+    return aged;
+  }
+
+  set(key: string, value: Uint8Array): void {
+    if (this.young.has(key)) return;
+    this.young.set(key, value);
+    // Map entry and key string overhead, roughly.
+    this.youngBytes += value.length + key.length + 80;
+    if (this.youngBytes > this.generationBytes) {
+      this.old = this.young;
+      this.young = new Map();
+      this.youngBytes = 0;
+    }
+  }
+}
+
 export class TrieNodeTable {
+  private readonly cache = new NodeCache();
+
   constructor(
     private readonly db: NodeDatabase,
     readonly table: string,
@@ -17,15 +55,30 @@ export class TrieNodeTable {
     db.exec(`CREATE TABLE IF NOT EXISTS ${table} (k BLOB PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID`);
   }
 
-  get(key: Buffer): Uint8Array | undefined {
+  /** The value under a hex key. */
+  get(key: string): Uint8Array | undefined {
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
     // libsql reads a lone Buffer argument as named parameters; an array binds it positionally.
-    const row = this.db.prepare(`SELECT v FROM ${this.table} WHERE k = ?`).get(...one(key));
-    return row ? new Uint8Array(row.v as Uint8Array) : undefined;
+    const row = this.db
+      .prepare(`SELECT v FROM ${this.table} WHERE k = ?`)
+      .get(...one(Buffer.from(key, 'hex')));
+    if (!row) return undefined;
+    const value = new Uint8Array(row.v as Uint8Array);
+    this.cache.set(key, value);
+    return value;
   }
 
+  /** Writes entries; call inside the accept transaction. */
   putMany(entries: Iterable<[string, Uint8Array]>): void {
     const stmt = this.db.prepare(`INSERT OR IGNORE INTO ${this.table} (k, v) VALUES (?, ?)`);
-    for (const [k, v] of entries) stmt.run(Buffer.from(k, 'hex'), Buffer.from(v));
+    for (const [k, v] of entries)
+      stmt.run(Buffer.from(k, 'hex'), Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+  }
+
+  /** Keeps entries `putMany` wrote in memory, once their transaction has committed. */
+  remember(entries: Iterable<[string, Uint8Array]>): void {
+    for (const [k, v] of entries) this.cache.set(k, v);
   }
 }
 
@@ -39,7 +92,7 @@ export class TrieDb implements DB<string, Uint8Array> {
   ) {}
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    return this.pending.get(key) ?? this.parent?.peek(key) ?? this.table.get(Buffer.from(key, 'hex'));
+    return this.pending.get(key) ?? this.parent?.peek(key) ?? this.table.get(key);
   }
 
   peek(key: string): Uint8Array | undefined {
@@ -72,9 +125,18 @@ export class TrieDb implements DB<string, Uint8Array> {
     return this.pending.size;
   }
 
-  /** Writes the pending nodes; call inside the block's accept transaction, then `clear()`. */
+  /**
+   * Writes the pending nodes; call inside the block's accept transaction, then `committed()`
+   * once it has committed (or `clear()` if it failed).
+   */
   flushInto(): void {
     this.table.putMany(this.pending);
+  }
+
+  /** The pending nodes are durable: they stay readable from memory. */
+  committed(): void {
+    this.table.remember(this.pending);
+    this.clear();
   }
 
   clear(): void {
