@@ -590,7 +590,7 @@ export class EvmChain extends EventEmitter implements Chain {
     const index = this.config.blockIndex ? this.ctx.index(this.config.blockIndex) : undefined;
     try {
       this.ctx.db.transaction(() => {
-        this.trieDb.flushInto();
+        this.trieDb.flushInto(stateRoot);
         this.store.putBlock(
           { number, hash, header: headerRlp, bytes: blockBytes, txCount: txs.length, acceptedMs },
           storedTxs,
@@ -700,7 +700,7 @@ export class EvmChain extends EventEmitter implements Chain {
     const acceptedMs = this.ctx.clock.nowMs();
     try {
       this.ctx.db.transaction(() => {
-        this.trieDb.flushInto();
+        this.trieDb.flushInto(stateRoot);
         this.store.putBlock(
           { number: 0n, hash, header: headerRlp, bytes, txCount: 0, acceptedMs },
           [],

@@ -12,6 +12,7 @@
  */
 import type { BatchDBOp, DB } from '@ethereumjs/util';
 import type { NodeDatabase } from '../../../storage/database.js';
+import { reachableWrites } from './new-nodes.js';
 
 /**
  * A bounded cache of trie entries: two generations of about `generationBytes` each; a hit in the
@@ -126,14 +127,16 @@ export class TrieDb implements DB<string, Uint8Array> {
   }
 
   /**
-   * Writes the pending nodes; call inside the block's accept transaction, then `committed()`
-   * once it has committed (or `clear()` if it failed).
+   * Writes the pending nodes the state at `stateRoot` refers to (the others were replaced
+   * within the block); call inside the block's accept transaction, then `committed()` once it
+   * has committed (or `clear()` if it failed).
    */
-  flushInto(): void {
+  flushInto(stateRoot: Uint8Array): void {
+    this.pending = reachableWrites(stateRoot, this.pending);
     this.table.putMany(this.pending);
   }
 
-  /** The pending nodes are durable: they stay readable from memory. */
+  /** The written nodes are durable: they stay readable from memory. */
   committed(): void {
     this.table.remember(this.pending);
     this.clear();
