@@ -195,6 +195,24 @@ describe('C-chain contracts through viem and ethers', () => {
     assert.equal(gone.body.error.message, 'filter not found');
   });
 
+  it("keeps each call's changes to itself, however many calls share a block", async () => {
+    const { encodeFunctionData, decodeFunctionResult } = await import('viem');
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const abi = artifacts.Token.abi;
+    const transfer = encodeFunctionData({ abi, functionName: 'transfer', args: [to, 7n] });
+    const balance = encodeFunctionData({ abi, functionName: 'balanceOf', args: [to] });
+    for (let i = 0; i < 3; i++) {
+      const r = await rpc(url, 'eth_call', [
+        { from: EWOQ, to: token, data: transfer, value: '0x0' },
+        'latest',
+      ]);
+      assert.equal(BigInt(r.body.result), 1n);
+      await rpc(url, 'eth_estimateGas', [{ from: EWOQ, to: token, data: transfer }]);
+      const b = await rpc(url, 'eth_call', [{ to: token, data: balance }, 'latest']);
+      assert.equal(decodeFunctionResult({ abi, functionName: 'balanceOf', data: b.body.result }), 0n);
+    }
+  });
+
   it('reports reverts with the reason and the revert data', async () => {
     const poor = privateKeyToAccount(generatePrivateKey()).address;
     await assert.rejects(

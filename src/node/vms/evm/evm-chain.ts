@@ -230,6 +230,16 @@ export class EvmChain extends EventEmitter implements Chain {
     return stateManagerAt(this.common, this.trieDb.scratch(), header.stateRoot);
   }
 
+  /**
+   * A throwaway state at a block that keeps what it loads cached across reverted checkpoints,
+   * for repeated calls at one block.
+   */
+  warmStateAt(number: bigint): BlockStateManager {
+    const header = this.headerAt(number)?.header;
+    if (!header) throw new EvmTxError('header not found');
+    return blockStateAt(this.common, this.trieDb.scratch(), header.stateRoot);
+  }
+
   async nonceOf(address: Address): Promise<bigint> {
     return (await this.stateAt().getAccount(address))?.nonce ?? 0n;
   }

@@ -4,6 +4,8 @@
  * block, with optional state and block overrides. Reverts become code 3 with the revert data
  * and the decoded `Error(string)` reason, as geth reports them.
  */
+import type { Block } from '@ethereumjs/block';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
@@ -11,6 +13,7 @@ import { runTx } from '@ethereumjs/vm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
 import { addressValue, bad, dataValue, quantityValue } from './args.js';
+import { callEnvAt } from './call-env.js';
 
 /** geth's RPCGasCap default (coreth uses 50M; a call may use more gas than a block holds). */
 export const CALL_GAS_CAP = 50_000_000n;
@@ -148,20 +151,25 @@ export interface PreparedCall {
   run(gas: bigint): Promise<RunTxResult>;
   header: ExecutionHeader;
   vm: VM;
+  /** The transaction a run executes (after a first `run`, which fixes the nonce). */
   tx(gas: bigint): TypedTransaction;
 }
 
-/** Sets up a throwaway state at `blockNumber` with overrides applied; each `run` starts clean. */
+/**
+ * Sets up a call at `blockNumber` with overrides applied; each `run` starts clean. `shared`
+ * (a plain call with no overrides, whose VM nobody else listens to) runs on the chain's warm
+ * environment at that block.
+ */
 export async function prepareCall(
   chain: EvmChain,
   args: CallArgs,
   blockNumber: bigint,
   stateOverrides?: Map<string, StateOverride>,
   blockOverride?: BlockOverride,
+  shared = false,
 ): Promise<PreparedCall> {
   const found = chain.headerAt(blockNumber);
   if (!found) throw new RpcError(RpcCode.server, 'header not found');
-  const state = chain.scratchStateAt(blockNumber);
   const priced =
     args.gasPrice !== undefined || args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined;
   const header: ExecutionHeader = {
@@ -173,6 +181,54 @@ export async function prepareCall(
     // Like geth: a call without a price runs with no base fee.
     baseFeePerGas: blockOverride?.baseFee ?? (priced ? found.header.baseFeePerGas : 0n),
   };
+  const env =
+    shared && !stateOverrides?.size && !blockOverride
+      ? await callEnvAt(chain, blockNumber, found)
+      : undefined;
+  let state: MerkleStateManager;
+  let vm: VM;
+  let block: Block;
+  if (env) {
+    ({ state, vm } = env);
+    block = env.block(header);
+  } else {
+    state = chain.scratchStateAt(blockNumber);
+    await applyStateOverrides(state, stateOverrides);
+    vm = await chain.vmFor(state, header.timestamp);
+    block = chain.executionBlock(header);
+  }
+  const exclusive = env ? <T>(fn: () => Promise<T>) => env.exclusive(fn) : <T>(fn: () => Promise<T>) => fn();
+  const from = new Address(args.from ?? new Uint8Array(20));
+  // Read with the state to itself (a shared state is only consistent between runs).
+  let nonce = args.nonce;
+  return {
+    header,
+    vm,
+    tx: (gas: bigint) => impersonatedTx(chain, args, gas, nonce ?? 0n),
+    run: (gas: bigint) =>
+      exclusive(async () => {
+        nonce ??= (await state.getAccount(from))?.nonce ?? 0n;
+        await state.checkpoint();
+        try {
+          return await runTx(vm, {
+            tx: chain.executableTx(impersonatedTx(chain, args, gas, nonce), header.timestamp),
+            block,
+            skipNonce: true,
+            skipBalance: !priced,
+            skipBlockGasLimitValidation: true,
+            skipHardForkValidation: true,
+          });
+        } finally {
+          await state.revert();
+        }
+      }),
+  };
+}
+
+async function applyStateOverrides(
+  state: MerkleStateManager,
+  stateOverrides: Map<string, StateOverride> | undefined,
+): Promise<void> {
   for (const [addr, o] of stateOverrides ?? []) {
     const address = new Address(Buffer.from(addr.slice(2), 'hex'));
     const acct = (await state.getAccount(address)) ?? new Account();
@@ -186,30 +242,6 @@ export async function prepareCall(
         await state.putStorage(address, setLengthLeft(Buffer.from(slot.slice(2), 'hex'), 32), value);
     }
   }
-  const vm = await chain.vmFor(state, header.timestamp);
-  const block = chain.executionBlock(header);
-  const from = new Address(args.from ?? new Uint8Array(20));
-  const nonce = args.nonce ?? (await state.getAccount(from))?.nonce ?? 0n;
-  return {
-    header,
-    vm,
-    tx: (gas: bigint) => impersonatedTx(chain, args, gas, nonce),
-    async run(gas: bigint) {
-      await state.checkpoint();
-      try {
-        return await runTx(vm, {
-          tx: chain.executableTx(impersonatedTx(chain, args, gas, nonce), header.timestamp),
-          block,
-          skipNonce: true,
-          skipBalance: !priced,
-          skipBlockGasLimitValidation: true,
-          skipHardForkValidation: true,
-        });
-      } finally {
-        await state.revert();
-      }
-    },
-  };
 }
 
 /** Throws the geth error for a failed call result, or returns its output. */

@@ -156,7 +156,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     const nonce = args.nonce ?? chain.pool.nextNonce(from.toString(), await chain.nonceOf(from));
     let gas = args.gas;
     if (gas === undefined) {
-      const call = await prepareCall(chain, args, chain.latest.number);
+      const call = await prepareCall(chain, args, chain.latest.number, undefined, undefined, true);
       const intrinsic = 21_000n;
       gas = await estimateGas(
         call,
@@ -243,6 +243,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
         n,
         parseStateOverrides(params[2], 2),
         parseBlockOverrides(params[3], 3),
+        true,
       );
       const result = await call.run(args.gas ?? CALL_GAS_CAP).catch((err: Error) => {
         throw new RpcError(RpcCode.server, err.message.split(' -> ')[0].split('\n')[0]);
@@ -253,7 +254,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       arity(params, 3, 1);
       const args = parseCallArgs(params[0], 0);
       const n = stateBlock(chain, params, 1);
-      const call = await prepareCall(chain, args, n, parseStateOverrides(params[2], 2));
+      const call = await prepareCall(chain, args, n, parseStateOverrides(params[2], 2), undefined, true);
       const cap = args.gas ?? (chain.maxBlockGas() < CALL_GAS_CAP ? chain.maxBlockGas() : CALL_GAS_CAP);
       return q(await estimateGas(call, cap, 21_000n));
     },

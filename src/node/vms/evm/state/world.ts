@@ -74,6 +74,11 @@ export class BlockStateManager extends MerkleStateManager {
     if ((this._caches?.account?.size() ?? 0) > maxAccounts) this._caches?.clear();
   }
 
+  /** How many accounts the caches hold. */
+  cachedAccounts(): number {
+    return this._caches?.account?.size() ?? 0;
+  }
+
   override async commit(): Promise<void> {
     await this._trie.commit();
     this._caches?.commit();
