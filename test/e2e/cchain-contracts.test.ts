@@ -190,6 +190,13 @@ describe('C-chain contracts through viem and ethers', () => {
     assert.equal(none.length, 0);
     const byBlock = await rpc(url, 'eth_getBlockReceipts', [toHex(receipt.blockNumber)]);
     assert.equal(byBlock.body.result[0].transactionHash, hash);
+    const single = await rpc(url, 'eth_getTransactionReceipt', [hash]);
+    assert.deepEqual(byBlock.body.result[0], single.body.result);
+    // The header's bloom is the union of its receipts' blooms.
+    const header = await client.getBlock({ blockNumber: receipt.blockNumber });
+    const union = byBlock.body.result.reduce((acc: bigint, r: any) => acc | BigInt(r.logsBloom), 0n);
+    assert.ok(union > 0n);
+    assert.equal(union, BigInt(header.logsBloom));
     assert.equal(await client.uninstallFilter({ filter }), true);
     const gone = await rpc(url, 'eth_getFilterChanges', [filter.id]);
     assert.equal(gone.body.error.message, 'filter not found');

@@ -37,8 +37,10 @@ function nativeKeccak256(data: Uint8Array): Uint8Array {
   sponge!.absorb(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   sponge!.absorbLastFewBits(0x01);
   const digest = sponge!.squeeze(32);
-  // A plain Uint8Array over the digest: callers expect `slice` to copy, as it does not on a Buffer.
-  return new Uint8Array(digest.buffer, digest.byteOffset, 32);
+  // A plain Uint8Array (callers expect `slice` to copy, as it does not on a Buffer) that starts its
+  // own ArrayBuffer: the engine's bloom filter reads the digest through `new DataView(e.buffer)`.
+  if (digest.byteOffset === 0 && digest.buffer.byteLength === 32) return new Uint8Array(digest.buffer);
+  return Uint8Array.from(digest);
 }
 
 export const keccak256: (data: Uint8Array) => Uint8Array = sponge ? nativeKeccak256 : keccak_256;

@@ -14,6 +14,7 @@ import {
 } from '@ethereumjs/util';
 import secp from 'secp256k1';
 import { Bloom } from '@ethereumjs/vm';
+import type { Common } from '@ethereumjs/common';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { toChecksumAddress, type AccountKey } from '../../../../shared/crypto/keys.js';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
@@ -21,7 +22,7 @@ import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { chainConfigJson } from '../chain-config.js';
 import { blockExtData, decodeHeader, type EvmHeader } from '../block/evm-block.js';
 import { EvmTxError, type EvmChain } from '../evm-chain.js';
-import type { StoredTx } from '../state/chain-store.js';
+import type { StoredLog, StoredTx } from '../state/chain-store.js';
 import { feeCaps } from '../txpool/txpool.js';
 import { COMPATIBLE_NODE_VERSION } from '../../../../shared/networks.js';
 import { address, arity, bad, blockRef, bool, data, quantity, quantityValue, type BlockRef } from './args.js';
@@ -62,8 +63,8 @@ function stateBlock(chain: EvmChain, params: unknown[], i: number): bigint {
   return n;
 }
 
-export function txBloom(logs: { address: Uint8Array; topics: Uint8Array[] }[]): Uint8Array {
-  const bloom = new Bloom();
+export function txBloom(common: Common, logs: { address: Uint8Array; topics: Uint8Array[] }[]): Uint8Array {
+  const bloom = new Bloom(undefined, common);
   for (const l of logs) {
     bloom.add(l.address);
     for (const t of l.topics) bloom.add(t);
@@ -101,8 +102,25 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
 
   function receiptOf(t: StoredTx): Record<string, unknown> {
     const found = chain.headerAt(t.blockNumber)!;
-    const logs = chain.store.logsOfTx(t.blockNumber, t.index);
-    return receiptJson(txTypeAndTo(t.raw), t, found.hash, logs, txBloom(logs));
+    return receiptWith(t, found.hash, chain.store.logsOfTx(t.blockNumber, t.index));
+  }
+
+  function receiptWith(t: StoredTx, blockHash: Uint8Array, logs: StoredLog[]): Record<string, unknown> {
+    return receiptJson(txTypeAndTo(t.raw), t, blockHash, logs, txBloom(common, logs));
+  }
+
+  /** A block's receipts with one header and one log query (indexers ask for every block). */
+  function receiptsOfBlock(n: bigint): Record<string, unknown>[] {
+    const txs = chain.store.txsOfBlock(n);
+    if (txs.length === 0) return [];
+    const found = chain.headerAt(n)!;
+    const logsByTx = new Map<number, StoredLog[]>();
+    for (const l of chain.store.logsOfBlock(n)) {
+      const list = logsByTx.get(l.txIndex);
+      if (list) list.push(l);
+      else logsByTx.set(l.txIndex, [l]);
+    }
+    return txs.map((t) => receiptWith(t, found.hash, logsByTx.get(t.index) ?? []));
   }
 
   function blockFromRef(params: unknown[], i: number): bigint | undefined {
@@ -324,8 +342,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     eth_getBlockReceipts: (params) => {
       arity(params, 1, 1);
       const n = blockFromRef(params, 0);
-      if (n === undefined) return null;
-      return chain.store.txsOfBlock(n).map(receiptOf);
+      return n === undefined ? null : receiptsOfBlock(n);
     },
 
     eth_getLogs: (params) => {

@@ -118,8 +118,10 @@ export function updateTargetExcess(state: FeeState, desired: bigint): FeeState {
 /** q for a target rate: the inverse of `targetPerSecond`, found by bisection. */
 export function targetExcessFor(target: bigint): bigint {
   if (target <= MIN_TARGET_PER_SECOND) return 0n;
+  // Grow the bracket first: the series behind a far too large q (e^(q/D)) takes seconds to sum.
+  let hi = TARGET_CONVERSION;
+  while (targetPerSecond({ capacity: 0n, excess: 0n, targetExcess: hi }) < target) hi *= 2n;
   let lo = 0n;
-  let hi = 1n << 40n;
   while (lo < hi) {
     const mid = (lo + hi) / 2n;
     if (targetPerSecond({ capacity: 0n, excess: 0n, targetExcess: mid }) < target) lo = mid + 1n;
