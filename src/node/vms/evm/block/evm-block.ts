@@ -8,10 +8,10 @@
 import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../keccak.js';
 
-export const EMPTY_UNCLE_HASH = keccak_256(RLP.encode([]));
-export const EMPTY_ROOT = keccak_256(RLP.encode(new Uint8Array()));
+export const EMPTY_UNCLE_HASH = keccak256(RLP.encode([]));
+export const EMPTY_ROOT = keccak256(RLP.encode(new Uint8Array()));
 /** Coinbase of every C-chain block: fees (base and tip) are burned there. */
 export const BLACKHOLE_ADDRESS = Uint8Array.from(
   Buffer.from('0100000000000000000000000000000000000000', 'hex'),
@@ -106,7 +106,7 @@ export function decodeHeader(bytes: Uint8Array): EvmHeader {
 }
 
 export function hashHeader(headerRlp: Uint8Array): Uint8Array {
-  return keccak_256(headerRlp);
+  return keccak256(headerRlp);
 }
 
 /** The extra data (the C-chain's atomic txs) of a block's bytes: the body's fifth element. */
@@ -117,7 +117,7 @@ export function blockExtData(blockBytes: Uint8Array): Uint8Array {
 }
 
 export function extDataHash(extData: Uint8Array): Uint8Array {
-  return keccak_256(RLP.encode(extData));
+  return keccak256(RLP.encode(extData));
 }
 
 /** A transaction as it sits in a block body: legacy as its field list, typed as bytes. */

@@ -82,14 +82,26 @@ describe('block state: changes reach the trie once per block, only reachable nod
 
     // A fresh process: nothing in memory, only what was stored.
     db = new NodeDatabase(file);
-    const reopened = stateManagerAt(common, new TrieDb(new TrieNodeTable(db, 't_trie')), root);
-    assert.equal((await reopened.getAccount(addr(0)))!.nonce, 12n);
-    assert.equal((await reopened.getAccount(addr(0)))!.balance, 1_000_000n - 120n);
-    assert.equal((await reopened.getAccount(addr(125)))!.balance, 10n);
-    assert.equal(await reopened.getAccount(addr(2)), undefined);
-    assert.equal(bytesToHex(await reopened.getStorage(addr(1), slot(5))), '0xce');
-    assert.equal(bytesToHex(await reopened.getCode(addr(4))), bytesToHex(CODE));
-    assert.equal(bytesToHex(await reopened.getCode(addr(1))), bytesToHex(CODE));
+    await assertStored(stateManagerAt(common, new TrieDb(new TrieNodeTable(db, 't_trie')), root));
+
+    // A data dir of the first layout (nodes in a key-ordered table) is migrated on open.
+    db.exec(`CREATE TABLE t_trie (k BLOB PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID`);
+    db.exec(`INSERT INTO t_trie SELECT k, v FROM t_trie_nodes`);
+    db.exec(`DROP TABLE t_trie_nodes`);
+    db.close();
+    db = new NodeDatabase(file);
+    await assertStored(stateManagerAt(common, new TrieDb(new TrieNodeTable(db, 't_trie')), root));
+    assert.equal(db.prepare(`SELECT name FROM sqlite_master WHERE name = 't_trie'`).get(), undefined);
     db.close();
   });
+
+  async function assertStored(state: MerkleStateManager): Promise<void> {
+    assert.equal((await state.getAccount(addr(0)))!.nonce, 12n);
+    assert.equal((await state.getAccount(addr(0)))!.balance, 1_000_000n - 120n);
+    assert.equal((await state.getAccount(addr(125)))!.balance, 10n);
+    assert.equal(await state.getAccount(addr(2)), undefined);
+    assert.equal(bytesToHex(await state.getStorage(addr(1), slot(5))), '0xce');
+    assert.equal(bytesToHex(await state.getCode(addr(4))), bytesToHex(CODE));
+    assert.equal(bytesToHex(await state.getCode(addr(1))), bytesToHex(CODE));
+  }
 });
