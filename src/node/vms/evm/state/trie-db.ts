@@ -23,7 +23,7 @@ export class NodeCache {
   private old = new Map<string, Uint8Array>();
   private youngBytes = 0;
 
-  constructor(private readonly generationBytes = 24 * 1024 * 1024) {}
+  constructor(private readonly generationBytes = 8 * 1024 * 1024) {}
 
   get(key: string): Uint8Array | undefined {
     const value = this.young.get(key);
