@@ -95,30 +95,35 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
     await evm?.stop().catch(() => {});
     await database.close().catch(() => {});
   };
+  let evmStarting: Promise<void> | undefined;
   try {
     let network = options.network;
     if (options.indexer) {
       const node = createNodeClient(options.nodeUrl!);
       primary = await startPrimaryIndexer({ db: database.db, node, logger, batchSize: options.batchSize });
-      network = identityOf(primary.network);
-      try {
-        evm = await startEvmIndexer({
-          db: database.db,
-          nodeUrl: options.nodeUrl!,
-          network,
-          logger,
-          // --indexer-batch-size also bounds EVM ranges (blocks carry many rows: at most 100).
-          maxBlocksPerRange: options.batchSize !== undefined ? Math.min(options.batchSize, 100) : undefined,
-        });
-        nftFetcher = startNftFetcher({
-          db: database.db,
-          resolver: createMetadataResolver(nftResolverOptionsFromEnv()),
-          logger,
-        });
-      } catch (err) {
-        // The primary-network half keeps working when the node serves no EVM chain.
-        logger.warn({ err }, 'EVM indexer did not start');
-      }
+      const identity = identityOf(primary.network);
+      network = identity;
+      // The EVM half starts while the API does: neither waits for the other.
+      evmStarting = (async () => {
+        try {
+          evm = await startEvmIndexer({
+            db: database.db,
+            nodeUrl: options.nodeUrl!,
+            network: identity,
+            logger,
+            // --indexer-batch-size also bounds EVM ranges (blocks carry many rows: at most 100).
+            maxBlocksPerRange: options.batchSize !== undefined ? Math.min(options.batchSize, 100) : undefined,
+          });
+          nftFetcher = startNftFetcher({
+            db: database.db,
+            resolver: createMetadataResolver(nftResolverOptionsFromEnv()),
+            logger,
+          });
+        } catch (err) {
+          // The primary-network half keeps working when the node serves no EVM chain.
+          logger.warn({ err }, 'EVM indexer did not start');
+        }
+      })();
     } else {
       const stored = await getMeta(database.db, 'network');
       if (stored) network = identityOf(JSON.parse(stored) as IndexedNetwork);
@@ -158,6 +163,7 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
           logger,
         });
     }
+    await evmStarting;
     return {
       database,
       network,
@@ -171,6 +177,7 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
       close: closeAll,
     };
   } catch (err) {
+    await evmStarting;
     await closeAll();
     throw err;
   }

@@ -52,8 +52,6 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
   const pollMs = config.pollMs ?? 25;
   const network = await identifyNetwork(node);
   await checkStoreNetwork(db, network);
-  await indexGenesis(db, node, network, logger);
-  await ensureNativeAsset(db, node, network);
 
   let stopped = false;
   const sleepers = new Set<() => void>();
@@ -67,6 +65,21 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
       }
       sleepers.add(done);
     });
+  // Genesis rows are written in the background, so a start does not wait on them; the sources
+  // (and caughtUp) wait for them, retrying with backoff while the node cannot answer.
+  const genesis = (async () => {
+    for (let failures = 1; !stopped; failures++) {
+      try {
+        await indexGenesis(db, node, network, logger);
+        await ensureNativeAsset(db, node, network);
+        return;
+      } catch (err) {
+        if (stopped) return;
+        logger?.[failures > 3 ? 'error' : 'warn']({ err, failures }, 'indexing genesis failed; retrying');
+        await sleep(Math.min(100 * 2 ** Math.min(failures, 5), 3000));
+      }
+    }
+  })();
   const progress = new Map<string, number>();
   const waiters: { targets: Map<string, number>; resolve: () => void }[] = [];
   const notify = () => {
@@ -79,6 +92,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
   };
 
   async function runSource(source: Source): Promise<void> {
+    await genesis;
     const reader = createIndexReader(node, source.name);
     const chainId = source.chain === 'X' ? network.xChainID : network.pChainID;
     const manager = utils.getManagerForVM(source.chain === 'X' ? 'AVM' : 'PVM');
@@ -157,6 +171,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
   return {
     network,
     async caughtUp() {
+      await genesis;
       const targets = new Map<string, number>();
       for (const s of SOURCES) targets.set(s.name, await createIndexReader(node, s.name).lastIndex());
       await new Promise<void>((resolve) => {
@@ -167,6 +182,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
     async stop() {
       stopped = true;
       for (const wake of [...sleepers]) wake();
+      await genesis;
       await Promise.all(loops);
     },
   };
