@@ -85,7 +85,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     if (chain.config.atomicTxs) out.blockExtraData = h(blockExtData(block.bytes));
     const txs = chain.store.txsOfBlock(n);
     out.transactions = full
-      ? txs.map((t) => txJson(decodeStoredTx(common, t), h(t.sender), pos(t, block.hash, header)))
+      ? txs.map((t) => txJson(decodeStoredTx(common, t), h(t.sender), pos(t, block.hash, header), t.hash))
       : txs.map((t) => h(t.hash));
     return out;
   }
@@ -97,7 +97,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
   function txByStored(t: StoredTx | undefined): Record<string, unknown> | null {
     if (!t) return null;
     const found = chain.headerAt(t.blockNumber)!;
-    return txJson(decodeStoredTx(common, t), h(t.sender), pos(t, found.hash, found.header));
+    return txJson(decodeStoredTx(common, t), h(t.sender), pos(t, found.hash, found.header), t.hash);
   }
 
   function receiptOf(t: StoredTx): Record<string, unknown> {

@@ -69,14 +69,20 @@ export interface TxPosition {
   baseFee: bigint;
 }
 
-export function txJson(tx: TypedTransaction, from: string, pos?: TxPosition): Record<string, unknown> {
+/** `hash`: the stored hash of an accepted transaction (hashing it again costs a serialisation). */
+export function txJson(
+  tx: TypedTransaction,
+  from: string,
+  pos?: TxPosition,
+  hash: Uint8Array = tx.hash(),
+): Record<string, unknown> {
   const t = tx as any;
   const out: Record<string, unknown> = {
     blockHash: pos ? h(pos.blockHash) : null,
     blockNumber: pos ? q(pos.blockNumber) : null,
     from,
     gas: q(tx.gasLimit),
-    hash: h(tx.hash()),
+    hash: h(hash),
     input: h(tx.data),
     nonce: q(tx.nonce),
     to: tx.to ? tx.to.toString() : null,
