@@ -443,9 +443,9 @@ export class EvmChain extends EventEmitter implements Chain {
   /** Builds and accepts one block; false when there was nothing to put in it. */
   private async buildOne(): Promise<boolean> {
     const nonceCache = new Map<string, bigint>();
-    const readState = this.stateAt();
+    // Between blocks the producer's state holds exactly the head's state, with warm caches.
     for (const sender of this.pool.senders()) {
-      const acct = await readState.getAccount(createAddressFromString(sender));
+      const acct = await this.live.getAccount(createAddressFromString(sender));
       nonceCache.set(sender, acct?.nonce ?? 0n);
     }
     const candidates = this.pool.executable((s) => nonceCache.get(s) ?? 0n);
