@@ -25,6 +25,11 @@ const IN_FLIGHT = 8;
 const PEERS = (process.env.EVM_BENCH_PEERS ?? 'flurry,anvil,hardhat').split(',');
 /** `EVM_BENCH_LOGS=off` skips the 10,000-block eth_getLogs figure (its padding takes minutes). */
 const LOGS = process.env.EVM_BENCH_LOGS !== 'off';
+/**
+ * `EVM_BENCH_COMMAND=node` runs the node alone; by default (`start`) the data service runs in the
+ * same process and indexes every block the bench makes while it is measured.
+ */
+const COMMAND = process.env.EVM_BENCH_COMMAND === 'node' ? 'node' : 'start';
 
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
 /** The first well-known dev key of Anvil and Hardhat. */
@@ -112,6 +117,7 @@ interface Peer {
 
 async function startFlurry(): Promise<Peer> {
   const devnet = await startDevnet({
+    command: COMMAND,
     env: { FLURRY_LOG_LEVEL: 'error' },
     // e.g. FLURRY_BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the node.
     nodeOptions: (process.env.FLURRY_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
