@@ -5,6 +5,7 @@
  * whole transaction invalid — unlike a signature that fails to verify, which only marks the
  * predicate invalid for the contract to see.
  */
+import { decodeSigners } from '../../../../shared/warp/index.js';
 import { hashPayload } from '../../../warp/accepted-block-rule.js';
 import { parseAddressedCall, parseSignedMessage, PredicateError, unpackPredicate } from './predicate.js';
 
@@ -25,16 +26,11 @@ export function warpPredicateGas(keys: readonly Uint8Array[]): bigint {
   );
 }
 
-/** Set bits of a big-endian bitset; a bitset with leading zero bytes is malformed (as the reference's). */
+/** Signers in the bitset; a bitset with leading zero bytes is malformed, as the reference's. */
 function countSigners(bits: Uint8Array): number {
-  if (bits.length > 0 && bits[0] === 0)
+  try {
+    return decodeSigners(bits).length;
+  } catch {
     throw new PredicateError('cannot fetch num signers from warp message');
-  let n = 0;
-  for (let b of bits) {
-    while (b) {
-      n += b & 1;
-      b >>= 1;
-    }
   }
-  return n;
 }
