@@ -103,6 +103,8 @@ export interface DataReadyFacts {
   database: string;
   startupMs: number;
   urls: Record<string, string>;
+  /** `api --workers N`: processes serving these URLs together. */
+  workers?: number;
 }
 
 export function dataReadyFacts(role: string, data: RunningDataService, startupMs: number): DataReadyFacts {
@@ -125,6 +127,7 @@ export function formatDataBanner(facts: DataReadyFacts): string {
     '',
     `  Flurry ${facts.role} — ${facts.network} (network ID ${facts.networkID}), ready in ${facts.startupMs} ms`,
     `  Store ${facts.database}`,
+    ...(facts.workers ? [`  ${facts.workers} worker processes share the ports below`] : []),
     ...Object.entries(facts.urls).map(([k, v]) => `    ${k.padEnd(14)} ${v}`),
     '',
   ].join('\n');

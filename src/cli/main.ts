@@ -1,11 +1,13 @@
 /** `flurry` — the command-line entry point. */
 import fs from 'node:fs';
+import os from 'node:os';
 import { createLogger } from '../shared/logger.js';
 import { startNode, NodeStartError } from '../node/node.js';
 import { FLURRY_VERSION } from '../node/version.js';
 import type { RunningDataService } from '../data/service.js';
-import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts } from './banner.js';
+import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts, type DataReadyFacts } from './banner.js';
 import { parseOptions, USAGE, UsageError } from './options.js';
+import { isApiWorker, reportWorkerReady, runApiWorkers } from './api-workers.js';
 
 export async function main(argv: string[]): Promise<number> {
   const t0 = performance.now();
@@ -108,6 +110,29 @@ async function runDataRole(
   logger: ReturnType<typeof createLogger>,
   t0: number,
 ): Promise<number> {
+  const print = (facts: object) =>
+    process.stdout.write(
+      options.json ? JSON.stringify(facts) + '\n' : formatDataBanner(facts as DataReadyFacts),
+    );
+  const workers = options.workers === 0 ? os.availableParallelism() : options.workers;
+  if (options.command === 'api' && workers > 1 && !isApiWorker()) {
+    return runApiWorkers({
+      workers,
+      logger,
+      prepare: async () => {
+        // Migrations and the page-token secret, once, before any worker opens the store.
+        const { createDatabase } = await import('../data/store/database.js');
+        const { pageTokenSecret } = await import('../data/store/queries/meta.js');
+        const database = await createDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+        try {
+          await pageTokenSecret(database.db);
+        } finally {
+          await database.close();
+        }
+      },
+      announce: (facts) => print({ ...facts, startupMs: Math.round(performance.now() - t0) }),
+    });
+  }
   const stopped = new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
@@ -136,7 +161,8 @@ async function runDataRole(
     return 1;
   }
   const facts = dataReadyFacts(options.command, data, Math.round(performance.now() - t0));
-  process.stdout.write(options.json ? JSON.stringify(facts) + '\n' : formatDataBanner(facts));
+  if (isApiWorker()) reportWorkerReady(facts);
+  else print(facts);
   logger.info({ signal: await stopped }, 'shutting down');
   forceExitAfter(SHUTDOWN_GRACE_MS);
   await data.close();

@@ -37,6 +37,8 @@ export interface CliOptions {
   apiKeysFile?: string;
   /** Containers the indexer reads and writes per transaction (1 to 1024). */
   indexerBatchSize: number;
+  /** `api` role: processes serving the REST and metrics ports together (0 = one per core). */
+  workers: number;
 }
 
 const FLAGS = {
@@ -62,6 +64,7 @@ const FLAGS = {
   'node-url': { type: 'string' },
   'api-keys-file': { type: 'string' },
   'indexer-batch-size': { type: 'string' },
+  workers: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -96,6 +99,7 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --node-url URL                 node the indexer reads (indexer/api roles; start uses its own node)
   --api-keys-file FILE           JSON file of API keys, tiers and prices (else FLURRY_API_KEYS)
   --indexer-batch-size N         containers per indexer transaction, 1 to 1024 (default 1024)
+  --workers N                    api role: processes sharing its ports, 0 = one per core (default 1)
 `;
 
 function envName(flag: string): string {
@@ -177,5 +181,6 @@ export function parseOptions(
     nodeUrl,
     apiKeysFile: optional('api-keys-file'),
     indexerBatchSize: int('indexer-batch-size', 1024, 1, 1024),
+    workers: int('workers', 1, 0, 256),
   };
 }

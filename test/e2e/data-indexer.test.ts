@@ -1,10 +1,12 @@
 /**
  * Issue 6: the indexer as its own process (`flurry indexer --node-url`) survives SIGKILL in the
  * middle of a backfill — restarted, it ends with exactly the rows of an uninterrupted run — on
- * SQLite and on PostgreSQL; and `flurry api` alone serves what an indexer wrote to PostgreSQL.
+ * SQLite and on PostgreSQL; `flurry api` alone serves what an indexer wrote to PostgreSQL; and
+ * `flurry api --workers 2` serves one port from two processes.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -61,6 +63,29 @@ async function startRole(args: string[]): Promise<Role> {
     child.once('exit', (code) => reject(new Error(`${args[0]} exited ${code}: ${stderr}`)));
   });
   return { child, facts, exited };
+}
+
+/** POST on a fresh connection (no keep-alive), so consecutive requests may reach other workers. */
+function postJson(url: string, body: unknown): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const text = JSON.stringify(body);
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
+      (res) => {
+        let data = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (data += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(data) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
 }
 
 async function stopRole(role: Role, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
@@ -201,6 +226,57 @@ describe('indexer as its own process', () => {
       },
     );
   }
+
+  it('`flurry api --workers 2` serves one port from two processes that share page tokens', async () => {
+    const dataDir = tempDir('flurry-workers-');
+    const database = await indexTo({ dataDir }, false);
+    await database.close();
+    const api = await startRole(['api', '--workers', '2', '--data-dir', dataDir, '--data-port', '0']);
+    const workerPids = () =>
+      execFileSync('pgrep', ['-P', String(api.child.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map(Number);
+    try {
+      assert.equal(api.facts.workers, 2);
+      assert.equal(workerPids().length, 2);
+      const to = utils.formatBech32('local', new Uint8Array(20).fill(1));
+      // Every page on a new connection: connections are dealt to the workers in turn, so the
+      // walk only completes if a token issued by one worker opens on the other.
+      const walk = async () => {
+        const seen: string[] = [];
+        let token: string | undefined;
+        do {
+          const query = `pageSize=2${token ? `&pageToken=${token}` : ''}`;
+          const page = await postJson(
+            `${api.facts.urls.data}/v1/networks/local/blockchains/x-chain/utxos?${query}`,
+            { addresses: `X-${to}` },
+          );
+          assert.equal(page.status, 200, JSON.stringify(page.body));
+          seen.push(...page.body.utxos.map((u: any) => u.utxoId));
+          token = page.body.nextPageToken;
+        } while (token);
+        return seen;
+      };
+      const seen = await walk();
+      assert.equal(seen.length, Math.ceil(120 / 7));
+      assert.equal(new Set(seen).size, seen.length);
+      // A worker killed outright is replaced, and the port keeps serving.
+      const [victim] = workerPids();
+      process.kill(victim, 'SIGKILL');
+      for (let i = 0; i < 500; i++) {
+        const pids = workerPids();
+        if (pids.length === 2 && !pids.includes(victim)) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.ok(!workerPids().includes(victim));
+      assert.equal(workerPids().length, 2);
+      assert.deepEqual(await walk(), seen);
+    } finally {
+      assert.equal(await stopRole(api), 0);
+    }
+    assert.throws(() => workerPids(), 'no worker outlives the role');
+  });
 
   it('serves what an indexer wrote to PostgreSQL from `flurry api` alone', { skip: pgSkip }, async () => {
     const databaseUrl = await cluster!.createDatabase('roles');
