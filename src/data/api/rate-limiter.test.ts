@@ -109,6 +109,26 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       assert.equal(total, 30);
     });
 
+    it('reports many callers in one sync and returns each total in order', async () => {
+      const start = 1_700_000_100_000;
+      // More windows than one statement carries, and one window named twice.
+      const deltas = Array.from({ length: 1_201 }, (_, i) => ({
+        caller: `anon:10.0.${i >> 8}.${i & 255}`,
+        window: (i % 2 === 0 ? 'm' : 'd') as 'm' | 'd',
+        start,
+        delta: i + 1,
+      }));
+      deltas.push({ ...deltas[7], delta: 1_000 });
+      const first = await store.add(deltas);
+      assert.equal(first.length, deltas.length);
+      assert.equal(first[0], 1);
+      assert.equal(first[1_200], 1_201);
+      assert.equal(first[7], 8 + 1_000);
+      assert.equal(first[1_201], 8 + 1_000);
+      const again = await store.add(deltas.slice(0, 3).map((d) => ({ ...d, delta: 0 })));
+      assert.deepEqual(again, [1, 2, 3]);
+    });
+
     it('forgets windows that can no longer limit anyone', async () => {
       await store.add([{ caller: 'key:old', window: 'd', start: 1_000, delta: 7 }]);
       await store.prune(2_000);
