@@ -6,6 +6,7 @@
  * (30), commit (31), standard (32).
  */
 import { avaxSerial, utils } from '@avalabs/avalanchejs';
+import { ByteReader } from '../../../shared/byte-reader.js';
 import { UpstreamInvalidError } from '../../internal/errors.js';
 
 export type BlockKind = 'standard' | 'proposal' | 'commit' | 'abort' | 'genesis';
@@ -23,44 +24,19 @@ export interface ParsedBlock {
 const avmCodec = utils.getManagerForVM('AVM').getDefaultCodec();
 const pvmCodec = utils.getManagerForVM('PVM').getDefaultCodec();
 
-class Reader {
-  private at = 0;
-  private readonly view: DataView;
-  constructor(readonly bytes: Uint8Array) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  need(n: number): void {
-    if (this.at + n > this.bytes.length) throw new UpstreamInvalidError('block bytes end early');
-  }
-  u16(): number {
-    this.need(2);
-    const v = this.view.getUint16(this.at);
-    this.at += 2;
-    return v;
-  }
-  u32(): number {
-    this.need(4);
-    const v = this.view.getUint32(this.at);
-    this.at += 4;
-    return v;
-  }
-  u64(): bigint {
-    this.need(8);
-    const v = this.view.getBigUint64(this.at);
-    this.at += 8;
-    return v;
+/** The shared cursor, plus what blocks add: ids, embedded txs and the end check. */
+class Reader extends ByteReader {
+  constructor(bytes: Uint8Array) {
+    super(bytes, () => new UpstreamInvalidError('block bytes end early'));
   }
   id(): Uint8Array {
-    this.need(32);
-    const v = this.bytes.slice(this.at, this.at + 32);
-    this.at += 32;
-    return v;
+    return this.take(32).slice();
   }
   /** Reads `count` signed txs with `codec`, returning each with a codec version prefix. */
   txs(count: number, codec: typeof avmCodec): Uint8Array[] {
     const out: Uint8Array[] = [];
     for (let i = 0; i < count; i++) {
-      const rest = this.bytes.subarray(this.at);
+      const rest = this.rest();
       let remaining: Uint8Array;
       try {
         [, remaining] = avaxSerial.SignedTx.fromBytes(rest, codec);
@@ -76,7 +52,7 @@ class Reader {
     return out;
   }
   end(): void {
-    if (this.at !== this.bytes.length) throw new UpstreamInvalidError('unexpected bytes after the block');
+    if (!this.done()) throw new UpstreamInvalidError('unexpected bytes after the block');
   }
 }
 

@@ -4,6 +4,7 @@
  * multi-signature check against a P-chain validator set, by the shared Warp rules (src/shared/warp).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import { ByteReader } from '../../../../shared/byte-reader.js';
 import {
   canonicalValidatorSet,
   verifyBitSetSignature,
@@ -17,38 +18,16 @@ export class WarpError extends Error {
   override readonly name = 'WarpError';
 }
 
-class Reader {
-  private offset = 0;
+/** The shared cursor; short or overlong input is a WarpError naming what was being read. */
+class Reader extends ByteReader {
   constructor(
-    private readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     private readonly what: string,
-  ) {}
-  private take(n: number): Uint8Array {
-    if (this.offset + n > this.bytes.length) throw new WarpError(`${this.what}: unexpected end of bytes`);
-    const out = this.bytes.subarray(this.offset, this.offset + n);
-    this.offset += n;
-    return out;
-  }
-  u16(): number {
-    return Buffer.from(this.take(2)).readUInt16BE();
-  }
-  u32(): number {
-    return Buffer.from(this.take(4)).readUInt32BE();
-  }
-  u64(): bigint {
-    return Buffer.from(this.take(8)).readBigUInt64BE();
-  }
-  fixed(n: number): Uint8Array {
-    return this.take(n);
-  }
-  bytesField(): Uint8Array {
-    return this.take(this.u32());
-  }
-  get position(): number {
-    return this.offset;
+  ) {
+    super(bytes, () => new WarpError(`${what}: unexpected end of bytes`));
   }
   end(): void {
-    if (this.offset !== this.bytes.length) throw new WarpError(`${this.what}: trailing bytes`);
+    if (!this.done()) throw new WarpError(`${this.what}: trailing bytes`);
   }
 }
 
@@ -65,12 +44,12 @@ export function parseWarpMessage(bytes: Uint8Array): WarpMessage {
   const r = new Reader(bytes, 'warp message');
   if (r.u16() !== 0) throw new WarpError('warp message: unknown codec version');
   const networkId = r.u32();
-  const sourceChainId = r.fixed(32);
-  const payload = r.bytesField();
-  const unsignedEnd = r.position;
+  const sourceChainId = r.take(32);
+  const payload = r.sized();
+  const unsignedEnd = r.at;
   if (r.u32() !== 0) throw new WarpError('warp message: unknown signature type');
-  const signers = r.bytesField();
-  const signature = r.fixed(96);
+  const signers = r.sized();
+  const signature = r.take(96);
   r.end();
   return {
     unsignedBytes: bytes.subarray(0, unsignedEnd),
@@ -91,8 +70,8 @@ export function parseAddressedCall(bytes: Uint8Array): AddressedCall {
   const r = new Reader(bytes, 'addressed call');
   if (r.u16() !== 0) throw new WarpError('addressed call: unknown codec version');
   if (r.u32() !== 1) throw new WarpError('warp payload is not an AddressedCall');
-  const sourceAddress = r.bytesField();
-  const payload = r.bytesField();
+  const sourceAddress = r.sized();
+  const payload = r.sized();
   r.end();
   return { sourceAddress, payload };
 }
@@ -106,7 +85,7 @@ function readOwner(r: Reader): PChainOwnerValue {
   const threshold = r.u32();
   const n = r.u32();
   const addresses: Uint8Array[] = [];
-  for (let i = 0; i < n; i++) addresses.push(r.fixed(20));
+  for (let i = 0; i < n; i++) addresses.push(r.take(20));
   return { threshold, addresses };
 }
 
@@ -126,9 +105,9 @@ export function parseRegisterL1Validator(payload: Uint8Array): RegisterL1Validat
   const r = new Reader(payload, 'RegisterL1ValidatorMessage');
   if (r.u16() !== 0) throw new WarpError('RegisterL1ValidatorMessage: unknown codec version');
   if (r.u32() !== 1) throw new WarpError('warp payload is not a RegisterL1ValidatorMessage');
-  const subnetId = r.fixed(32);
-  const nodeId = r.bytesField();
-  const blsPublicKey = r.fixed(48);
+  const subnetId = r.take(32);
+  const nodeId = r.sized();
+  const blsPublicKey = r.take(48);
   const expiry = r.u64();
   const remainingBalanceOwner = readOwner(r);
   const disableOwner = readOwner(r);
@@ -156,7 +135,7 @@ export function parseL1ValidatorWeight(payload: Uint8Array): L1ValidatorWeightMe
   const r = new Reader(payload, 'L1ValidatorWeightMessage');
   if (r.u16() !== 0) throw new WarpError('L1ValidatorWeightMessage: unknown codec version');
   if (r.u32() !== 3) throw new WarpError('warp payload is not an L1ValidatorWeightMessage');
-  const validationId = r.fixed(32);
+  const validationId = r.take(32);
   const nonce = r.u64();
   const weight = r.u64();
   r.end();

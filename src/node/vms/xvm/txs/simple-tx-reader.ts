@@ -5,6 +5,7 @@
  * more) and is strict: any other type, a short read or a trailing byte makes it return
  * undefined or throw CodecError, and `readTx` falls back to avalanchejs for the other types.
  */
+import { ByteReader } from '../../../../shared/byte-reader.js';
 import { fastCb58 } from '../ids.js';
 import { CodecError, idOf, readCredentials } from '../codec.js';
 import { CODEC_VERSION, FX, TYPE_ID } from '../constants.js';
@@ -19,38 +20,10 @@ const KINDS: Record<number, TxKind> = {
 /** Not a simple tx: let avalanchejs read it. */
 class NotSimple extends Error {}
 
-class Reader {
-  at = 0;
-  private readonly view: DataView;
-  constructor(readonly bytes: Uint8Array) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  }
-  need(n: number): void {
-    if (this.at + n > this.bytes.length) throw new CodecError('unexpected end of transaction bytes');
-  }
-  u32(): number {
-    this.need(4);
-    const v = this.view.getUint32(this.at);
-    this.at += 4;
-    return v;
-  }
-  u64(): bigint {
-    this.need(8);
-    const v = this.view.getBigUint64(this.at);
-    this.at += 8;
-    return v;
-  }
-  take(n: number): Uint8Array {
-    this.need(n);
-    const v = this.bytes.subarray(this.at, this.at + n);
-    this.at += n;
-    return v;
-  }
-  /** A list length, refused when even minimal elements could not fit. */
-  count(minElementBytes: number): number {
-    const n = this.u32();
-    this.need(n * minElementBytes);
-    return n;
+/** The shared cursor; a short input is a codec error, as avalanchejs would raise. */
+class Reader extends ByteReader {
+  constructor(bytes: Uint8Array) {
+    super(bytes, () => new CodecError('unexpected end of transaction bytes'));
   }
 }
 
