@@ -182,6 +182,15 @@ describe('C-chain contracts through viem and ethers', () => {
     assert.equal(byTopic[0].transactionHash, hash);
     const all = await client.getLogs({ address: token, fromBlock: 0n });
     assert.equal(all.length, 3);
+    // eth_getLogs (read packed as hex) and the receipt (read as rows) describe a log identically.
+    const receiptLogs = (await rpc(url, 'eth_getTransactionReceipt', [hash])).body.result.logs;
+    const range = { fromBlock: toHex(receipt.blockNumber), toBlock: toHex(receipt.blockNumber) };
+    const fromGetLogs = (await rpc(url, 'eth_getLogs', [{ address: token, ...range }])).body.result;
+    assert.ok(receiptLogs.length > 0);
+    assert.deepEqual(
+      fromGetLogs.filter((l: any) => l.transactionHash === hash),
+      receiptLogs,
+    );
     const none = await client.getLogs({
       address: token,
       fromBlock: receipt.blockNumber + 1n,

@@ -35,7 +35,17 @@ import {
   parseStateOverrides,
   prepareCall,
 } from './call.js';
-import { decodeStoredTx, h, headerJson, logJson, q, receiptJson, txJson, txTypeAndTo } from './format.js';
+import {
+  decodeStoredTx,
+  h,
+  headerJson,
+  logHexJson,
+  logJson,
+  q,
+  receiptJson,
+  txJson,
+  txTypeAndTo,
+} from './format.js';
 import { nativeEcrecover } from '../common.js';
 
 /** The most logs one eth_getLogs answer may hold, and the widest block range (coreth's defaults). */
@@ -615,7 +625,7 @@ export function queryLogs(chain: EvmChain, f: LogFilter): Record<string, unknown
       RpcCode.server,
       `requested too many blocks from ${f.fromBlock} to ${to}, maximum is set to ${MAX_LOG_BLOCK_RANGE}`,
     );
-  const logs = chain.store.queryLogs({
+  const logs = chain.store.queryLogsHex({
     fromBlock: f.fromBlock,
     toBlock: to,
     addresses: f.addresses,
@@ -624,14 +634,14 @@ export function queryLogs(chain: EvmChain, f: LogFilter): Record<string, unknown
   });
   if (logs.length > MAX_LOGS)
     throw new RpcError(RpcCode.server, `query returned more than ${MAX_LOGS} results`);
-  const hashes = new Map<bigint, Uint8Array>();
+  const hashes = new Map<bigint, string>();
   return logs.map((l) => {
     let hash = hashes.get(l.blockNumber);
     if (!hash) {
-      hash = chain.blockHashAt(l.blockNumber)!;
+      hash = h(chain.blockHashAt(l.blockNumber)!);
       hashes.set(l.blockNumber, hash);
     }
-    return logJson(l, hash);
+    return logHexJson(l, hash);
   });
 }
 

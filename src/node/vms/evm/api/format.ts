@@ -8,7 +8,7 @@ import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import type { Common } from '@ethereumjs/common';
 import type { EvmHeader } from '../block/evm-block.js';
-import type { StoredLog, StoredTx } from '../state/chain-store.js';
+import type { LogHexRow, StoredLog, StoredTx } from '../state/chain-store.js';
 
 export const q = (n: bigint | number): string => '0x' + BigInt(n).toString(16);
 export const h = (b: Uint8Array): string => bytesToHex(b);
@@ -122,14 +122,31 @@ export function txJson(
 }
 
 export function logJson(l: StoredLog, blockHash: Uint8Array, removed = false): Record<string, unknown> {
+  return logHexJson(
+    {
+      blockNumber: l.blockNumber,
+      logIndex: l.logIndex,
+      txIndex: l.txIndex,
+      txHash: h(l.txHash).slice(2),
+      address: h(l.address).slice(2),
+      topics: l.topics.map((t) => h(t).slice(2)),
+      data: h(l.data).slice(2),
+    },
+    h(blockHash),
+    removed,
+  );
+}
+
+/** The log object of a log whose bytes are already hex (`blockHash` with its `0x`). */
+export function logHexJson(l: LogHexRow, blockHash: string, removed = false): Record<string, unknown> {
   return {
-    address: h(l.address),
-    topics: l.topics.map(h),
-    data: h(l.data),
+    address: '0x' + l.address,
+    topics: l.topics.map((t) => '0x' + t),
+    data: '0x' + l.data,
     blockNumber: q(l.blockNumber),
-    transactionHash: h(l.txHash),
+    transactionHash: '0x' + l.txHash,
     transactionIndex: q(l.txIndex),
-    blockHash: h(blockHash),
+    blockHash,
     logIndex: q(l.logIndex),
     removed,
   };

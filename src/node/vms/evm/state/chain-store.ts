@@ -41,6 +41,17 @@ export interface StoredLog {
   readonly data: Uint8Array;
 }
 
+/** A log as eth_getLogs answers it: the byte fields as lowercase hex without `0x`. */
+export interface LogHexRow {
+  readonly blockNumber: bigint;
+  readonly logIndex: number;
+  readonly txIndex: number;
+  readonly txHash: string;
+  readonly address: string;
+  readonly topics: string[];
+  readonly data: string;
+}
+
 export interface StoredAtomicTx {
   readonly id: Uint8Array;
   readonly blockNumber: bigint;
@@ -254,6 +265,54 @@ export class ChainStore {
 
   /** Logs matching a filter, in chain order; at most `limit` (+1 to let callers detect overflow). */
   queryLogs(q: LogQuery): StoredLog[] {
+    const { sql, args } = this.logFilterSql(q);
+    return this.db
+      .prepare(sql)
+      .all(...args)
+      .map((r) => this.toLog(r));
+  }
+
+  /**
+   * The same logs with their bytes already hex, read as one packed value: SQLite encodes the hex
+   * and libsql hands over one string instead of ten values per row, which for eth_getLogs over
+   * a thousand logs costs about half of reading rows and encoding them here.
+   */
+  queryLogsHex(q: LogQuery): LogHexRow[] {
+    const { sql, args } = this.logFilterSql(q);
+    const hex = (c: string) => `lower(hex(ifnull(${c}, '')))`;
+    const fields = [
+      'block_number',
+      'log_index',
+      'tx_index',
+      hex('tx_hash'),
+      hex('address'),
+      ...['topic0', 'topic1', 'topic2', 'topic3'].map((t) => `ifnull(${hex(t)}, '')`),
+      hex('data'),
+    ].join(" || ',' || ");
+    const row = this.db.prepare(`SELECT group_concat(${fields}, ';') AS packed FROM (${sql})`).get(...args);
+    const packed = row?.packed as string | null | undefined;
+    if (!packed) return [];
+    const logs = packed.split(';').map((line): LogHexRow => {
+      const [block, logIndex, txIndex, txHash, address, t0, t1, t2, t3, data] = line.split(',');
+      // Topics are 32 bytes each: an empty field is an absent topic.
+      const topics = [t0, t1, t2, t3].filter((t) => t !== '');
+      return {
+        blockNumber: BigInt(block),
+        logIndex: Number(logIndex),
+        txIndex: Number(txIndex),
+        txHash,
+        address,
+        topics,
+        data,
+      };
+    });
+    // group_concat does not promise the inner query's order: restore chain order.
+    return logs.sort((a, b) =>
+      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+    );
+  }
+
+  private logFilterSql(q: LogQuery): { sql: string; args: (bigint | Buffer)[] } {
     const where = ['block_number >= ?', 'block_number <= ?'];
     const args: (bigint | Buffer)[] = [q.fromBlock, q.toBlock];
     if (q.addresses.length > 0) {
@@ -266,10 +325,7 @@ export class ChainStore {
       for (const t of alternatives) args.push(buf(t));
     });
     const sql = `SELECT * FROM ${this.t.logs} WHERE ${where.join(' AND ')} ORDER BY block_number, log_index LIMIT ${q.limit + 1}`;
-    return this.db
-      .prepare(sql)
-      .all(...args)
-      .map((r) => this.toLog(r));
+    return { sql, args };
   }
 
   atomicTx(id: Uint8Array): StoredAtomicTx | undefined {
