@@ -21,6 +21,7 @@ import { NodeHttpServer, Router } from './rpc/http-server.js';
 import { NodeDatabase } from './storage/database.js';
 import { SharedMemory } from './vms/components/shared-memory.js';
 import { createDevnetEndpoint, ValidatorPeers } from './warp/validator-peers.js';
+import { createSignPool } from './warp/sign-pool.js';
 import { WarpSigner } from './warp/warp-signer.js';
 import { acceptedBlockRule } from './warp/accepted-block-rule.js';
 import { startSubnetEvmChains } from './vms/evm/subnet-evm/launcher.js';
@@ -92,7 +93,11 @@ async function assemble(
   for (const name of INDEX_NAMES) index(name);
 
   const sharedMemory = new SharedMemory(db);
-  const warp = new WarpSigner(config.network.networkID);
+  // The hosted validators sign on worker threads, in parallel as separate machines would.
+  const signPool = createSignPool({
+    onWorkerError: (err) => logger.warn({ err }, 'signing worker failed; signing inline'),
+  });
+  const warp = new WarpSigner(config.network.networkID, signPool.sign);
   const context: ChainContext = {
     warp,
     config,
@@ -185,6 +190,7 @@ async function assemble(
       closed = true;
       await server.close();
       await peers.close();
+      await signPool.close();
       for (const chain of [...chains].reverse()) await chain.close();
       clock.persist();
       db.close();
