@@ -21,10 +21,20 @@ export function encodeHashPayload(hash: Uint8Array): Uint8Array {
   return out;
 }
 
+/** Blocks remembered as accepted per chain; the oldest are forgotten first. */
+const KNOWN_ACCEPTED_SIZE = 4096;
+
 export function acceptedBlockRule(isAccepted: (blockID: Uint8Array) => boolean) {
+  // Acceptance is final, so a block once found accepted needs no second look: every hosted
+  // validator checks the same block within a moment, and the store lookup is then made once.
+  const knownAccepted = new Set<string>();
   return (message: UnsignedMessage): void => {
     const hash = hashPayload(message.payload);
     if (!hash) throw new WarpSignError('payload is not a block hash this chain signs');
+    const key = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('hex');
+    if (knownAccepted.has(key)) return;
     if (!isAccepted(hash)) throw new WarpSignError('block is not accepted on this chain');
+    knownAccepted.add(key);
+    if (knownAccepted.size > KNOWN_ACCEPTED_SIZE) knownAccepted.delete(knownAccepted.values().next().value!);
   };
 }
