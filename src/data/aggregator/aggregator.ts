@@ -5,6 +5,7 @@
  * (quorum + buffer); if every answer is in and the quorum is still met, that suffices. The
  * result is the signed message (BitSetSignature over the canonical set).
  */
+import type blst from '@chainsafe/blst';
 import { fromCb58, toCb58 } from '../../shared/encoding.js';
 import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
 import {
@@ -60,8 +61,8 @@ const SIGNATURE_CACHE_SIZE = 50_000;
 
 export function createSignatureAggregator(options: SignatureAggregatorOptions): SignatureAggregator {
   // Verified signatures by (message, public key): a repeated request asks only the missing validators.
-  const cache = new Map<string, Uint8Array>();
-  const remember = (key: string, signature: Uint8Array) => {
+  const cache = new Map<string, blst.Signature>();
+  const remember = (key: string, signature: blst.Signature) => {
     cache.set(key, signature);
     if (cache.size > SIGNATURE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   };

@@ -3,7 +3,9 @@
  * checked optimistically: once the answered weight reaches the target, the candidates' signatures
  * are aggregated and verified in one pairing check (with PoP-registered keys this is sound); only
  * when that fails is each candidate verified alone, and the liars dropped. So the BLS cost is one
- * verification in the common case instead of one per validator.
+ * verification in the common case instead of one per validator. Likewise the subgroup check
+ * (about twice the cost of decompressing an answer): it is made on the aggregate being verified,
+ * and on each candidate alone only when that fails.
  */
 import blst from '@chainsafe/blst';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -12,8 +14,8 @@ import { postJson } from '../internal/http-post.js';
 
 export interface ValidatorAnswer {
   index: number;
-  /** 96-byte compressed signature, verified against the validator's key. */
-  signature: Uint8Array;
+  /** The signature, verified against the validator's key (alone or within a verified aggregate). */
+  signature: blst.Signature;
 }
 
 export interface CollectOptions {
@@ -25,16 +27,18 @@ export interface CollectOptions {
   /** Stop once the verified weight reaches this. */
   target: bigint;
   timeoutMs: number;
-  cache: ReadonlyMap<string, Uint8Array>;
-  remember(key: string, signature: Uint8Array): void;
+  cache: ReadonlyMap<string, blst.Signature>;
+  remember(key: string, signature: blst.Signature): void;
 }
 
 interface Candidate {
   index: number;
-  bytes: Uint8Array;
   signature: blst.Signature;
   cacheKey: string;
 }
+
+/** How long answers still out when the target is reached may take before they are cancelled. */
+const STRAGGLER_GRACE_MS = 1_000;
 
 export function collectSignatures(o: CollectOptions): Promise<ValidatorAnswer[]> {
   const messageKey = Buffer.from(sha256(o.message)).toString('hex');
@@ -43,15 +47,23 @@ export function collectSignatures(o: CollectOptions): Promise<ValidatorAnswer[]>
   let verifiedWeight = 0n;
   let candidates: Candidate[] = [];
   let candidateWeight = 0n;
-  const messageHex = '0x' + Buffer.from(o.message).toString('hex');
-  const justificationHex = '0x' + Buffer.from(o.justification).toString('hex');
+  // Every validator gets the same request body: encoded once.
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'acp118.signatureRequest',
+    params: {
+      message: '0x' + Buffer.from(o.message).toString('hex'),
+      justification: '0x' + Buffer.from(o.justification).toString('hex'),
+    },
+  });
   const weightOf = (index: number) => o.set.validators[index].weight;
   const keyOf = (index: number) => o.set.validators[index].key;
 
   const accept = (c: Candidate) => {
-    verified.push({ index: c.index, signature: c.bytes });
+    verified.push({ index: c.index, signature: c.signature });
     verifiedWeight += weightOf(c.index);
-    o.remember(c.cacheKey, c.bytes);
+    o.remember(c.cacheKey, c.signature);
   };
 
   /** Verifies the pending candidates: all at once, or one by one when the batch fails. */
@@ -64,31 +76,33 @@ export function collectSignatures(o: CollectOptions): Promise<ValidatorAnswer[]>
       batch.map((c) => c.signature),
       false,
     );
-    if (
-      blst.fastAggregateVerify(
-        o.message,
-        batch.map((c) => keyOf(c.index)),
-        aggregate,
-      )
-    ) {
+    const keys = batch.map((c) => keyOf(c.index));
+    if (blst.fastAggregateVerify(o.message, keys, aggregate, true)) {
       batch.forEach(accept);
       return;
     }
-    for (const c of batch) if (blst.verify(o.message, keyOf(c.index), c.signature)) accept(c);
+    for (const [i, c] of batch.entries())
+      if (blst.verify(o.message, keys[i], c.signature, false, true)) accept(c);
   };
 
   return new Promise((resolve) => {
     let outstanding = o.set.validators.length;
     let done = false;
+    let cancel: NodeJS.Timeout | undefined;
     const finish = () => {
       if (done) return;
       done = true;
-      controller.abort();
+      // Requests still out are cancelled only if they are not answered soon: cancelling closes
+      // their kept-alive connections, and the next aggregation would pay to open them again.
+      if (outstanding > 0) cancel = setTimeout(() => controller.abort(), STRAGGLER_GRACE_MS).unref();
       resolve(verified);
     };
     const settle = () => {
       outstanding--;
-      if (done) return;
+      if (done) {
+        if (outstanding === 0) clearTimeout(cancel);
+        return;
+      }
       if (verifiedWeight + candidateWeight >= o.target || outstanding === 0) verifyCandidates();
       if (verifiedWeight >= o.target || outstanding === 0) finish();
     };
@@ -107,17 +121,17 @@ export function collectSignatures(o: CollectOptions): Promise<ValidatorAnswer[]>
         queueMicrotask(settle);
         return;
       }
-      requestSignature(url, messageHex, justificationHex, o.timeoutMs, controller.signal)
+      requestSignature(url, body, o.timeoutMs, controller.signal)
         .then((bytes) => {
           if (!bytes || done) return;
           let signature: blst.Signature;
           try {
-            // Decompression with the subgroup check: a malformed answer is dropped here.
-            signature = blst.Signature.fromBytes(bytes, true);
+            // Decompression (a point on the curve): a malformed answer is dropped here.
+            signature = blst.Signature.fromBytes(bytes, false);
           } catch {
             return;
           }
-          candidates.push({ index, bytes, signature, cacheKey });
+          candidates.push({ index, signature, cacheKey });
           candidateWeight += validator.weight;
         })
         .catch(() => undefined)
@@ -126,25 +140,16 @@ export function collectSignatures(o: CollectOptions): Promise<ValidatorAnswer[]>
   });
 }
 
+/** Asks one validator (`body`: the acp118.signatureRequest call) for its signature. */
 async function requestSignature(
   baseUrl: string,
-  message: string,
-  justification: string,
+  body: string,
   timeoutMs: number,
   cancel: AbortSignal,
 ): Promise<Uint8Array | undefined> {
-  const res = await postJson(
-    `${baseUrl}/ext/acp118`,
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'acp118.signatureRequest',
-      params: { message, justification },
-    }),
-    { timeoutMs, signal: cancel },
-  );
-  const body = JSON.parse(res.text) as { result?: { signature?: string } };
-  const hex = body.result?.signature;
+  const res = await postJson(`${baseUrl}/ext/acp118`, body, { timeoutMs, signal: cancel });
+  const answer = JSON.parse(res.text) as { result?: { signature?: string } };
+  const hex = answer.result?.signature;
   if (!hex) return undefined;
   const bytes = Uint8Array.from(Buffer.from(hex.replace(/^0x/, ''), 'hex'));
   // An all-zero or empty signature means "not seen yet" to the reference aggregator.
