@@ -192,6 +192,7 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
         timeoutMs: requestTimeoutMs,
         cache,
         remember,
+        forget: (key) => cache.delete(key),
       });
       const signedWeight = answers.reduce((sum, a) => sum + set.validators[a.index].weight, 0n);
       if (!hasQuorum(signedWeight, set.totalWeight, BigInt(quorum))) {

@@ -75,7 +75,11 @@ describe('signature collector', () => {
     for (const s of servers) s.close();
   });
 
-  const collect = (message: Uint8Array, target = requiredWeight(set.totalWeight)) =>
+  const collect = (
+    message: Uint8Array,
+    target = requiredWeight(set.totalWeight),
+    cache = new Map<string, blst.Signature>(),
+  ) =>
     collectSignatures({
       set,
       addresses,
@@ -83,8 +87,9 @@ describe('signature collector', () => {
       justification: new Uint8Array(0),
       target,
       timeoutMs: 10_000,
-      cache: new Map(),
-      remember: () => undefined,
+      cache,
+      remember: (key, signature) => cache.set(key, signature),
+      forget: (key) => cache.delete(key),
     });
   /** The signers (node IDs) of a collection, after checking that their aggregate verifies. */
   const signersOf = (message: Uint8Array, collected: Awaited<ReturnType<typeof collect>>): string[] => {
@@ -120,5 +125,35 @@ describe('signature collector', () => {
       assert.deepEqual(signersOf(message, collected), nodeIDs.slice(1).sort());
     }
     answers[0] = (m) => blsSign(keys[0], m);
+  });
+
+  it('never trusts a cached signature that was only proven within an aggregate', async () => {
+    // Two answers whose errors cancel: their sum, and so the first aggregate, verifies.
+    const G2 = bls12_381.G2.Point;
+    const error = G2.BASE.multiply(0xf1a5n);
+    const honest = (i: number, m: Uint8Array) => G2.fromBytes(blsSign(keys[i], m));
+    answers[0] = (m) => honest(0, m).add(error).toBytes(true);
+    answers[1] = (m) => honest(1, m).subtract(error).toBytes(true);
+    const message = new TextEncoder().encode('collector: cancelling errors');
+    const cache = new Map<string, blst.Signature>();
+    try {
+      const first = await collect(message, set.totalWeight, cache);
+      assert.equal(signersOf(message, first).length, 4);
+      // Validator 1's entry ages out and it now answers honestly: validator 0's cached answer,
+      // wrong on its own, must not reach the result.
+      const keyOf = (i: number) =>
+        [...cache.keys()].find((k) => k.endsWith(Buffer.from(set.validators[i].publicKey).toString('hex')))!;
+      const v0 = set.validators.findIndex((v) => v.nodeIDs[0] === nodeIDs[0]);
+      const v1 = set.validators.findIndex((v) => v.nodeIDs[0] === nodeIDs[1]);
+      const stale = keyOf(v0);
+      cache.delete(keyOf(v1));
+      answers[1] = (m) => blsSign(keys[1], m);
+      const second = await collect(message, set.totalWeight, cache);
+      assert.deepEqual(signersOf(message, second), nodeIDs.slice(1).sort());
+      assert.equal(cache.has(stale), false, 'the bad cached signature is forgotten');
+    } finally {
+      answers[0] = (m) => blsSign(keys[0], m);
+      answers[1] = (m) => blsSign(keys[1], m);
+    }
   });
 });

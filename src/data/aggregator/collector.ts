@@ -27,8 +27,16 @@ export interface CollectOptions {
   /** Stop once the verified weight reaches this. */
   target: bigint;
   timeoutMs: number;
+  /**
+   * Signatures earlier aggregations accepted. One accepted within a verified aggregate is not
+   * proven valid alone (two answers may cancel each other's error), so a cached signature is a
+   * candidate like a fresh answer: it enters the aggregate verified for this message, never the
+   * result unchecked.
+   */
   cache: ReadonlyMap<string, blst.Signature>;
   remember(key: string, signature: blst.Signature): void;
+  /** Drops a cached signature that failed verification on its own. */
+  forget(key: string): void;
 }
 
 interface Candidate {
@@ -81,8 +89,10 @@ export function collectSignatures(o: CollectOptions): Promise<ValidatorAnswer[]>
       batch.forEach(accept);
       return;
     }
-    for (const [i, c] of batch.entries())
+    for (const [i, c] of batch.entries()) {
       if (blst.verify(o.message, keys[i], c.signature, false, true)) accept(c);
+      else o.forget(c.cacheKey);
+    }
   };
 
   return new Promise((resolve) => {
@@ -111,8 +121,8 @@ export function collectSignatures(o: CollectOptions): Promise<ValidatorAnswer[]>
       const cacheKey = messageKey + ':' + Buffer.from(validator.publicKey).toString('hex');
       const cached = o.cache.get(cacheKey);
       if (cached) {
-        verified.push({ index, signature: cached });
-        verifiedWeight += validator.weight;
+        candidates.push({ index, signature: cached, cacheKey });
+        candidateWeight += validator.weight;
         queueMicrotask(settle);
         return;
       }
