@@ -278,44 +278,52 @@ describe('indexer as its own process', () => {
     assert.throws(() => workerPids(), 'no worker outlives the role');
   });
 
-  it('serves what an indexer wrote to PostgreSQL from `flurry api` alone', { skip: pgSkip }, async () => {
-    const databaseUrl = await cluster!.createDatabase('roles');
-    const dataDir = tempDir('flurry-roles-');
-    const database = await indexTo({ dataDir, databaseUrl }, false);
-    await database.close();
-    const api = await startRole([
-      'api',
-      '--database-url',
-      databaseUrl,
-      '--data-dir',
-      dataDir,
-      '--data-port',
-      '0',
-    ]);
-    try {
-      assert.equal(api.facts.role, 'api');
-      assert.equal(api.facts.network, 'local');
-      assert.ok(
-        !api.facts.database.includes('@127.0.0.1') ||
-          !/:[^:@/]+@/.test(api.facts.database.replace('postgres://', '')),
-        'no password printed',
-      );
-      const to = utils.formatBech32('local', new Uint8Array(20).fill(1));
-      const res = await fetch(
-        `${api.facts.urls.data}/v1/networks/local/blockchains/x-chain/utxos?pageSize=1024`,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ addresses: `X-${to}` }),
-        },
-      );
-      assert.equal(res.status, 200);
-      const body = (await res.json()) as any;
-      const node = await call(`${url}/ext/bc/X`, 'avm.getUTXOs', { addresses: [`X-${to}`], limit: 1024 });
-      assert.equal(body.utxos.length, node.utxos.length);
-      assert.equal(body.utxos.length, Math.ceil(120 / 7));
-    } finally {
-      assert.equal(await stopRole(api), 0);
-    }
-  });
+  it(
+    'serves what an indexer wrote to PostgreSQL from `flurry api --workers 2` alone',
+    { skip: pgSkip },
+    async () => {
+      const databaseUrl = await cluster!.createDatabase('roles');
+      const dataDir = tempDir('flurry-roles-');
+      const database = await indexTo({ dataDir, databaseUrl }, false);
+      await database.close();
+      // Two worker processes on one PostgreSQL store, as an operator scales the API out.
+      const api = await startRole([
+        'api',
+        '--database-url',
+        databaseUrl,
+        '--data-dir',
+        dataDir,
+        '--data-port',
+        '0',
+        '--workers',
+        '2',
+      ]);
+      try {
+        assert.equal(api.facts.role, 'api');
+        assert.equal(api.facts.workers, 2);
+        assert.equal(api.facts.network, 'local');
+        assert.ok(
+          !api.facts.database.includes('@127.0.0.1') ||
+            !/:[^:@/]+@/.test(api.facts.database.replace('postgres://', '')),
+          'no password printed',
+        );
+        const to = utils.formatBech32('local', new Uint8Array(20).fill(1));
+        const res = await fetch(
+          `${api.facts.urls.data}/v1/networks/local/blockchains/x-chain/utxos?pageSize=1024`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ addresses: `X-${to}` }),
+          },
+        );
+        assert.equal(res.status, 200);
+        const body = (await res.json()) as any;
+        const node = await call(`${url}/ext/bc/X`, 'avm.getUTXOs', { addresses: [`X-${to}`], limit: 1024 });
+        assert.equal(body.utxos.length, node.utxos.length);
+        assert.equal(body.utxos.length, Math.ceil(120 / 7));
+      } finally {
+        assert.equal(await stopRole(api), 0);
+      }
+    },
+  );
 });
