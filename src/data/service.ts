@@ -147,6 +147,8 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
       try {
         api = await startDataApi({ ...base, extraRoutes: extra });
       } catch (err) {
+        // A port that cannot be bound is no route's fault: report it as it is.
+        if ((err as NodeJS.ErrnoException).syscall) throw err;
         // A broken add-on route must not take the primary-network API down with it.
         logger.error(
           { err },

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -226,6 +227,24 @@ describe('indexer as its own process', () => {
       },
     );
   }
+
+  it('`flurry api` on a port already taken says so and exits 1, with and without workers', async () => {
+    const blocker = createTcpServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      for (const extra of [[], ['--workers', '2']]) {
+        const args = ['api', '--data-dir', tempDir('flurry-port-'), '--data-port', String(port), ...extra];
+        await assert.rejects(startRole(args), (err: Error) => {
+          assert.match(err.message, /exited 1: .*EADDRINUSE/s);
+          assert.doesNotMatch(err.message, /additional REST routes/);
+          return true;
+        });
+      }
+    } finally {
+      blocker.close();
+    }
+  });
 
   it('`flurry api --workers 2` serves one port from two processes that share page tokens', async () => {
     const dataDir = tempDir('flurry-workers-');
