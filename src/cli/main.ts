@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { createLogger } from '../shared/logger.js';
-import { startNode, NodeStartError } from '../node/node.js';
+import { startGenesisProofs } from '../node/genesis/proofs-off-thread.js';
 import { FLURRY_VERSION } from '../node/version.js';
 import type { RunningDataService } from '../data/service.js';
 import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts, type DataReadyFacts } from './banner.js';
@@ -28,6 +28,10 @@ export async function main(argv: string[]): Promise<number> {
   if (options.reset) fs.rmSync(options.dataDir, { recursive: true, force: true });
   const logger = createLogger(options.logLevel);
   if (options.command === 'indexer' || options.command === 'api') return runDataRole(options, logger, t0);
+  // A cold start's genesis proofs are made on another CPU while this thread loads the node's
+  // modules (loaded only by the roles that run a node).
+  const proofs = startGenesisProofs(options);
+  const { startNode, NodeStartError } = await import('../node/node.js');
   // Load the data platform's modules while the node starts: only the roles that run it pay for them.
   const dataModule = options.command === 'start' ? import('../data/service.js') : undefined;
   let node;
@@ -50,6 +54,7 @@ export async function main(argv: string[]): Promise<number> {
         minStakeDuration: options.minStakeDuration,
       },
       logger,
+      { proofs },
     );
   } catch (err) {
     if (err instanceof NodeStartError || (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {

@@ -1,6 +1,9 @@
 /** The node's configuration, validated once at startup (see src/cli/options.ts). */
 import type { NetworkIdentity } from '../shared/networks.js';
 
+/** The node's store, inside the data dir. */
+export const NODE_DB_FILE = 'node.db';
+
 export interface NodeConfig {
   readonly network: NetworkIdentity;
   /** Directory of the node's durable state. */

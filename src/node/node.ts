@@ -13,8 +13,9 @@ import { mountProposerVm } from './api/proposervm.js';
 import type { Chain, ChainContext } from './chains/chain.js';
 import { PRIMARY_CHAIN_FACTORIES } from './chains/primary.js';
 import { DevnetClock } from './clock.js';
-import type { NodeConfig } from './config.js';
+import { NODE_DB_FILE, type NodeConfig } from './config.js';
 import { buildGenesis, type Genesis } from './genesis/genesis.js';
+import type { OffThreadProofs } from './genesis/proofs-off-thread.js';
 import { ContainerIndex } from './index/container-index.js';
 import { createIndexEndpoint } from './index/index-api.js';
 import { NodeHttpServer, Router } from './rpc/http-server.js';
@@ -48,15 +49,21 @@ export class NodeStartError extends Error {
   override readonly name = 'NodeStartError';
 }
 
+export interface StartNodeOptions {
+  /** Genesis proofs of possession already under way (a cold start's, see proofs-off-thread.ts). */
+  proofs?: OffThreadProofs;
+}
+
 export async function startNode(
   config: NodeConfig,
   logger: Logger = createLogger(config.logLevel),
+  options: StartNodeOptions = {},
 ): Promise<RunningNode> {
   const startedAtMs = Date.now();
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const db = new NodeDatabase(path.join(config.dataDir, 'node.db'));
+  const db = new NodeDatabase(path.join(config.dataDir, NODE_DB_FILE));
   try {
-    return await assemble(config, db, logger, startedAtMs);
+    return await assemble(config, db, logger, startedAtMs, options);
   } catch (err) {
     db.close();
     throw err;
@@ -68,8 +75,9 @@ async function assemble(
   db: NodeDatabase,
   logger: Logger,
   startedAtMs: number,
+  options: StartNodeOptions,
 ): Promise<RunningNode> {
-  const genesis = restoreGenesis(config, db);
+  const genesis = await restoreGenesis(config, db, options.proofs);
   checkIndexHistory(config, db);
   const clock = new DevnetClock(db);
   const router = new Router();
@@ -202,7 +210,11 @@ async function assemble(
  * Genesis is built once and its parameters stored; a restart must ask for the same network,
  * seed and validator count (or pass --reset), so an existing chain is never silently replaced.
  */
-function restoreGenesis(config: NodeConfig, db: NodeDatabase): Genesis {
+async function restoreGenesis(
+  config: NodeConfig,
+  db: NodeDatabase,
+  offThread?: OffThreadProofs,
+): Promise<Genesis> {
   const stored = db.getMetaString(GENESIS_KEY);
   if (stored) {
     const params = JSON.parse(stored) as {
@@ -230,11 +242,16 @@ function restoreGenesis(config: NodeConfig, db: NodeDatabase): Genesis {
     });
   }
   const startTime = Math.floor(Date.now() / 1000);
+  const computed =
+    offThread?.seed === config.seed && offThread.validators === config.validators
+      ? await offThread.proofs
+      : undefined;
   const genesis = buildGenesis({
     network: config.network,
     seed: config.seed,
     validators: config.validators,
     startTime,
+    knownProofs: computed,
   });
   db.setMeta(
     GENESIS_KEY,

@@ -58,8 +58,9 @@ export interface GenesisOptions {
   /** Extra seed-derived test accounts besides the well-known key. */
   extraAccounts?: number;
   /**
-   * Proofs of possession computed before (hex, by validator index). A PoP costs ~27 ms in pure JS
-   * (blst's binding cannot take the PoP domain tag), so the node stores them and passes them back.
+   * Proofs of possession computed before (hex, by validator index). A PoP costs ~30 ms in pure JS
+   * (blst's binding cannot take the PoP domain tag), so the node stores them and passes them back,
+   * and a cold start computes them on a worker thread (`proofs-off-thread.ts`).
    */
   knownProofs?: readonly string[];
 }
@@ -70,6 +71,11 @@ const VALIDATOR_STAKE = 2_000n * NANO_AVAX_PER_AVAX;
 /** Deterministic bytes for a purpose and index. */
 export function derive(seed: string, purpose: string, index: number): Uint8Array {
   return sha256(new TextEncoder().encode(`flurry/${purpose}/${seed}/${index}`));
+}
+
+/** The BLS secret key of the seed's validator `index`. */
+export function validatorBlsSecretKey(seed: string, index: number): Uint8Array {
+  return blsSecretKeyFromIkm(derive(seed, 'bls', index));
 }
 
 export function buildGenesis(options: GenesisOptions): Genesis {
@@ -109,7 +115,7 @@ export function buildGenesis(options: GenesisOptions): Genesis {
   const validators: GenesisValidator[] = [];
   for (let i = 0; i < options.validators; i++) {
     const nodeShortId = ripemd160(sha256(derive(seed, 'node', i)));
-    const blsSecretKey = blsSecretKeyFromIkm(derive(seed, 'bls', i));
+    const blsSecretKey = validatorBlsSecretKey(seed, i);
     validators.push({
       nodeID: formatNodeId(nodeShortId),
       nodeShortId,
