@@ -6,6 +6,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { Logger } from '../../shared/logger.js';
 import type { ApiAccessConfig } from './api-keys.js';
+import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { registerAccessControl } from './plugins/access.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/swagger.js';
@@ -48,6 +49,7 @@ export async function buildDataApp(options: AppOptions): Promise<FastifyInstance
     ajv: {
       customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false },
     },
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   });
   registerErrorHandling(app, options.logger);
   registerAccessControl(app, options.access, options.limiter);

@@ -19,6 +19,7 @@ import { createPageTokens } from '../api/page-token.js';
 import { pageTokenSecret } from '../store/queries/meta.js';
 import { STATUS_TEXT } from '../api/plugins/errors.js';
 import { createRateLimiter } from '../api/rate-limiter.js';
+import { lazySchemaCompilers } from '../api/lazy-schema-compilers.js';
 import type { Tier } from '../api/api-keys.js';
 import { StringEnum } from '../api/schemas/common.js';
 import type { DataSchema } from '../store/schema.js';
@@ -95,7 +96,11 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   // v2 keyset cursors use the data service's signed page tokens (secret shared through the store).
   const signedTokens = createPageTokens(await pageTokenSecret(db));
   const v1PageSize = options.v1PageSize ?? 30;
-  const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: true, useDefaults: true } } });
+  const app = Fastify({
+    logger: false,
+    ajv: { customOptions: { coerceTypes: true, useDefaults: true } },
+    schemaController: { compilersFactory: lazySchemaCompilers() },
+  });
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     let status = 500;

@@ -1,0 +1,74 @@
+/**
+ * Fastify's own schema compilers (Ajv validators, fast-json-stringify serializers), run when a
+ * route first needs one instead of at startup. The REST app has ~60 request schemas and ~280
+ * response schemas (every route's error statuses, HEAD twins): compiling them all took ~150 ms
+ * of every start, for routes a devnet session mostly never calls. The compiled functions are the
+ * same ones fastify would build, with the same options; each is built once, on first use.
+ *
+ * What changes: a schema that cannot compile fails its route's first request (500) instead of
+ * the startup, and the first request of each route pays its compile (a few ms).
+ */
+import AjvCompiler, { type BuildCompilerFromPool } from '@fastify/ajv-compiler';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import type { FastifyServerOptions } from 'fastify';
+
+type CompilersFactory = NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>;
+type Compile = ReturnType<BuildCompilerFromPool>;
+/** What fastify passes a validator compiler (the Ajv compile's types omit it). */
+interface ValidatorRoute {
+  schema: Parameters<Compile>[0];
+  httpPart?: string;
+}
+type Validate = ReturnType<Compile>;
+
+/** `schemaController.compilersFactory` for `Fastify(...)`. */
+export function lazySchemaCompilers(): CompilersFactory {
+  const buildValidator = AjvCompiler();
+  const buildSerializer = SerializerSelector();
+  return {
+    buildValidator: (
+      externalSchemas: Parameters<BuildCompilerFromPool>[0],
+      options: Parameters<BuildCompilerFromPool>[1],
+    ) => {
+      // Fastify calls the compiler with its route definition, not with a bare schema.
+      const compile = buildValidator(externalSchemas, options) as unknown as (
+        route: ValidatorRoute,
+      ) => Validate;
+      return (route: ValidatorRoute) => {
+        // With a compilers factory of its own, fastify no longer lower-cases header schemas:
+        // refuse them rather than validate headers case-sensitively.
+        if (route.httpPart === 'headers') throw new Error('header schemas are not supported');
+        return lazyValidator(() => compile(route));
+      };
+    },
+    buildSerializer: (...args: Parameters<typeof buildSerializer>) => {
+      const compile = buildSerializer(...args);
+      return (route: Parameters<typeof compile>[0]) => {
+        let serialize: ((doc: unknown) => string) | undefined;
+        return (doc: unknown) => (serialize ??= compile(route))(doc);
+      };
+    },
+  } as CompilersFactory;
+}
+
+/**
+ * A validator that compiles on first use. Fastify reads `schemaEnv` (to let Ajv coerce the root
+ * value) and `errors` off the function, so both are forwarded to the compiled one.
+ */
+function lazyValidator(compile: () => Validate): Validate {
+  let compiled: Validate | undefined;
+  const get = () => (compiled ??= compile());
+  const validate = function (this: unknown, data: unknown, context?: unknown) {
+    return get().call(this, data, context as never);
+  };
+  Object.defineProperties(validate, {
+    errors: {
+      get: () => get().errors,
+      set: (errors: Validate['errors']) => (get().errors = errors),
+    },
+    schemaEnv: { get: () => get().schemaEnv },
+  });
+  return validate as unknown as Validate;
+}
