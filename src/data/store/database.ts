@@ -8,7 +8,6 @@ import path from 'node:path';
 import { Kysely, Migrator, type MigrationProvider } from 'kysely';
 import { StoreError } from '../internal/errors.js';
 import { MIGRATIONS } from './migrations.js';
-import { openPostgres } from './postgres.js';
 import type { DataSchema } from './schema.js';
 import { registerFastReader } from './query-cache.js';
 import { openSqlite } from './sqlite.js';
@@ -59,6 +58,8 @@ export async function createDatabase(config: DatabaseConfig): Promise<DataDataba
         `--database-url must be a postgres:// URL, got "${redactUrl(config.databaseUrl)}"`,
         false,
       );
+    // Loaded only for PostgreSQL: the driver is ~40 files no SQLite store needs.
+    const { openPostgres } = await import('./postgres.js');
     const { dialect } = openPostgres(config.databaseUrl, config.poolSize);
     db = new Kysely<DataSchema>({ dialect });
     kind = 'postgres';
