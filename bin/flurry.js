@@ -1,6 +1,18 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (built by `npm install` through the `prepare` script).
-import { main } from '../dist/cli/main.js';
+// Runs the compiled CLI (built by `npm install` through the `prepare` script): the bundle that
+// `npm run build` makes (dist/bundle/, a fraction of the unbundled start-up), or dist/ as tsc
+// compiled it when that is newer (a build without the bundling step).
+import fs from 'node:fs';
+
+const mtime = (file) => {
+  try {
+    return fs.statSync(new URL(file, import.meta.url)).mtimeMs;
+  } catch {
+    return -1;
+  }
+};
+const bundled = mtime('../dist/bundle/main.js') >= mtime('../dist/cli/main.js');
+const { main } = await import(bundled ? '../dist/bundle/main.js' : '../dist/cli/main.js');
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -1,5 +1,6 @@
-// `npm test`: builds the CLI (end-to-end tests start the real `flurry` binary), then runs every
-// unit test (src/**/*.test.ts) and end-to-end test (test/**/*.test.ts) with node's test runner.
+// `npm test`: builds the CLI and its bundle (end-to-end tests start the real `flurry` binary),
+// then runs every unit test (src/**/*.test.ts) and end-to-end test (test/**/*.test.ts) with
+// node's test runner.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,11 @@ const build = spawnSync(
   },
 );
 if (build.status !== 0) process.exit(build.status ?? 1);
+const bundle = spawnSync(process.execPath, [path.join(root, 'scripts/bundle.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (bundle.status !== 0) process.exit(bundle.status ?? 1);
 
 function find(dir, out = []) {
   if (!fs.existsSync(dir)) return out;
