@@ -5,17 +5,12 @@
  * of every start, for routes a devnet session mostly never calls. The compiled functions are the
  * same ones fastify would build, with the same options; each is built once, on first use.
  *
- * The compilers' packages load on first use too: they bring three copies of Ajv (~270 files,
- * ~100 ms to load and set up).
- *
  * What changes: a schema that cannot compile fails its route's first request (500) instead of
- * the startup, and the first request of each route pays its compile (a few ms; the very first
- * ones also the compilers' loading).
+ * the startup, and the first request of each route pays its compile (a few ms).
  */
-import type { BuildCompilerFromPool } from '@fastify/ajv-compiler';
-import type SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import AjvCompiler, { type BuildCompilerFromPool } from '@fastify/ajv-compiler';
+import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { FastifyServerOptions } from 'fastify';
-import { createRequire } from 'node:module';
 
 type CompilersFactory = NonNullable<
   NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
@@ -28,43 +23,31 @@ interface ValidatorRoute {
 }
 type Validate = ReturnType<Compile>;
 
-type SerializerFactory = ReturnType<typeof SerializerSelector>;
-type SerializerRoute = Parameters<ReturnType<SerializerFactory>>[0];
-
-const require = createRequire(import.meta.url);
-
 /** `schemaController.compilersFactory` for `Fastify(...)`. */
 export function lazySchemaCompilers(): CompilersFactory {
-  let validatorFactory: BuildCompilerFromPool | undefined;
-  let serializerFactory: SerializerFactory | undefined;
-  const validators = () =>
-    (validatorFactory ??= (require('@fastify/ajv-compiler') as () => BuildCompilerFromPool)());
-  const serializers = () =>
-    (serializerFactory ??= (require('@fastify/fast-json-stringify-compiler') as typeof SerializerSelector)());
+  const buildValidator = AjvCompiler();
+  const buildSerializer = SerializerSelector();
   return {
     buildValidator: (
       externalSchemas: Parameters<BuildCompilerFromPool>[0],
       options: Parameters<BuildCompilerFromPool>[1],
     ) => {
       // Fastify calls the compiler with its route definition, not with a bare schema.
-      let compile: ((route: ValidatorRoute) => Validate) | undefined;
-      const compiler = () =>
-        (compile ??= validators()(externalSchemas, options) as unknown as (
-          route: ValidatorRoute,
-        ) => Validate);
+      const compile = buildValidator(externalSchemas, options) as unknown as (
+        route: ValidatorRoute,
+      ) => Validate;
       return (route: ValidatorRoute) => {
         // With a compilers factory of its own, fastify no longer lower-cases header schemas:
         // refuse them rather than validate headers case-sensitively.
         if (route.httpPart === 'headers') throw new Error('header schemas are not supported');
-        return lazyValidator(() => compiler()(route));
+        return lazyValidator(() => compile(route));
       };
     },
-    buildSerializer: (...args: Parameters<SerializerFactory>) => {
-      let compile: ReturnType<SerializerFactory> | undefined;
-      const compiler = () => (compile ??= serializers()(...args));
-      return (route: SerializerRoute) => {
+    buildSerializer: (...args: Parameters<typeof buildSerializer>) => {
+      const compile = buildSerializer(...args);
+      return (route: Parameters<typeof compile>[0]) => {
         let serialize: ((doc: unknown) => string) | undefined;
-        return (doc: unknown) => (serialize ??= compiler()(route))(doc);
+        return (doc: unknown) => (serialize ??= compile(route))(doc);
       };
     },
   } as CompilersFactory;
