@@ -24,10 +24,10 @@ const EXTERNAL = [
   '@fastify/swagger-ui',
 ];
 
-fs.rmSync(outdir, { recursive: true, force: true });
-await esbuild.build({
+const built = await esbuild.build({
   entryPoints: [path.join(root, 'dist/cli/main.js')],
   outdir,
+  absWorkingDir: root,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -39,12 +39,23 @@ await esbuild.build({
     js: "import { createRequire as __flurryRequire } from 'node:module'; const require = __flurryRequire(import.meta.url);",
   },
   logLevel: 'error',
+  metafile: true,
 });
+
+// Chunks of earlier builds go once they are 10 minutes old, not at once: a flurry started just
+// before this build may still be loading its lazy chunks (the working tree is shared while tests
+// run), and chunk names change with their content.
+const current = new Set(Object.keys(built.metafile.outputs).map((file) => path.resolve(root, file)));
+for (const file of fs.readdirSync(outdir)) {
+  const full = path.join(outdir, file);
+  if (!current.has(full) && Date.now() - fs.statSync(full).mtimeMs > 10 * 60_000) fs.rmSync(full);
+}
 
 // A newly added package that locates its files by `__dirname` would break only at run time:
 // refuse to build instead, so it is added to EXTERNAL.
-for (const file of fs.readdirSync(outdir)) {
-  const text = fs.readFileSync(path.join(outdir, file), 'utf8');
+for (const full of current) {
+  const file = path.basename(full);
+  const text = fs.readFileSync(full, 'utf8');
   const at = text.search(/\b__(dirname|filename)\b/);
   if (at >= 0) {
     const pkg = text
@@ -53,6 +64,7 @@ for (const file of fs.readdirSync(outdir)) {
     console.error(
       `bundle: ${file} uses __dirname/__filename (${pkg?.[1] ?? 'unknown package'}): add it to EXTERNAL in scripts/bundle.mjs`,
     );
+    fs.rmSync(path.join(outdir, 'main.js')); // bin/flurry.js runs dist/ meanwhile
     process.exit(1);
   }
 }
