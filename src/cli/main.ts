@@ -115,10 +115,8 @@ async function runDataRole(
   logger: ReturnType<typeof createLogger>,
   t0: number,
 ): Promise<number> {
-  const print = (facts: object) =>
-    process.stdout.write(
-      options.json ? JSON.stringify(facts) + '\n' : formatDataBanner(facts as DataReadyFacts),
-    );
+  const print = (facts: DataReadyFacts) =>
+    process.stdout.write(options.json ? JSON.stringify(facts) + '\n' : formatDataBanner(facts));
   const workers = options.workers === 0 ? os.availableParallelism() : options.workers;
   if (options.command === 'api' && workers > 1 && !isApiWorker()) {
     return runApiWorkers({

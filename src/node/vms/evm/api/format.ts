@@ -127,24 +127,24 @@ export function logJson(l: StoredLog, blockHash: Uint8Array, removed = false): R
       blockNumber: l.blockNumber,
       logIndex: l.logIndex,
       txIndex: l.txIndex,
-      txHash: h(l.txHash).slice(2),
-      address: h(l.address).slice(2),
-      topics: l.topics.map((t) => h(t).slice(2)),
-      data: h(l.data).slice(2),
+      txHash: h(l.txHash),
+      address: h(l.address),
+      topics: l.topics.map(h),
+      data: h(l.data),
     },
     h(blockHash),
     removed,
   );
 }
 
-/** The log object of a log whose bytes are already hex (`blockHash` with its `0x`). */
+/** The log object of a log whose byte fields (and `blockHash`) are already `0x` hex. */
 export function logHexJson(l: LogHexRow, blockHash: string, removed = false): Record<string, unknown> {
   return {
-    address: '0x' + l.address,
-    topics: l.topics.map((t) => '0x' + t),
-    data: '0x' + l.data,
+    address: l.address,
+    topics: l.topics,
+    data: l.data,
     blockNumber: q(l.blockNumber),
-    transactionHash: '0x' + l.txHash,
+    transactionHash: l.txHash,
     transactionIndex: q(l.txIndex),
     blockHash,
     logIndex: q(l.logIndex),

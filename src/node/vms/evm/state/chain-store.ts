@@ -41,7 +41,7 @@ export interface StoredLog {
   readonly data: Uint8Array;
 }
 
-/** A log as eth_getLogs answers it: the byte fields as lowercase hex without `0x`. */
+/** A log as eth_getLogs answers it: the byte fields as `0x` lowercase hex. */
 export interface LogHexRow {
   readonly blockNumber: bigint;
   readonly logIndex: number;
@@ -279,14 +279,17 @@ export class ChainStore {
    */
   queryLogsHex(q: LogQuery): LogHexRow[] {
     const { sql, args } = this.logFilterSql(q);
-    const hex = (c: string) => `lower(hex(ifnull(${c}, '')))`;
+    const hex = (c: string) => `'0x' || lower(hex(${c}))`;
     const fields = [
       'block_number',
       'log_index',
       'tx_index',
       hex('tx_hash'),
       hex('address'),
-      ...['topic0', 'topic1', 'topic2', 'topic3'].map((t) => `ifnull(${hex(t)}, '')`),
+      // An absent topic (NULL) packs as an empty field (hex(NULL) is '', not NULL).
+      ...['topic0', 'topic1', 'topic2', 'topic3'].map(
+        (t) => `CASE WHEN ${t} IS NULL THEN '' ELSE ${hex(t)} END`,
+      ),
       hex('data'),
     ].join(" || ',' || ");
     const row = this.db.prepare(`SELECT group_concat(${fields}, ';') AS packed FROM (${sql})`).get(...args);
