@@ -84,11 +84,17 @@ describe('Subnet-EVM chain across a crash', () => {
     );
     const { body } = await rpc(`${net.url}/ext/bc/${chainId}/rpc`, 'eth_feeConfig', []);
     assert.equal(body.result.feeConfig.minBaseFee, 30_000_000_000);
+    // The restart can beat `disableAt`; the next block must come after it for the head to see
+    // the minter disabled, so wait for the wall clock to pass it first.
+    const untilDisabled = disableAt * 1000 - Date.now();
+    if (untilDisabled > 0) await new Promise((r) => setTimeout(r, untilDisabled + 50));
     const next = await c.client.waitForTransactionReceipt({
       hash: await c.wallet.sendTransaction({ to, value: 1n, ...fees, chain: c.chain, account } as any),
     });
     assert.equal(next.blockNumber, head.number + 1n);
-    assert.equal((await c.client.getBlock({ blockNumber: next.blockNumber })).gasLimit, 12_000_000n);
+    const nextBlock = await c.client.getBlock({ blockNumber: next.blockNumber });
+    assert.equal(nextBlock.gasLimit, 12_000_000n);
+    assert.ok(nextBlock.timestamp >= BigInt(disableAt), 'the block after the restart follows the upgrade');
     const { body: cfg } = await rpc(`${net.url}/ext/bc/${chainId}/rpc`, 'eth_getChainConfig', []);
     assert.deepEqual(cfg.result.upgrades.precompileUpgrades, [
       { contractNativeMinterConfig: { blockTimestamp: disableAt, disable: true } },
