@@ -17,8 +17,13 @@ export interface ParsedBlock {
   height: bigint;
   /** Unix seconds; undefined for blocks without a timestamp (Apricot commit). */
   time?: bigint;
-  /** Signed tx bytes with codec version. */
-  txs: Uint8Array[];
+  /** The block's txs: bytes with codec version, and the tx as read while finding its end. */
+  txs: BlockTx[];
+}
+
+export interface BlockTx {
+  bytes: Uint8Array;
+  signed: avaxSerial.SignedTx;
 }
 
 const avmCodec = utils.getManagerForVM('AVM').getDefaultCodec();
@@ -32,21 +37,25 @@ class Reader extends ByteReader {
   id(): Uint8Array {
     return this.take(32).slice();
   }
-  /** Reads `count` signed txs with `codec`, returning each with a codec version prefix. */
-  txs(count: number, codec: typeof avmCodec): Uint8Array[] {
-    const out: Uint8Array[] = [];
+  /**
+   * Reads `count` signed txs with `codec`, returning each with a codec version prefix and the
+   * parsed tx (reading is the only way to find a tx's end, so the decoder reuses the result).
+   */
+  txs(count: number, codec: typeof avmCodec): BlockTx[] {
+    const out: BlockTx[] = [];
     for (let i = 0; i < count; i++) {
       const rest = this.rest();
+      let signed: avaxSerial.SignedTx;
       let remaining: Uint8Array;
       try {
-        [, remaining] = avaxSerial.SignedTx.fromBytes(rest, codec);
+        [signed, remaining] = avaxSerial.SignedTx.fromBytes(rest, codec);
       } catch (err) {
         throw new UpstreamInvalidError(`block tx ${i} cannot be parsed: ${(err as Error).message}`);
       }
       const len = rest.length - remaining.length;
       const tx = new Uint8Array(len + 2);
       tx.set(rest.subarray(0, len), 2);
-      out.push(tx);
+      out.push({ bytes: tx, signed });
       this.at += len;
     }
     return out;
@@ -83,7 +92,7 @@ export function parsePBlock(bytes: Uint8Array): ParsedBlock {
       // Apricot atomic
       const parentId = r.id();
       const height = r.u64();
-      let txs: Uint8Array[] = [];
+      let txs: BlockTx[] = [];
       if (type === 0 || type === 4) txs = r.txs(1, pvmCodec);
       else if (type === 3) txs = r.txs(r.u32(), pvmCodec);
       r.end();

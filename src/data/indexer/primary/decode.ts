@@ -4,15 +4,23 @@
  * payouts are not transaction outputs, so they are read from the node (`platform.getRewardUTXOs`)
  * when the RewardValidatorTx that pays them is indexed.
  */
-import { avaxSerial, Id, utils, Utxo } from '@avalabs/avalanchejs';
+import { Id, utils, Utxo } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { amountKey } from '../../store/amounts.js';
 import type { Insertable } from 'kysely';
 import type { BatchRows } from '../../store/batch.js';
 import type { UtxoTable } from '../../store/schema.js';
-import type { ParsedBlock } from './blocks.js';
-import { credentialKeys, describeOutput, describeOwners, packUtxo, utxoBytes, utxoIdOf } from './outputs.js';
+import type { BlockTx, ParsedBlock } from './blocks.js';
+import {
+  credentialKeys,
+  describeOutput,
+  describeOwners,
+  packUtxo,
+  unsignedTxBytes,
+  utxoBytes,
+  utxoIdOf,
+} from './outputs.js';
 
 type Manager = ReturnType<typeof utils.getManagerForVM>;
 
@@ -70,8 +78,9 @@ export function utxoRow(
   o: OutputRowInput,
 ): Insertable<UtxoTable> {
   const info = describeOutput(o.output, ctx.hrp);
+  const txIdBytes = o.txIdBytes ?? Id.fromString(o.txId).toBytes();
   return {
-    utxo_id: utxoIdOf(o.txIdBytes ?? Id.fromString(o.txId).toBytes(), o.outputIndex),
+    utxo_id: utxoIdOf(txIdBytes, o.outputIndex),
     tx_hash: o.txId,
     output_index: o.outputIndex,
     created_on: ctx.chainId,
@@ -92,7 +101,7 @@ export function utxoRow(
     seq: o.at.seq,
     group_id: info.groupId ?? null,
     payload: info.payload ?? null,
-    utxo_bytes: utxoBytes(ctx.manager, o.txId, o.outputIndex, o.assetId, o.output),
+    utxo_bytes: utxoBytes(ctx.manager, txIdBytes, o.outputIndex, o.assetId, o.output),
     consuming_tx: null,
     consuming_height: null,
     consuming_ts: null,
@@ -131,14 +140,9 @@ export async function decodeBlock(
     );
 }
 
-/** One signed tx (codec version included) → its rows, as placed at `at`. */
-export async function decodeTx(
-  ctx: DecodeContext,
-  bytes: Uint8Array,
-  at: Place,
-  rows: BatchRows,
-): Promise<void> {
-  const signed = ctx.manager.unpack(bytes, avaxSerial.SignedTx);
+/** One signed tx of a block → its rows, as placed at `at`. */
+export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows: BatchRows): Promise<void> {
+  const { bytes, signed } = tx;
   const unsigned: any = signed.unsignedTx;
   const txIdBytes = sha256(bytes);
   const txId = cb58(txIdBytes);
@@ -146,7 +150,7 @@ export async function decodeTx(
   const txType = txTypeName(type);
   const base: any = unsigned.baseTx;
   const codec = ctx.manager.getDefaultCodec();
-  const unsignedHash = sha256(utils.concatBytes(new Uint8Array([0, 0]), codec.PackPrefix(unsigned)));
+  const unsignedHash = sha256(unsignedTxBytes(bytes, signed, codec));
   const creds: any[] = signed.credentials as any[];
   const touchedAssets = new Set<string>();
   let source: string | null = null;

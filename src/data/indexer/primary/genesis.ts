@@ -172,7 +172,9 @@ async function pGenesisRows(
   const validatorTxs = genesis.pChain.validatorTxs ?? [];
   for (let i = 0; i < validatorTxs.length; i++) {
     const scratch = emptyBatch();
-    await decodeTx(ctx, unhex(validatorTxs[i]), { ...at, seq: i }, scratch);
+    const bytes = unhex(validatorTxs[i]);
+    const tx = { bytes, signed: pvm.unpack(bytes, avaxSerial.SignedTx) };
+    await decodeTx(ctx, tx, { ...at, seq: i }, scratch);
     rows.utxos.push(...scratch.utxos);
     rows.stakers.push(...scratch.stakers);
   }

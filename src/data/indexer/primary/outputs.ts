@@ -3,7 +3,7 @@
  * fields are private in the TypeScript typings but plain properties at run time; this module is
  * the one place that reaches into them.
  */
-import { avaxSerial, Id, Int, Utxo, utils } from '@avalabs/avalanchejs';
+import { avaxSerial, Id, Utxo, utils } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import secp256k1 from 'secp256k1';
 
@@ -78,16 +78,25 @@ export function utxoIdOf(txId: Uint8Array, outputIndex: number): string {
   return utils.base58check.encode(sha256(buf));
 }
 
-/** The UTXO's canonical bytes (codec version 0), as hex. */
+/**
+ * The UTXO's canonical bytes (codec version 0), as hex: version, tx id, output index, asset id,
+ * then the output with its type id. Laid out here from the parts at hand rather than through a
+ * `Utxo` object, which would decode the ids again and pack each field separately.
+ */
 export function utxoBytes(
   manager: ReturnType<typeof utils.getManagerForVM>,
-  txId: string,
+  txId: Uint8Array,
   outputIndex: number,
   assetId: Id,
   output: any,
 ): string {
-  const utxo = new Utxo(new avaxSerial.UTXOID(Id.fromString(txId), new Int(outputIndex)), assetId, output);
-  return packUtxo(manager, utxo);
+  const out = manager.getDefaultCodec().PackPrefix(output);
+  const bytes = new Uint8Array(2 + 32 + 4 + 32 + out.length);
+  bytes.set(txId, 2);
+  new DataView(bytes.buffer).setUint32(34, outputIndex);
+  bytes.set(assetId.toBytes(), 38);
+  bytes.set(out, 70);
+  return utils.bufferToHex(bytes);
 }
 
 /** Codec version 0 followed by the UTXO (Utxo is not a registered type, so no type id). */
@@ -95,6 +104,33 @@ export function packUtxo(manager: ReturnType<typeof utils.getManagerForVM>, utxo
   return utils.bufferToHex(
     utils.concatBytes(new Uint8Array([0, 0]), utxo.toBytes(manager.getDefaultCodec())),
   );
+}
+
+/** Bytes of one serialized credential: type id, signature count, then 65 bytes per signature. */
+const credentialLength = (cred: any): number => 8 + 65 * signaturesOf(cred).length;
+
+/**
+ * The unsigned tx's bytes (codec version included), which its signatures sign: the signed tx's
+ * bytes without the credentials that end them. Every credential type of the X- and P-chains is
+ * a list of 65-byte signatures, so their length is known; a layout that does not check out
+ * (the credential count is not where it should be) is packed again instead.
+ */
+export function unsignedTxBytes(
+  bytes: Uint8Array,
+  signed: avaxSerial.SignedTx,
+  codec: ReturnType<ReturnType<typeof utils.getManagerForVM>['getDefaultCodec']>,
+): Uint8Array {
+  const creds = signed.credentials as unknown[];
+  const end = bytes.length - 4 - creds.reduce<number>((n, c) => n + credentialLength(c), 0);
+  if (end >= 2) {
+    const count = new DataView(bytes.buffer, bytes.byteOffset + end, 4).getUint32(0);
+    if (count === creds.length) return bytes.subarray(0, end);
+  }
+  return utils.concatBytes(new Uint8Array([0, 0]), codec.PackPrefix(signed.unsignedTx));
+}
+
+function signaturesOf(cred: any): any[] {
+  return cred?.signatures ?? cred?.getSignatures?.() ?? [];
 }
 
 function recover(sig: Uint8Array, hash: Uint8Array): string {
@@ -107,8 +143,7 @@ function recover(sig: Uint8Array, hash: Uint8Array): string {
 
 /** Signatures of a credential with the public keys they recover to over `txHash`. */
 export function credentialKeys(cred: any, txHash: Uint8Array): { signature: string; publicKey: string }[] {
-  const sigs: any[] = cred?.signatures ?? cred?.getSignatures?.() ?? [];
-  return sigs.map((s) => {
+  return signaturesOf(cred).map((s) => {
     const bytes: Uint8Array = s.sig ?? s.toBytes?.() ?? s;
     return { signature: utils.bufferToHex(bytes), publicKey: recover(bytes, txHash) };
   });
