@@ -81,6 +81,34 @@ describe('signing pool', () => {
     assert.equal(pool.stats().inline, inline + 1);
   });
 
+  it('replaces a worker that dies, and signs its pending request inline', async () => {
+    const errors: Error[] = [];
+    const pool = createSignPool({
+      size: 1,
+      blstModule: path.resolve(import.meta.dirname, '../../../test/fixtures/blst-exits-on-message.cjs'),
+      onWorkerError: (err) => errors.push(err),
+      restartDelayMs: 10,
+    });
+    try {
+      assert.equal(await pool.ready(), 1);
+      assert.ok(verifies(0, message(0), await pool.sign(keys[0], message(0))));
+      // The worker exits while signing this one; the request is signed inline instead.
+      const exit = new TextEncoder().encode('exit');
+      assert.ok(verifies(1, exit, await pool.sign(keys[1], exit)));
+      assert.match(errors[0]?.message ?? '', /exited with code 7/);
+      assert.equal(pool.stats().inline, 1);
+      // A replacement starts and signs on a worker again.
+      for (let i = 0; pool.stats().workers === 0; i++) {
+        assert.ok(i < 3000, 'no replacement worker started');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.ok(verifies(2, message(2), await pool.sign(keys[2], message(2))));
+      assert.deepEqual(pool.stats(), { workers: 1, inWorkers: 2, inline: 1 });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('rejects a key blst cannot use with the error inline signing gives', async () => {
     const pool = createSignPool({ size: 1 });
     try {

@@ -8,7 +8,9 @@
  * Never loses a request and never hangs: workers start on first use and the pool signs inline
  * until one reports ready; a worker that fails to start, errors or exits hands its pending
  * requests back to inline signing; an error inside a worker is retried inline, so the caller
- * sees the same error an inline signature would raise. Workers hold the event loop only while
+ * sees the same error an inline signature would raise. A worker that dies after it was ready is
+ * replaced, after a pause that doubles with each death in a row (a worker that cannot start at
+ * all is not: that is a setup problem a replacement would only repeat). Workers hold the event loop only while
  * they have requests in flight, so they never keep the process alive or delay its exit.
  *
  * Each request and answer is one transferred ArrayBuffer (no JSON, no structured-clone walk):
@@ -39,6 +41,8 @@ export interface SignPoolOptions {
   blstModule?: string;
   /** Told when a worker fails or exits unexpectedly. */
   onWorkerError?: (err: Error) => void;
+  /** Pause before the first replacement of a dead worker (default 100 ms; doubles per death in a row). */
+  restartDelayMs?: number;
 }
 
 /** A few threads suffice: each validator signs once per message, and the host has few CPUs. */
@@ -46,6 +50,8 @@ export const MAX_WORKERS = 4;
 const SECRET_KEY_LENGTH = 32;
 const SIGNATURE_LENGTH = 96;
 const READY = 'ready';
+/** Longest pause before a dead worker is replaced. */
+const MAX_RESTART_DELAY_MS = 60_000;
 
 // An eval worker that loads blst (CommonJS) by absolute path: it starts the same whether this
 // module runs from the TypeScript sources (tsx) or from dist/, and whether the process evaluates
@@ -115,6 +121,10 @@ export function createSignPool(options: SignPoolOptions = {}): SignPool {
   let inline = 0;
   let readyWaiters: (() => void)[] = [];
   let booting = 0;
+  let source: string | undefined;
+  /** Workers that died after starting, without a signature made on a worker since. */
+  let deathsInARow = 0;
+  const restartDelayMs = options.restartDelayMs ?? 100;
 
   const signInline = (secretKey: Uint8Array, message: Uint8Array): Promise<Uint8Array> => {
     inline++;
@@ -134,7 +144,10 @@ export function createSignPool(options: SignPoolOptions = {}): SignPool {
     for (const w of waiters) w();
   };
 
-  /** A worker that failed or exited: drop it and finish its requests inline. */
+  /**
+   * A worker that failed or exited: drop it, finish its requests inline, and replace it if it
+   * had been working.
+   */
   const retire = (slot: Slot, err?: Error) => {
     const at = slots.indexOf(slot);
     if (at < 0) return;
@@ -144,6 +157,12 @@ export function createSignPool(options: SignPoolOptions = {}): SignPool {
     const pending = [...slot.pending.values()];
     slot.pending.clear();
     for (const p of pending) settleInline(p);
+    if (slot.ready && !closed) {
+      const delay = Math.min(MAX_RESTART_DELAY_MS, restartDelayMs * 2 ** deathsInARow++);
+      setTimeout(() => {
+        if (!closed) spawn();
+      }, delay).unref();
+    }
   };
 
   const onAnswer = (slot: Slot, data: unknown) => {
@@ -161,38 +180,41 @@ export function createSignPool(options: SignPoolOptions = {}): SignPool {
     if (slot.pending.size === 0) slot.worker.unref();
     if (answer[4] === 0) {
       inWorkers++;
+      deathsInARow = 0;
       p.resolve(answer.subarray(5, 5 + SIGNATURE_LENGTH));
     } else {
       settleInline(p); // the inline attempt raises the same error with its message
     }
   };
 
+  const spawn = () => {
+    if (source === undefined) return;
+    let worker: Worker;
+    try {
+      worker = new Worker(source, { eval: true });
+    } catch (err) {
+      options.onWorkerError?.(err as Error);
+      return;
+    }
+    const slot: Slot = { worker, ready: false, pending: new Map() };
+    slots.push(slot);
+    booting++;
+    worker.on('message', (data) => onAnswer(slot, data));
+    worker.on('error', (err) => retire(slot, err));
+    worker.on('exit', (code) => retire(slot, new Error(`signing worker exited with code ${code}`)));
+    // After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref();
+  };
+
   const start = () => {
     started = true;
-    let source: string;
     try {
       source = workerSource(options.blstModule ?? createRequire(import.meta.url).resolve('@chainsafe/blst'));
     } catch (err) {
       options.onWorkerError?.(err as Error);
       return;
     }
-    for (let i = 0; i < size; i++) {
-      let worker: Worker;
-      try {
-        worker = new Worker(source, { eval: true });
-      } catch (err) {
-        options.onWorkerError?.(err as Error);
-        continue;
-      }
-      const slot: Slot = { worker, ready: false, pending: new Map() };
-      slots.push(slot);
-      booting++;
-      worker.on('message', (data) => onAnswer(slot, data));
-      worker.on('error', (err) => retire(slot, err));
-      worker.on('exit', (code) => retire(slot, new Error(`signing worker exited with code ${code}`)));
-      // After the listeners: adding a 'message' listener refs the worker again.
-      worker.unref();
-    }
+    for (let i = 0; i < size; i++) spawn();
   };
 
   /** The ready worker with the fewest requests in flight, if any. */
