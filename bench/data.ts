@@ -98,11 +98,6 @@ async function signedBase(facts: any, inputs: TransferableInput[], outputs: Tran
   return { hex: utils.bufferToHex(utils.addChecksum(bytes)), id: utils.base58check.encode(sha256(bytes)) };
 }
 
-const out_ = (asset: string, amount: bigint, to: Uint8Array) =>
-  new TransferableOutput(
-    Id.fromString(asset),
-    new TransferOutput(new BigIntPr(amount), OutputOwners.fromNative([to])),
-  );
 const out = (asset: string, amount: bigint, to: Uint8Array) =>
   new TransferableOutput(
     Id.fromString(asset),
@@ -184,7 +179,7 @@ async function headLatency(url: string, facts: any, spare: string[], samples: nu
         Id.fromString(asset),
         new TransferInput(new BigIntPr(5_000_000n), Input.fromNative([0])),
       );
-      const tx = await signedBase(facts, [input], [out_(asset, 4_000_000n, ADDR)]);
+      const tx = await signedBase(facts, [input], [out(asset, 4_000_000n, ADDR)]);
       const t0 = performance.now();
       await rpc(`${url}/ext/bc/X`, 'avm.issueTx', { tx: tx.hex, encoding: 'hex' });
       for (;;) {
