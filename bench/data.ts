@@ -171,7 +171,7 @@ async function headLatency(url: string, facts: any, spare: string[], samples: nu
   const indexer = await startPrimaryIndexer({ db: database.db, node: createNodeClient(url) });
   await indexer.caughtUp();
   const asset = facts.avaxAssetID;
-  const out: number[] = [];
+  const latencies: number[] = [];
   try {
     for (const from of spare.slice(0, samples)) {
       const input = new TransferableInput(
@@ -191,13 +191,13 @@ async function headLatency(url: string, facts: any, spare: string[], samples: nu
         if (row) break;
         await new Promise((r) => setTimeout(r, 2));
       }
-      out.push(performance.now() - t0);
+      latencies.push(performance.now() - t0);
     }
   } finally {
     await indexer.stop();
     await database.close();
   }
-  return out;
+  return latencies;
 }
 
 async function indexingRate(url: string, databaseUrl?: string): Promise<number> {
