@@ -1,6 +1,6 @@
 /**
  * Chain-data platform figures:
- * - indexing rate: a real `flurry node` is given a few hundred X-chain txs, then a fresh
+ * - indexing rate: a real `flurry node` is given a few hundred X- and P-chain txs, then a fresh
  *   indexer (in this process, reading the node over HTTP) backfills them into SQLite and into
  *   PostgreSQL (a throwaway cluster, when this machine has the server binaries); txs per second.
  * - list latency: the UTXO list (`POST …/utxos`, page size 10) over 1,000,000 UTXO rows of one
@@ -44,11 +44,14 @@ import { pageTokenSecret } from '../src/data/store/queries/meta.js';
 import { renderUtxoDocument } from '../src/data/store/utxo-document.js';
 import { postgresUnavailable, startPostgres } from '../test/helpers/postgres.js';
 import type { BenchResult } from './index.js';
+import { BURST, issuePTxs, preparePBaseTxs } from './pchain-txs.js';
 
 const BIN = path.resolve(import.meta.dirname, '../bin/flurry.js');
 const KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const ADDR = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(KEY));
 const TXS = Number(process.env.FLURRY_BENCH_DATA_TXS ?? 600);
+/** P-chain BaseTxs besides (issued in bursts of at most BURST, each after one fan-out tx). */
+const P_TXS = Number(process.env.FLURRY_BENCH_DATA_PTXS ?? 300);
 const ROWS = Number(process.env.FLURRY_BENCH_DATA_ROWS ?? 1_000_000);
 /** `FLURRY_BENCH_DATA_PARTS=list` runs only the list figures (e.g. while tuning the list route). */
 const PARTS = (process.env.FLURRY_BENCH_DATA_PARTS ?? 'indexing,list').split(',');
@@ -397,14 +400,27 @@ export async function dataBench(): Promise<BenchResult[]> {
   ];
 }
 
-/** Indexing rate on SQLite and PostgreSQL, and head-following latency. */
+/** Adds `count` P-chain BaseTxs in bursts the gas capacity takes; how many P txs were accepted. */
+async function fillPChain(url: string, count: number): Promise<number> {
+  let accepted = 0;
+  for (let left = count; left > 0; left -= BURST) {
+    const txs = await preparePBaseTxs(url, Math.min(BURST, left));
+    await issuePTxs(url, txs, 16);
+    accepted += txs.length + 1; // and the fan-out tx that made their coins
+  }
+  return accepted;
+}
+
+/** Indexing rate on SQLite and PostgreSQL (X- and P-chain txs), and head-following latency. */
 async function indexingFigures(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   const node = await startNodeProcess();
   try {
     const filled = await fillChain(node.url, node.facts, TXS);
+    const pTxs = await fillPChain(node.url, P_TXS);
+    const what = `${TXS + 1} X and ${pTxs} P txs, backfill over HTTP`;
     results.push({
-      name: `indexing rate, SQLite (${TXS + 1} X txs, backfill over HTTP)`,
+      name: `indexing rate, SQLite (${what})`,
       value: await indexingRate(node.url),
       unit: 'tx/s',
     });
@@ -430,7 +446,7 @@ async function indexingFigures(): Promise<BenchResult[]> {
       const cluster = await startPostgres();
       try {
         results.push({
-          name: `indexing rate, PostgreSQL (${TXS + 1} X txs, backfill over HTTP)`,
+          name: `indexing rate, PostgreSQL (${what})`,
           value: await indexingRate(node.url, await cluster.createDatabase('bench')),
           unit: 'tx/s',
         });

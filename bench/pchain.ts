@@ -7,14 +7,11 @@
  * real P-chain — and this one — refuses txs until capacity refills at 100,000 gas/s.
  */
 import fs from 'node:fs';
-import { addTxSignatures, Context, pvm, TransferableOutput, utils, type Utxo } from '@avalabs/avalanchejs';
+import { pvm } from '@avalabs/avalanchejs';
 import { startDevnet } from '../test/helpers/devnet.js';
 import type { BenchResult } from './index.js';
+import { BURST, issuePTxs, preparePBaseTxs } from './pchain-txs.js';
 
-const EWOQ_KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
-const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
-const AVAX = 1_000_000_000n;
-const BURST = 150;
 const CONCURRENCY = 16;
 const VALIDATORS = 1000;
 const QUERIES = 50;
@@ -43,54 +40,11 @@ export async function pchainBench(): Promise<BenchResult[]> {
   try {
     const url = devnet.url;
     const pUrl = `${url}/ext/bc/P`;
-    const ctx = await Context.getContextFromURI(url);
     const api = new pvm.PVMApi(url);
-    const ewoq = utils.bech32ToBytes(EWOQ_P);
-    const sink = utils.hexToBuffer('0x' + '22'.repeat(20));
-
-    // Fan out: one tx makes BURST independent 1-AVAX UTXOs, then the clock moves so gas
-    // capacity is full again for the burst.
-    const fan = pvm.newBaseTx(
-      {
-        feeState: await api.getFeeState(),
-        fromAddressesBytes: [ewoq],
-        utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
-        outputs: Array.from({ length: BURST }, () =>
-          TransferableOutput.fromNative(ctx.avaxAssetID, AVAX, [ewoq]),
-        ),
-      },
-      ctx,
-    );
-    await addTxSignatures({ unsignedTx: fan, privateKeys: [EWOQ_KEY] });
-    await api.issueSignedTx(fan.getSignedTx());
-    await post(pUrl, 'platform.advanceTime', { seconds: 20 });
-    const all = (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos;
-    const coins = all
-      .filter((u: Utxo) => (u.output as unknown as { amount(): bigint }).amount() === AVAX)
-      .slice(0, BURST);
-    const feeState = await api.getFeeState();
-    const signed: ReturnType<typeof fan.getSignedTx>[] = [];
-    for (const coin of coins) {
-      const tx = pvm.newBaseTx(
-        {
-          feeState,
-          fromAddressesBytes: [ewoq],
-          utxos: [coin],
-          outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, AVAX / 2n, [sink])],
-        },
-        ctx,
-      );
-      await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
-      signed.push(tx.getSignedTx());
-    }
+    const signed = await preparePBaseTxs(url, BURST);
     const heightBefore = Number((await api.getHeight()).height);
-    let next = 0;
     const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < signed.length) await api.issueSignedTx(signed[next++]);
-      }),
-    );
+    await issuePTxs(url, signed, CONCURRENCY);
     const seconds = (performance.now() - t0) / 1000;
     const heightAfter = Number((await api.getHeight()).height);
 
