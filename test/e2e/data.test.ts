@@ -561,6 +561,42 @@ describe('chain-data service over the primary network', () => {
     assert.equal(found.consumedUtxos[0].utxoId, imported.utxoId);
   });
 
+  it('balances count X-chain txs stamped after the newest P-chain block (devnet clock ahead of the wall clock)', async () => {
+    // advanceTime with no staker ending moves the clock without a P-chain block: the next X-chain
+    // block is stamped past both the wall clock and the newest indexed P-chain block.
+    await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: 600 });
+    const fresh = utils.hexToBuffer('0x' + '23'.repeat(20));
+    const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X] });
+    const tx = avm.newBaseTx(ctx, [EWOQ_ADDR], utxos, [
+      TransferableOutput.fromNative(ctx.avaxAssetID, 3n * AVAX, [fresh]),
+    ]);
+    await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+    const { txID } = await xApi.issueSignedTx(tx.getSignedTx());
+    await waitAccepted(url, txID);
+    await indexed();
+    const received = await sdk.data.primaryNetwork.balances.listByAddresses(
+      { blockchainId: 'x-chain', addresses: fmt('X', fresh) },
+      at(),
+    );
+    assert.deepEqual(
+      ((received.balances as any).unlocked as any[]).map((b) => [b.amount, b.utxoCount]),
+      [[String(3n * AVAX), 1]],
+    );
+    const sender = await sdk.data.primaryNetwork.balances.listByAddresses(
+      { blockchainId: 'x-chain', addresses: EWOQ_X },
+      at(),
+    );
+    const nodeAvax = await call(`${url}/ext/bc/X`, 'avm.getBalance', {
+      address: EWOQ_X,
+      assetID: ctx.avaxAssetID,
+    });
+    assert.equal(
+      ((sender.balances as any).unlocked as any[]).find((b) => b.assetId === ctx.avaxAssetID).amount,
+      nodeAvax.balance,
+      'the spent UTXOs no longer count',
+    );
+  });
+
   it('answers bad input through the SDK error classes and raw HTTP in the documented shape', async () => {
     const r = await fetch(`${data}/v1/networks/fuji/blockchains/x-chain/utxos?pageSize=0`, {
       method: 'POST',
@@ -578,6 +614,12 @@ describe('chain-data service over the primary network', () => {
       sdk.data.primaryNetwork.listSubnets({ pageToken: 'forged' }, at()),
       (err: any) => err.constructor.name === 'BadRequestError' && err.statusCode === 400,
     );
+    const badAsset = await fetch(`${data}/v1/networks/fuji/blockchains/x-chain/utxos?assetId=zzz`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ addresses: fmt('X', recipient) }),
+    });
+    assert.equal(badAsset.status, 400, 'a malformed assetId filter is refused, not an empty page');
     const mainnet = await fetch(`${data}/v1/networks/mainnet/subnets`);
     assert.equal(mainnet.status, 404);
   });

@@ -187,7 +187,11 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
 
     async balances(chainId: string, addresses: string[], at?: number) {
       const t = at ?? (await now());
-      const rows = await utxosAt(db, chainId, addresses, t);
+      // Without a blockTimestamp the balance is every indexed UTXO not yet spent. Filtering by
+      // `now()` instead would hide outputs of X- (or C-) chain blocks stamped after the newest
+      // P-chain block once the devnet clock runs ahead of the wall clock, and count the UTXOs
+      // they spent as unspent; lock times are still judged at `now()`.
+      const rows = await utxosAt(db, chainId, addresses, at ?? Number.MAX_SAFE_INTEGER);
       const known = await assets.get(rows.map((r) => r.asset_id));
       const local = rows.filter((r) => r.created_on === chainId);
       const atomic = rows.filter((r) => r.created_on !== chainId);

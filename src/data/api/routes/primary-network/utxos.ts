@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidParameterError } from '../../../internal/errors.js';
-import { parseAddresses, resolveChain, resolveNetwork } from '../../../networks.js';
+import { parseAddresses, parseCb58Id, resolveChain, resolveNetwork } from '../../../networks.js';
 import type { UtxoCursor } from '../../../store/queries/utxos.js';
 import {
   ERROR_RESPONSES,
@@ -44,6 +44,7 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
     const network = resolveNetwork(deps.network, params.network);
     const chain = resolveChain(network, params.blockchainId);
     const addresses = parseAddresses(network, addressList);
+    const assetId = query.assetId === undefined ? undefined : parseCb58Id(query.assetId, 'assetId');
     const sortBy = query.sortBy ?? 'timestamp';
     const sortOrder = query.sortOrder ?? 'asc';
     const includeSpent = query.includeSpent ?? false;
@@ -51,7 +52,7 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
       'utxos',
       chain.blockchainId,
       addresses,
-      query.assetId,
+      assetId,
       query.minUtxoAmount,
       includeSpent,
       sortBy,
@@ -61,7 +62,7 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
     const { utxos, next } = await deps.repo.utxos({
       chainId: chain.blockchainId,
       addresses,
-      assetId: query.assetId,
+      assetId,
       minUtxoAmount: query.minUtxoAmount,
       includeSpent,
       sortBy,
