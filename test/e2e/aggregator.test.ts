@@ -198,6 +198,9 @@ describe('signature aggregator', () => {
         400,
       ],
       [{ message: Buffer.from(message).toString('hex'), quorumPercentage: 101 }, 400],
+      // A JSON body keeps its types: a quoted number is not read as one.
+      [{ message: Buffer.from(message).toString('hex'), quorumPercentage: '67' }, 400],
+      [{ message: Buffer.from(message).toString('hex'), pChainHeight: '0' }, 400],
       [{ message: Buffer.from(message).toString('hex'), signingSubnetId: 'not-an-id' }, 400],
       [
         {

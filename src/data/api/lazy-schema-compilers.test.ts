@@ -41,7 +41,6 @@ describe('lazy schema compilers', () => {
         secret: 1,
       }),
     );
-    // Ajv replaces a root value only when fastify sees the validator's schemaEnv.
     server.post(
       '/numbers',
       { schema: { body: { type: 'array', items: { type: 'integer' } } } },
@@ -59,13 +58,21 @@ describe('lazy schema compilers', () => {
     // extra body field removed, and the field outside the response schema not serialized.
     assert.deepEqual(ok.json(), { id: 7, echo: { query: { tags: ['a'], limit: 10 }, body: { name: 'ab' } } });
 
+    const numbers = await server.inject({ method: 'POST', url: '/numbers', payload: [5, 6] });
+    assert.deepEqual(numbers.json(), { body: [5, 6] });
+    // A JSON body keeps its types: no string-to-number nor value-to-array coercion.
     const root = await server.inject({
       method: 'POST',
       url: '/numbers',
       payload: '5',
       headers: { 'content-type': 'application/json' },
     });
-    assert.deepEqual(root.json(), { body: [5] });
+    assert.equal(root.statusCode, 400);
+    const text = await server.inject({ method: 'POST', url: '/numbers', payload: ['5'] });
+    assert.equal(text.statusCode, 400);
+    assert.match(text.json().message, /^body\/0 must be integer$/);
+    const wrongType = await server.inject({ method: 'POST', url: '/items/7', payload: { name: 12 } });
+    assert.equal(wrongType.statusCode, 400);
 
     const bad = await server.inject({ method: 'POST', url: '/items/7', payload: { name: 'a' } });
     assert.equal(bad.statusCode, 400);

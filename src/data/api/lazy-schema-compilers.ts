@@ -6,7 +6,9 @@
  * same ones fastify would build, with the same options; each is built once, on first use.
  *
  * What changes: a schema that cannot compile fails its route's first request (500) instead of
- * the startup, and the first request of each route pays its compile (a few ms).
+ * the startup, and the first request of each route pays its compile (a few ms). Bodies are
+ * validated without type coercion: query strings and path params are text and need it, a JSON
+ * body carries its own types, so `"quorumPercentage": "67"` is a 400 rather than a 67.
  */
 import AjvCompiler, { type BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
@@ -33,14 +35,21 @@ export function lazySchemaCompilers(): CompilersFactory {
       options: Parameters<BuildCompilerFromPool>[1],
     ) => {
       // Fastify calls the compiler with its route definition, not with a bare schema.
-      const compile = buildValidator(externalSchemas, options) as unknown as (
-        route: ValidatorRoute,
-      ) => Validate;
+      type CompileRoute = (route: ValidatorRoute) => Validate;
+      const compile = buildValidator(externalSchemas, options) as unknown as CompileRoute;
+      const withoutCoercion = {
+        ...options,
+        customOptions: { ...options?.customOptions, coerceTypes: false },
+      } as Parameters<BuildCompilerFromPool>[1];
+      // Its own Ajv instance, made when the first body schema is compiled.
+      let compileBody: CompileRoute | undefined;
+      const bodyCompiler = () =>
+        (compileBody ??= buildValidator(externalSchemas, withoutCoercion) as unknown as CompileRoute);
       return (route: ValidatorRoute) => {
         // With a compilers factory of its own, fastify no longer lower-cases header schemas:
         // refuse them rather than validate headers case-sensitively.
         if (route.httpPart === 'headers') throw new Error('header schemas are not supported');
-        return lazyValidator(() => compile(route));
+        return lazyValidator(() => (route.httpPart === 'body' ? bodyCompiler() : compile)(route));
       };
     },
     buildSerializer: (...args: Parameters<typeof buildSerializer>) => {

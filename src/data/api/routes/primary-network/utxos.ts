@@ -5,7 +5,6 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { InvalidParameterError } from '../../../internal/errors.js';
 import { parseAddresses, parseCb58Id, resolveChain, resolveNetwork } from '../../../networks.js';
 import type { UtxoCursor } from '../../../store/queries/utxos.js';
 import {
@@ -86,12 +85,6 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
       // The handler returns the page as JSON text (utxo-document.ts); the union schema documents
       // it, and the serializer passes text through instead of re-validating each item.
       serializerCompiler: () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
-      // Query strings are coerced (they are all text); a JSON body is not: a wrong type is a 400.
-      preValidation: async (request) => {
-        const body = request.body as Record<string, unknown> | undefined;
-        if (body && typeof body === 'object' && 'addresses' in body && typeof body.addresses !== 'string')
-          throw new InvalidParameterError('body.addresses must be a comma-separated string');
-      },
       schema: {
         tags: ['Primary Network UTXOs'],
         operationId: 'getUtxosByAddressesV2',
