@@ -193,6 +193,14 @@ describe('GET /v1/avg_tps/{chainId}', () => {
     assert.equal(forged.status, 400);
     const notUuid = await fetch(`${metrics.url}/v1/avg_tps/${chainId}?pageToken=hello`);
     assert.equal(notUuid.status, 400);
+    // Refused before routing (broken percent-encoding, over-long parameter): the same body.
+    for (const path of ['/v1/avg_tps/43%ZZ113', `/v1/avg_tps/${'1'.repeat(500)}`]) {
+      const res = await fetch(`${metrics.url}${path}`);
+      assert.equal(res.status, 400, path);
+      const body = (await res.json()) as any;
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode'], path);
+      assert.ok(Array.isArray(body.message), path);
+    }
   });
 });
 

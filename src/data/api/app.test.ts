@@ -271,6 +271,14 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       ['utxos includeSpent not boolean', 'POST', `${U}?includeSpent=maybe`, { addresses: A }],
       ['utxos negative minUtxoAmount', 'POST', `${U}?minUtxoAmount=-1`, { addresses: A }],
       ['utxos addresses wrong type', 'POST', U, { addresses: [A] }],
+      ['utxos minUtxoAmount not finite', 'POST', `${U}?minUtxoAmount=Infinity`, { addresses: A }],
+      ['utxos malformed assetId filter', 'POST', `${U}?assetId=zzz`, { addresses: A }],
+      ['a path with broken percent-encoding', 'GET', '/v1/networks/fu%ZZji/subnets'],
+      [
+        'a path parameter over the length limit',
+        'GET',
+        `/v1/networks/fuji/validators/NodeID-${'1'.repeat(500)}`,
+      ],
       ['utxos missing body', 'POST', U, {}],
       ['utxos v1 pageSize above 100', 'GET', `${U}?addresses=${A}&pageSize=101`],
       ['asset txs pageSize 0', 'GET', `${ASSET_TXS}?pageSize=0`],
@@ -419,6 +427,10 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(r.body.chainInfo, { chainName: 'p-chain', network: 'fuji' });
       const min = await post(`${U}?pageSize=1024&minUtxoAmount=1090`, { addresses: A });
       assert.ok(min.body.utxos.length > 0 && min.body.utxos.every((u: any) => BigInt(u.amount) >= 1090n));
+      // A minimum above the largest uint64 amount matches nothing (it was a 500).
+      const aboveAll = await post(`${U}?minUtxoAmount=1e30`, { addresses: A });
+      assert.equal(aboveAll.status, 200, JSON.stringify(aboveAll.body));
+      assert.deepEqual(aboveAll.body.utxos, []);
       const testnet = await post('/v1/networks/testnet/blockchains/p-chain/utxos', { addresses: A });
       assert.equal(testnet.body.chainInfo.network, 'testnet');
       const v1 = await get(`${U}?addresses=${A}&pageSize=100`);

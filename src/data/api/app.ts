@@ -8,7 +8,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { ApiAccessConfig } from './api-keys.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { registerAccessControl } from './plugins/access.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/swagger.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { RouteDeps } from './routes/deps.js';
@@ -50,6 +50,7 @@ export async function buildDataApp(options: AppOptions): Promise<FastifyInstance
       customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false },
     },
     schemaController: { compilersFactory: lazySchemaCompilers() },
+    frameworkErrors,
   });
   registerErrorHandling(app, options.logger);
   registerAccessControl(app, options.access, options.limiter);

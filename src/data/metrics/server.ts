@@ -5,7 +5,12 @@
  * SDKs call, both read from the buckets the indexer maintains. Errors use the metrics body
  * `{message: [..], error, statusCode}`.
  */
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../../shared/logger.js';
@@ -100,6 +105,10 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     logger: false,
     ajv: { customOptions: { coerceTypes: true, useDefaults: true } },
     schemaController: { compilersFactory: lazySchemaCompilers() },
+    // Malformed URLs and over-long path params are refused before routing: same body as the rest.
+    frameworkErrors: (err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      reply.status(400).type('application/json; charset=utf-8').send(body(400, err.message));
+    },
   });
 
   app.setErrorHandler((err: FastifyError, request, reply) => {

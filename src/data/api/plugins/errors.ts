@@ -65,6 +65,15 @@ function validationMessage(err: FastifyError): string {
   return name ? `${where}.${name} ${msg}` : `${where} ${msg}`;
 }
 
+/**
+ * Fastify's `frameworkErrors`: a malformed percent-encoding or an over-long path parameter is
+ * refused before routing, where the error handler does not run; fastify's own body would add a
+ * `code` and say 414. Both are the client's bad input: a 400 in the documented shape.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  reply.status(400).type('application/json; charset=utf-8').send(errorBody(400, err.message));
+}
+
 export function registerErrorHandling(app: FastifyInstance, logger?: Logger): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     let status: number;

@@ -44,6 +44,19 @@ export interface PrimaryNetworkDeps {
 
 const VM_SUBNET_EVM = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
 
+/** The largest uint64, the largest amount an output can hold. */
+const MAX_AMOUNT = 2n ** 64n - 1n;
+
+/**
+ * `minUtxoAmount` as the amount key lists compare with; a minimum above every possible amount
+ * becomes one above the largest (so it matches nothing) rather than an out-of-range key.
+ */
+function minAmountBound(minUtxoAmount?: number): string | undefined {
+  if (!minUtxoAmount || minUtxoAmount <= 0) return undefined;
+  const min = BigInt(Math.ceil(minUtxoAmount));
+  return min > MAX_AMOUNT ? amountKey(MAX_AMOUNT) + '0' : amountKey(min);
+}
+
 export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
   const { db, network } = deps;
   const assets = createAssetLookup(db);
@@ -89,8 +102,7 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
       after?: UtxoCursor;
       limit: number;
     }) {
-      const min =
-        q.minUtxoAmount && q.minUtxoAmount > 0 ? amountKey(BigInt(Math.ceil(q.minUtxoAmount))) : undefined;
+      const min = minAmountBound(q.minUtxoAmount);
       const { rows, next } = await listUtxos(db, {
         ...q,
         minAmount: min,
