@@ -80,4 +80,12 @@ test('a Subnet-EVM chain is discovered, listed and indexed', async () => {
   }
   const balance = await sdk.data.evm.address.balances.getNative({ chainId: blockchainId, address: to }, at);
   assert.equal(balance.nativeTokenBalance.balance, parseEther('2').toString());
+  // The configured prices are AVAX's: the L1's own token is not priced with them.
+  assert.equal(balance.nativeTokenBalance.price, undefined);
+  assert.equal(balance.nativeTokenBalance.balanceValue, undefined);
+  const onC = await sdk.data.evm.address.balances.getNative(
+    { chainId: String(stack.devnet.facts.chains.C.evmChainId), address: to, currency: 'eur' },
+    at,
+  );
+  assert.deepEqual(onC.nativeTokenBalance.price, { currencyCode: 'eur', value: 23 });
 });

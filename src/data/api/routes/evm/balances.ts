@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidParameterError, UpstreamUnavailableError } from '../../../internal/errors.js';
+import { PRIMARY_NETWORK_ID } from '../../../../shared/networks.js';
 import { parseEvmAddress, resolveEvmChain, type ChainRow } from '../../../evm/read-model.js';
 import { EvmRpcClient, RpcCallError } from '../../../indexer/evm/rpc-client.js';
 import { CURRENCIES, type Currency } from '../../api-keys.js';
@@ -61,7 +62,8 @@ async function nativeBalance(
     chainId: String(chain.evm_chain_id),
     balance: balance.toString(),
   };
-  const price = prices[currency];
+  // The operator's prices are those of AVAX, the C-chain's token; an L1's own token has none.
+  const price = chain.subnet_id === PRIMARY_NETWORK_ID ? prices[currency] : undefined;
   if (price !== undefined) {
     out.price = { currencyCode: currency, value: price };
     const units = Number(balance) / 10 ** Number(chain.token_decimals);
