@@ -16,7 +16,15 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startMetricsService, type RunningMetricsService } from '../../src/data/metrics/server.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  buildMetricsApp,
+  startMetricsService,
+  type RunningMetricsService,
+} from '../../src/data/metrics/server.js';
+import { createDatabase } from '../../src/data/store/database.js';
 import { call } from '../helpers/devnet.js';
 import { compileContracts } from '../helpers/evm-contracts.js';
 import { startEvmDataStack, type EvmDataStack } from '../helpers/evm-data.js';
@@ -396,6 +404,35 @@ describe('GET /v2/chains/{chainId}/metrics/{metric} through chainkit', () => {
       });
     } finally {
       await tiny.close();
+    }
+  });
+});
+
+describe('GET /v2/health-check', () => {
+  test('answers through chainkit, free of rate-limit charges', async () => {
+    const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+    const health = await sdk.metrics.healthCheck({ serverURL: metrics.url });
+    assert.equal(health.status, 'ok');
+    assert.deepEqual(health.details, { database: { status: 'up' } });
+    const res = await fetch(`${metrics.url}/v2/health-check`);
+    assert.equal(res.headers.get('ratelimit-remaining'), null);
+  });
+
+  test('is a 503 naming the database when the store cannot be read', async () => {
+    const database = await createDatabase({
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-metrics-')),
+    });
+    const app = await buildMetricsApp({ db: database.db, host: '127.0.0.1', port: 0 });
+    try {
+      assert.equal((await app.inject({ url: '/v2/health-check' })).statusCode, 200);
+      await database.close();
+      const res = await app.inject({ url: '/v2/health-check' });
+      assert.equal(res.statusCode, 503);
+      const body = res.json();
+      assert.equal(body.status, 'error');
+      assert.equal(body.details.database.status, 'down');
+    } finally {
+      await app.close();
     }
   });
 });

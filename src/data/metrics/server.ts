@@ -67,6 +67,19 @@ const V1Query = Type.Object(
   { pageToken: Type.Optional(Type.String({ maxLength: 64 })) },
   { additionalProperties: false },
 );
+const Indicators = Type.Record(
+  Type.String(),
+  Type.Object({ status: Type.String() }, { additionalProperties: true }),
+);
+const HealthCheck = Type.Object({
+  status: StringEnum(['ok', 'error', 'shutting_down'] as const),
+  info: Type.Union([Indicators, Type.Null()]),
+  error: Type.Union([Indicators, Type.Null()]),
+  details: Indicators,
+});
+/** Served free of charge, as the reference marks it (`x-execution-weight: free`). */
+const HEALTH_PATH = '/v2/health-check';
+
 const V1Response = Type.Object({
   results: Type.Array(Value),
   status: Type.Integer(),
@@ -145,6 +158,7 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       .send(body(404, `Cannot ${request.method} ${request.url.split('?')[0]}`));
   });
   app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url === HEALTH_PATH) return;
     const charge = limiter.charge(`anon:${request.ip}`, tier, cost);
     reply.header('ratelimit-limit', String(charge.limit));
     reply.header('ratelimit-remaining', String(charge.remaining));
@@ -170,6 +184,22 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     if (!row) throw new NotFoundError(`chain ${value} is not indexed by this service`);
     return { chain: Number(row.evm_chain_id), blockchainId: row.blockchain_id };
   }
+
+  // The reference metrics API's health check: the store answers (503 with the failure when not).
+  app.get(
+    HEALTH_PATH,
+    { schema: { response: { 200: HealthCheck, 503: HealthCheck } } },
+    async (_request, reply) => {
+      try {
+        await db.selectFrom('checkpoints').select('source').limit(1).execute();
+        const up = { database: { status: 'up' } };
+        return { status: 'ok' as const, info: up, error: {}, details: up };
+      } catch (err) {
+        const down = { database: { status: 'down', message: (err as Error).message } };
+        return reply.status(503).send({ status: 'error', info: {}, error: down, details: down });
+      }
+    },
+  );
 
   app.get(
     '/v1/avg_tps/:chainId',
