@@ -31,6 +31,8 @@ export interface EvmChainConfig {
     readonly timestamp: number;
     readonly gasLimit: bigint;
     readonly alloc: ReadonlyMap<string, GenesisAccount>;
+    /** The genesis header's base fee; without it, the ACP-176 price of the empty fee state. */
+    readonly baseFeePerGas?: bigint;
   };
   /** The validators' preferred gas target (gas per second): sets q of ACP-176. */
   readonly gasTargetPerSecond: bigint;

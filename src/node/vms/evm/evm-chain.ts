@@ -697,7 +697,7 @@ export class EvmChain extends EventEmitter implements Chain {
       mixHash: new Uint8Array(32),
       nonce: new Uint8Array(8),
       extDataHash: extDataHash(new Uint8Array()),
-      baseFeePerGas: acp176.gasPrice(feeState),
+      baseFeePerGas: this.config.genesis.baseFeePerGas ?? acp176.gasPrice(feeState),
       extDataGasUsed: 0n,
       blockGasCost: 0n,
       blobGasUsed: 0n,

@@ -36,6 +36,19 @@ describe('Subnet-EVM genesis', () => {
     assert.equal(registry.activeAt(250)[0].activation, 200);
   });
 
+  it('starts the base fee at the fee config minimum unless the genesis sets baseFeePerGas', () => {
+    assert.equal(parse({ config: { chainId: 1 } }).baseFeePerGas, DEFAULT_FEE_CONFIG.minBaseFee);
+    const min = 7_000_000_000;
+    assert.equal(
+      parse({ config: { chainId: 1, feeConfig: { minBaseFee: min } } }).baseFeePerGas,
+      BigInt(min),
+    );
+    assert.equal(
+      parse({ config: { chainId: 1 }, baseFeePerGas: '0x3b9aca00' }).baseFeePerGas,
+      1_000_000_000n,
+    );
+  });
+
   it('names the offending field of a bad genesis', () => {
     const cases: [unknown, RegExp][] = [
       ['nope', /not valid JSON/],
@@ -65,6 +78,7 @@ describe('Subnet-EVM genesis', () => {
         /between 33 and 100/,
       ],
       [{ config: { chainId: 1 }, alloc: { xyz: {} } }, /not an address/],
+      [{ config: { chainId: 1 }, baseFeePerGas: 'cheap' }, /baseFeePerGas/],
     ];
     for (const [json, pattern] of cases) {
       assert.throws(

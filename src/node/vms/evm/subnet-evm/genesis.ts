@@ -29,6 +29,8 @@ export interface SubnetEvmGenesis {
   readonly allowFeeRecipients: boolean;
   readonly timestamp: number;
   readonly gasLimit: bigint;
+  /** The genesis block's base fee: `baseFeePerGas` if given, else the fee config's minimum. */
+  readonly baseFeePerGas: bigint;
   readonly alloc: ReadonlyMap<string, GenesisAccount>;
   /** Every precompile activation (and deactivation), genesis configs first, then upgrades. */
   readonly precompiles: readonly SubnetPrecompileModule[];
@@ -214,12 +216,19 @@ export function parseSubnetEvmGenesis(bytes: Uint8Array, ctx: ModuleContext): Su
   const warpModule = [...precompiles].reverse().find((m) => m.configKey === 'warpConfig');
   const gasLimit = json.gasLimit === undefined ? feeConfig.gasLimit : toBigInt(json.gasLimit, 'gasLimit');
   const timestamp = json.timestamp === undefined ? 0n : toBigInt(json.timestamp, 'timestamp');
+  // As subnet-evm's genesis block: a wallet reading the latest block's base fee before the first
+  // block is built must see a price the tx pool accepts.
+  const baseFeePerGas =
+    json.baseFeePerGas === undefined || json.baseFeePerGas === null
+      ? feeConfig.minBaseFee
+      : toBigInt(json.baseFeePerGas, 'baseFeePerGas');
   return {
     chainId: Number(chainId),
     feeConfig,
     allowFeeRecipients: config.allowFeeRecipients === true,
     timestamp: Number(timestamp),
     gasLimit,
+    baseFeePerGas,
     alloc: parseAlloc(json.alloc),
     precompiles,
     precompileConfigs,

@@ -80,7 +80,12 @@ export async function startSubnetEvmChain(
     name: record.name,
     chainId: genesis.chainId,
     tablePrefix: `sevm_${Buffer.from(record.id).toString('hex').slice(0, 16)}`,
-    genesis: { timestamp: genesis.timestamp, gasLimit: genesis.gasLimit, alloc: genesis.alloc },
+    genesis: {
+      timestamp: genesis.timestamp,
+      gasLimit: genesis.gasLimit,
+      alloc: genesis.alloc,
+      baseFeePerGas: genesis.baseFeePerGas,
+    },
     gasTargetPerSecond: GAS_TARGET,
     precompiles: genesis.precompiles,
     atomicTxs: false,
