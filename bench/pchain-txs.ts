@@ -27,7 +27,8 @@ async function advanceTime(url: string, seconds: number): Promise<void> {
 
 /**
  * `count` (at most BURST) signed BaseTxs, each spending its own 1-AVAX coin of the ewoq key: one
- * fan-out tx makes the coins, then the clock moves so gas capacity is full again.
+ * fan-out tx makes the coins; the clock moves before it and after it, so capacity is full for
+ * each.
  */
 export async function preparePBaseTxs(url: string, count: number): Promise<SignedPTx[]> {
   if (count > BURST) throw new Error(`at most ${BURST} P-chain txs per refill of gas capacity`);
@@ -35,6 +36,8 @@ export async function preparePBaseTxs(url: string, count: number): Promise<Signe
   const api = new pvm.PVMApi(url);
   const ewoq = utils.bech32ToBytes(EWOQ_P);
   const sink = utils.hexToBuffer('0x' + '22'.repeat(20));
+  // The fan-out alone needs about a third of the capacity: refill it after any earlier burst.
+  await advanceTime(url, 20);
   const fan = pvm.newBaseTx(
     {
       feeState: await api.getFeeState(),
