@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseEventLogs, type Hex } from 'viem';
+import { createPublicClient, parseEventLogs, webSocket, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
@@ -498,5 +498,29 @@ describe('Subnet-EVM chain', () => {
     });
     const { utils } = await import('@avalabs/avalanchejs');
     assert.equal(id, '0x' + Buffer.from(utils.base58check.decode(blockchainId)).toString('hex'));
+  });
+
+  it("pushes newHeads over the chain's own WebSocket endpoint", async () => {
+    // No reconnects: once the devnet stops, a reconnecting socket would keep this process alive.
+    const wsUrl = rpcUrl.replace(/^http/, 'ws').replace(/\/rpc$/, '/ws');
+    const ws = createPublicClient({
+      chain: c.chain,
+      transport: webSocket(wsUrl, { reconnect: false, keepAlive: false }),
+    });
+    const heads: bigint[] = [];
+    const stop = ws.watchBlocks({ onBlock: (b) => heads.push(b.number!), emitOnBegin: false });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const receipt = await transfer(ewoq, ewoq.address, 1n);
+      for (let i = 0; i < 50 && !heads.includes(receipt.blockNumber); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      assert.ok(
+        heads.includes(receipt.blockNumber),
+        `block ${receipt.blockNumber} among ${heads.join(', ')}`,
+      );
+    } finally {
+      stop();
+      (await (ws.transport as any).getRpcClient()).close();
+    }
   });
 });
