@@ -17,6 +17,8 @@ import {
   utils,
   Utxo,
 } from '@avalabs/avalanchejs';
+import { createAvalancheClient } from '@avalanche-sdk/client';
+import { avalancheLocal } from '@avalanche-sdk/client/chains';
 import blst from '@chainsafe/blst';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { startDevnet, call, rpc, type Devnet } from '../helpers/devnet.js';
@@ -84,6 +86,21 @@ describe('P-chain', () => {
     const all = await pResult(url, 'platform.getAllValidatorsAt', { height: '0' });
     assert.equal(all.validatorSets[PRIMARY].validators.length, 5);
     assert.equal(all.validatorSets[PRIMARY].totalWeight, (10_000n * AVAX).toString());
+  });
+
+  it('samples distinct current validators through @avalanche-sdk/client', async () => {
+    const client: any = createAvalancheClient({
+      chain: avalancheLocal,
+      transport: { type: 'http', url: net.facts.urls.cChainRpc },
+    });
+    const current = new Set((await api.getCurrentValidators()).validators.map((v) => v.nodeID));
+    const { validators } = await client.pChain.sampleValidators({ size: 3 });
+    assert.equal(validators.length, 3);
+    assert.equal(new Set(validators).size, 3);
+    for (const id of validators) assert.ok(current.has(id), id);
+    assert.deepEqual([...validators].sort(), validators, 'sorted, as the reference answers');
+    const { body } = await rpc(`${url}/ext/bc/P`, 'platform.sampleValidators', { size: '6' });
+    assert.match(body.error.message, /6 validators requested, the set has 5/);
   });
 
   it('gives genesis UTXOs the empty tx id and lists them, with the validators, in devnet.getGenesis', async () => {

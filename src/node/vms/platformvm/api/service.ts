@@ -15,6 +15,7 @@ import type { StakerRecord } from '../state/platform-state.js';
 import { canonicalSet } from '../warp/warp-message.js';
 import { PRIMARY_NETWORK } from '../txs/executor.js';
 import { outputInfo } from '../txs/utxo-kinds.js';
+import { sampleByWeight, SampleSizeError } from './sample-validators.js';
 import type { PlatformVM } from '../vm.js';
 import {
   cb58,
@@ -433,6 +434,21 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
           .filter((c) => Buffer.from(c.subnet).equals(Buffer.from(id)))
           .map((c) => cb58(c.id)),
       };
+    },
+
+    sampleValidators: (params) => {
+      const subnet = subnetParam(params);
+      const size = params.uint64('size');
+      if (size > 65_535n) fail(`size ${size} is larger than a uint16`);
+      try {
+        const drawn = sampleByWeight(state.validators.at(subnet), Number(size));
+        // The reference sorts the sample, so its order says nothing about the draw.
+        const ids = drawn.map((d) => d.nodeId).sort((a, b) => Buffer.compare(a, b));
+        return { validators: ids.map(nodeIdString) };
+      } catch (err) {
+        if (err instanceof SampleSizeError) fail(`sampling ${cb58(subnet)} errored with ${err.message}`);
+        throw err;
+      }
     },
 
     getCurrentSupply: () => ({ supply: state.currentSupply().toString(), height: vm.height().toString() }),
