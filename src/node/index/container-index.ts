@@ -3,7 +3,7 @@
  * Chains append to it inside the same database transaction that accepts the container, so the
  * index can never miss or duplicate an accepted container, even across `kill -9`.
  */
-import type { NodeDatabase } from '../storage/database.js';
+import { fitsSqlInteger, type NodeDatabase } from '../storage/database.js';
 
 export interface Container {
   readonly id: string;
@@ -53,6 +53,7 @@ export class ContainerIndex {
   }
 
   byIndex(index: bigint): Container | undefined {
+    if (!fitsSqlInteger(index)) return undefined;
     const row = this.db
       .prepare(
         'SELECT position, id, bytes, accepted_ms FROM index_containers WHERE idx_name = ? AND position = ?',

@@ -11,6 +11,14 @@ import Database from 'libsql';
 
 export type SqlValue = string | number | bigint | Buffer | Uint8Array | null;
 
+/** SQLite integers are signed 64-bit: a larger bigint cannot be bound (libsql throws "Loss of precision"). */
+export const MAX_SQL_INTEGER = (1n << 63n) - 1n;
+
+/** Whether `n` can be bound as an SQLite integer; a height or position beyond it is never stored. */
+export function fitsSqlInteger(n: bigint): boolean {
+  return n >= -MAX_SQL_INTEGER - 1n && n <= MAX_SQL_INTEGER;
+}
+
 export interface Statement {
   run(...params: SqlValue[]): { changes: number; lastInsertRowid: number | bigint };
   get(...params: SqlValue[]): Record<string, any> | undefined;

@@ -4,7 +4,7 @@
  * made by the block acceptor inside its database transaction.
  */
 import type { OutputOwners, Utxo } from '@avalabs/avalanchejs';
-import type { NodeDatabase } from '../../../storage/database.js';
+import { fitsSqlInteger, type NodeDatabase } from '../../../storage/database.js';
 import { one } from './sql.js';
 import { UtxoStore } from '../../components/utxo-store.js';
 import { inputIdOf } from '../../components/utxo-id.js';
@@ -115,6 +115,7 @@ export class PlatformState {
   }
 
   blockByHeight(height: bigint): StoredBlock | undefined {
+    if (!fitsSqlInteger(height)) return undefined;
     const row = this.db.prepare('SELECT * FROM p_blocks WHERE height = ?').get(height);
     return row ? toBlock(row) : undefined;
   }

@@ -2,7 +2,7 @@
  * The X-chain's durable state: accepted blocks (by height and id), accepted txs, assets and the
  * UTXO set (the shared UtxoStore). Writes happen only inside the accepting block's transaction.
  */
-import type { NodeDatabase } from '../../../storage/database.js';
+import { fitsSqlInteger, type NodeDatabase } from '../../../storage/database.js';
 import { UtxoStore } from '../../components/utxo-store.js';
 
 export interface StoredBlock {
@@ -53,6 +53,7 @@ export class XState {
   }
 
   blockByHeight(height: bigint): StoredBlock | undefined {
+    if (!fitsSqlInteger(height)) return undefined;
     const row = this.db
       .prepare('SELECT height, id, bytes, time, accepted_ms FROM xvm_blocks WHERE height = ?')
       .get(height);

@@ -1,0 +1,49 @@
+/**
+ * Bad input to the node's JSON-RPC, sent raw as any client could: every answer is a JSON-RPC error
+ * object that says what was wrong (never a storage error, never a silent wrong answer).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
+
+const UINT64_MAX = '18446744073709551615';
+
+describe('node JSON-RPC refuses bad input clearly', () => {
+  let net: Devnet;
+  let x: string;
+  let p: string;
+  before(async () => {
+    net = await startDevnet({ command: 'node' });
+    x = `${net.url}/ext/bc/X`;
+    p = `${net.url}/ext/bc/P`;
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  /** The error of an Avalanche-flavoured call (HTTP 200, code -32000). */
+  const avalancheError = async (url: string, method: string, params: unknown): Promise<string> => {
+    const { status, body } = await rpc(url, method, params);
+    assert.equal(status, 200);
+    assert.ok(body.error, `${method} ${JSON.stringify(params)} answered ${JSON.stringify(body.result)}`);
+    assert.equal(body.error.code, -32000);
+    return body.error.message as string;
+  };
+
+  it('answers heights and positions beyond int64 as not found, not as a storage error', async () => {
+    assert.equal(
+      await avalancheError(x, 'avm.getBlockByHeight', { height: UINT64_MAX }),
+      `couldn't get block at height ${UINT64_MAX}: not found`,
+    );
+    assert.equal(
+      await avalancheError(p, 'platform.getBlockByHeight', { height: UINT64_MAX }),
+      `couldn't get block at height ${UINT64_MAX}: not found`,
+    );
+    for (const index of ['9223372036854775808', UINT64_MAX]) {
+      assert.equal(
+        await avalancheError(`${net.url}/ext/index/X/block`, 'index.getContainerByIndex', { index }),
+        `no container at index ${index}`,
+      );
+    }
+  });
+});
