@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 
 const UINT64_MAX = '18446744073709551615';
+const AVAX_ASSET_ID = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
 
 describe('node JSON-RPC refuses bad input clearly', () => {
   let net: Devnet;
@@ -45,5 +46,38 @@ describe('node JSON-RPC refuses bad input clearly', () => {
         `no container at index ${index}`,
       );
     }
+  });
+
+  it('refuses malformed container ids on the index API instead of reporting them absent', async () => {
+    const index = `${net.url}/ext/index/X/block`;
+    for (const method of ['index.getContainerByID', 'index.getIndex', 'index.isAccepted']) {
+      assert.match(await avalancheError(index, method, { id: 'zzz' }), /couldn't unmarshal.*\(id: "zzz"/);
+      assert.match(await avalancheError(index, method, {}), /\(id: missing\)/);
+    }
+    const wellFormedUnknown = await rpc(index, 'index.isAccepted', { id: AVAX_ASSET_ID });
+    assert.deepEqual(wellFormedUnknown.body.result, { isAccepted: false });
+  });
+
+  it('names the param and the expected type when params do not decode', async () => {
+    assert.match(
+      await avalancheError(x, 'avm.getTx', { txID: 5 }),
+      /^couldn't unmarshal an argument\. .*\(txID: expected a string, got 5\)$/,
+    );
+    assert.match(
+      await avalancheError(x, 'avm.getTx', { txID: AVAX_ASSET_ID.slice(0, 40) }),
+      /\(txID: ".*" is not a 32-byte cb58 ID/,
+    );
+    assert.match(
+      await avalancheError(`${net.url}/ext/index/X/block`, 'index.getContainerRange', {
+        startIndex: -1,
+        numToFetch: 1,
+      }),
+      /\(startIndex: expected an unsigned 64-bit integer .*got -1\)/,
+    );
+    assert.match(await avalancheError(x, 'avm.getUTXOs', [1]), /\(params must be .*got \[1\]\)/);
+    assert.match(
+      await avalancheError(x, 'avm.getBlockByHeight', { height: '0', encoding: 'xml' }),
+      /\(encoding: "xml" is not one of hex, json\)/,
+    );
   });
 });

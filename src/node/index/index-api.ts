@@ -4,7 +4,7 @@
  */
 import { AvalancheEndpoint } from '../rpc/avalanche-endpoint.js';
 import { fail } from '../rpc/errors.js';
-import type { Params } from '../rpc/params.js';
+import { ParamsShapeError, type Params } from '../rpc/params.js';
 import { toCheckedHex } from '../../shared/encoding.js';
 import type { Container, ContainerIndex } from './container-index.js';
 
@@ -37,6 +37,13 @@ function checkEncoding(params: Params): void {
   }
 }
 
+/** The `id` param: a malformed or missing one is refused, not reported as "not found". */
+function idOf(params: Params): string {
+  const id = params.optionalId('id');
+  if (id === undefined) throw new ParamsShapeError('id: missing');
+  return id;
+}
+
 export function createIndexEndpoint(index: ContainerIndex): AvalancheEndpoint {
   const endpoint = new AvalancheEndpoint(`index/${index.name}`);
   endpoint.registerAll('index', {
@@ -54,7 +61,7 @@ export function createIndexEndpoint(index: ContainerIndex): AvalancheEndpoint {
     },
     getContainerByID: (params) => {
       checkEncoding(params);
-      const c = index.byId(params.string('id'));
+      const c = index.byId(idOf(params));
       if (!c) fail('container not found');
       return formatContainer(c);
     },
@@ -72,13 +79,13 @@ export function createIndexEndpoint(index: ContainerIndex): AvalancheEndpoint {
     },
     getIndex: (params) => {
       checkEncoding(params);
-      const c = index.byId(params.string('id'));
+      const c = index.byId(idOf(params));
       if (!c) fail('container not found');
       return { index: c.index.toString() };
     },
     isAccepted: (params) => {
       checkEncoding(params);
-      return { isAccepted: index.byId(params.string('id')) !== undefined };
+      return { isAccepted: index.byId(idOf(params)) !== undefined };
     },
   });
   return endpoint;

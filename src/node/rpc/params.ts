@@ -2,6 +2,7 @@
  * Reading request params the way the reference node's Go decoder does: object keys match
  * case-insensitively, unknown keys are ignored, and 64-bit integers arrive as numbers or strings.
  */
+import { fromCb58 } from '../../shared/encoding.js';
 import { fail } from './errors.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -25,10 +26,12 @@ export class Params {
     if (Array.isArray(params)) {
       if (params.length === 0) return new Params();
       if (params.length === 1 && isObject(params[0])) return new Params(params[0]);
-      throw new ParamsShapeError();
+      throw new ParamsShapeError(
+        `params must be an object or an array holding one object, got ${describe(params)}`,
+      );
     }
     if (isObject(params)) return new Params(params);
-    throw new ParamsShapeError();
+    throw new ParamsShapeError(`params must be an object, got ${describe(params)}`);
   }
 
   has(name: string): boolean {
@@ -43,21 +46,22 @@ export class Params {
   string(name: string): string {
     const v = this.get(name);
     if (v === undefined || v === null) return '';
-    if (typeof v !== 'string') throw new ParamsShapeError();
+    if (typeof v !== 'string') throw expected(name, 'a string', v);
     return v;
   }
 
   optionalString(name: string): string | undefined {
     const v = this.get(name);
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'string') throw new ParamsShapeError();
+    if (typeof v !== 'string') throw expected(name, 'a string', v);
     return v;
   }
 
   strings(name: string): string[] {
     const v = this.get(name);
     if (v === undefined || v === null) return [];
-    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) throw new ParamsShapeError();
+    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string'))
+      throw expected(name, 'an array of strings', v);
     return v as string[];
   }
 
@@ -68,53 +72,87 @@ export class Params {
       if (fallback !== undefined) return fallback;
       return 0n;
     }
-    return parseUint64(v);
+    return parseUint64(v, name);
   }
 
   optionalUint64(name: string): bigint | undefined {
     const v = this.get(name);
     if (v === undefined || v === null) return undefined;
-    return parseUint64(v);
+    return parseUint64(v, name);
+  }
+
+  /**
+   * A 32-byte cb58 ID (a tx, block, container or asset ID), or undefined when absent or empty.
+   * A malformed one fails to unmarshal, as the reference's typed `ids.ID` param does.
+   */
+  optionalId(name: string): string | undefined {
+    const text = this.optionalString(name);
+    if (text === undefined || text === '') return undefined;
+    let length: number;
+    try {
+      length = fromCb58(text).length;
+    } catch {
+      throw new ParamsShapeError(`${name}: "${text}" is not a cb58 string with a valid checksum`);
+    }
+    if (length !== 32)
+      throw new ParamsShapeError(
+        `${name}: "${text}" is not a 32-byte cb58 ID (it decodes to ${length} bytes)`,
+      );
+    return text;
   }
 
   boolean(name: string, fallback = false): boolean {
     const v = this.get(name);
     if (v === undefined || v === null) return fallback;
-    if (typeof v !== 'boolean') throw new ParamsShapeError();
+    if (typeof v !== 'boolean') throw expected(name, 'a boolean', v);
     return v;
   }
 
   object(name: string): Params | undefined {
     const v = this.get(name);
     if (v === undefined || v === null) return undefined;
-    if (!isObject(v)) throw new ParamsShapeError();
+    if (!isObject(v)) throw expected(name, 'an object', v);
     return new Params(v);
   }
 }
 
-/** Raised when params do not decode into the method's argument type. */
+/**
+ * Raised when params do not decode into the method's argument type. The message starts with the
+ * reference node's words (clients match on them) and, unlike the reference, names what was wrong.
+ */
 export class ParamsShapeError extends Error {
   override readonly name = 'ParamsShapeError';
-  constructor() {
+  constructor(detail?: string) {
     super(
-      "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls",
+      "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls" +
+        (detail ? ` (${detail})` : ''),
     );
   }
 }
 
+function expected(name: string, what: string, got: unknown): ParamsShapeError {
+  return new ParamsShapeError(`${name}: expected ${what}, got ${describe(got)}`);
+}
+
+/** A short rendering of a JSON value for error messages (long values are cut). */
+function describe(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
 const MAX_UINT64 = (1n << 64n) - 1n;
 
-export function parseUint64(v: unknown): bigint {
+/** A uint64 as a JSON number or a decimal string; `name` labels the error. */
+export function parseUint64(v: unknown, name = 'value'): bigint {
   let n: bigint;
-  if (typeof v === 'number') {
-    if (!Number.isInteger(v) || v < 0) throw new ParamsShapeError();
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) {
     n = BigInt(v);
   } else if (typeof v === 'string' && /^[0-9]+$/.test(v)) {
     n = BigInt(v);
   } else {
-    throw new ParamsShapeError();
+    throw expected(name, 'an unsigned 64-bit integer (a JSON number or a decimal string)', v);
   }
-  if (n > MAX_UINT64) fail(`value ${n} overflows uint64`);
+  if (n > MAX_UINT64) fail(`${name}: value ${n} overflows uint64`);
   return n;
 }
 

@@ -47,17 +47,13 @@ function encodingOf(params: Params, allowJson: boolean): Encoding {
     if (!allowJson) fail('unsupported encoding "json": only hex is supported here');
     return 'json';
   }
-  throw new ParamsShapeError();
+  throw new ParamsShapeError(`encoding: "${raw}" is not one of hex, json`);
 }
 
-function parseTxId(text: string): string {
-  if (text === '') fail('nil transaction ID');
-  try {
-    parseId(text);
-  } catch {
-    throw new ParamsShapeError();
-  }
-  return text;
+function parseTxId(params: Params): string {
+  const id = params.optionalId('txID');
+  if (id === undefined) fail('nil transaction ID');
+  return id;
 }
 
 export function createXService(deps: XServiceDeps): AvalancheEndpoint {
@@ -124,7 +120,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
     },
 
     getTx: (params) => {
-      const id = parseTxId(params.string('txID'));
+      const id = parseTxId(params);
       const encoding = encodingOf(params, true);
       const bytes = vm.state.tx(id)?.bytes ?? vm.genesisTx(id);
       if (!bytes) fail('not found');
@@ -133,16 +129,12 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
       return { tx: { ...json.tx(readTx(bytes)), id }, encoding };
     },
 
-    getTxStatus: (params) => ({ status: vm.status(parseTxId(params.string('txID'))) }),
+    getTxStatus: (params) => ({ status: vm.status(parseTxId(params)) }),
 
     getBlock: (params) => {
-      const text = params.string('blockID');
+      const text = params.optionalId('blockID');
+      if (text === undefined) throw new ParamsShapeError('blockID: missing');
       const encoding = encodingOf(params, true);
-      try {
-        parseId(text);
-      } catch {
-        throw new ParamsShapeError();
-      }
       const block = vm.state.blockById(text);
       if (!block) fail(`couldn't get block with id ${text}: not found`);
       return formatBlock(block, encoding);
