@@ -13,10 +13,12 @@ describe('node JSON-RPC refuses bad input clearly', () => {
   let net: Devnet;
   let x: string;
   let p: string;
+  let c: string;
   before(async () => {
     net = await startDevnet({ command: 'node' });
     x = `${net.url}/ext/bc/X`;
     p = `${net.url}/ext/bc/P`;
+    c = `${net.url}/ext/bc/C/rpc`;
   });
   after(async () => {
     await net?.stop();
@@ -79,5 +81,57 @@ describe('node JSON-RPC refuses bad input clearly', () => {
       await avalancheError(x, 'avm.getBlockByHeight', { height: '0', encoding: 'xml' }),
       /\(encoding: "xml" is not one of hex, json\)/,
     );
+  });
+
+  it('holds EVM methods to their arity and argument types, as geth does', async () => {
+    const evmError = async (method: string, params: unknown[]) => {
+      const { body } = await rpc(c, method, params);
+      assert.ok(body.error, `${method} ${JSON.stringify(params)} answered ${JSON.stringify(body.result)}`);
+      assert.equal(body.error.code, -32602);
+      return body.error.message as string;
+    };
+    for (const method of [
+      'eth_gasPrice',
+      'eth_baseFee',
+      'eth_maxPriorityFeePerGas',
+      'eth_getChainConfig',
+      'eth_accounts',
+      'eth_coinbase',
+      'eth_syncing',
+      'net_version',
+      'net_listening',
+      'personal_listAccounts',
+      'txpool_status',
+      'txpool_content',
+      'txpool_inspect',
+    ]) {
+      assert.equal(await evmError(method, [1]), 'too many arguments, want at most 0', method);
+    }
+    assert.equal(
+      await evmError('eth_getUncleCountByBlockNumber', []),
+      'missing value for required argument 0',
+    );
+    assert.match(await evmError('eth_getUncleByBlockHashAndIndex', ['zz', '0x0']), /^invalid argument 0/);
+    assert.equal(
+      await evmError('eth_getBalance', ['zz', 'latest']),
+      'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type common.Address',
+    );
+    assert.equal(
+      await evmError('eth_getBalance', ['0x1234', 'latest']),
+      'invalid argument 0: hex string has length 4, want 40 for common.Address',
+    );
+    assert.equal(
+      await evmError('eth_getBlockByNumber', ['0x8000000000000000', false]),
+      'invalid argument 0: block number larger than int64',
+    );
+    assert.equal(
+      await evmError('eth_getBlockByNumber', ['0x10000000000000000', false]),
+      'invalid argument 0: hex number > 64 bits',
+    );
+    assert.equal(await evmError('warp_getMessage', []), 'missing value for required argument 0');
+
+    // No block has uncles: a known block counts 0, an unknown one is null.
+    assert.equal((await rpc(c, 'eth_getUncleCountByBlockNumber', ['0x0'])).body.result, '0x0');
+    assert.equal((await rpc(c, 'eth_getUncleCountByBlockNumber', ['0x999'])).body.result, null);
   });
 });

@@ -62,11 +62,12 @@ export function quantity(params: unknown[], i: number): bigint {
 
 export function address(params: unknown[], i: number): Uint8Array {
   const v = params[i];
-  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(v))
-    bad(
-      i,
-      'hex string has length ' + (typeof v === 'string' ? v.length - 2 : 0) + ', want 40 for common.Address',
-    );
+  const goType = 'into Go value of type common.Address';
+  if (typeof v !== 'string') bad(i, `json: cannot unmarshal non-string ${goType}`);
+  if (!v.startsWith('0x') && !v.startsWith('0X'))
+    bad(i, `json: cannot unmarshal hex string without 0x prefix ${goType}`);
+  if (!/^[0-9a-fA-F]*$/.test(v.slice(2))) bad(i, `json: cannot unmarshal invalid hex string ${goType}`);
+  if (v.length !== 42) bad(i, `hex string has length ${v.length - 2}, want 40 for common.Address`);
   return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
 }
 
@@ -92,7 +93,11 @@ export function blockRef(params: unknown[], i: number, fallback = 'latest'): Blo
       return { kind: 'tag', tag: v };
     if (/^0x[0-9a-fA-F]{64}$/.test(v))
       return { kind: 'hash', hash: Uint8Array.from(Buffer.from(v.slice(2), 'hex')) };
-    return { kind: 'number', number: quantityValue(v, i, 'block number') };
+    const number = quantityValue(v, i, 'block number');
+    // geth's BlockNumber: a uint64 that also fits an int64 (negative numbers are its tags).
+    if (number >= 1n << 64n) bad(i, 'hex number > 64 bits');
+    if (number >= 1n << 63n) bad(i, 'block number larger than int64');
+    return { kind: 'number', number };
   }
   if (typeof v === 'object' && v !== null) {
     const o = v as Record<string, unknown>;

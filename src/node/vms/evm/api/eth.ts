@@ -221,16 +221,16 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
   return {
     web3_clientVersion: (params) => (arity(params, 0), `Flurry/${COMPATIBLE_NODE_VERSION}`),
     web3_sha3: (params) => (arity(params, 1, 1), bytesToHex(keccak_256(data(params, 0)))),
-    net_version: () => String(chain.config.chainId),
-    net_listening: () => true,
-    net_peerCount: () => '0x0',
+    net_version: (params) => (arity(params, 0), String(chain.config.chainId)),
+    net_listening: (params) => (arity(params, 0), true),
+    net_peerCount: (params) => (arity(params, 0), '0x0'),
     eth_chainId: (params) => (arity(params, 0), q(chain.config.chainId)),
-    eth_protocolVersion: () => '0x41',
-    eth_syncing: () => false,
-    eth_mining: () => false,
-    eth_hashrate: () => '0x0',
-    eth_coinbase: () => h(chain.latest.header.coinbase),
-    eth_accounts: () => options.unlocked.map((k) => k.evmAddress.toLowerCase()),
+    eth_protocolVersion: (params) => (arity(params, 0), '0x41'),
+    eth_syncing: (params) => (arity(params, 0), false),
+    eth_mining: (params) => (arity(params, 0), false),
+    eth_hashrate: (params) => (arity(params, 0), '0x0'),
+    eth_coinbase: (params) => (arity(params, 0), h(chain.latest.header.coinbase)),
+    eth_accounts: (params) => (arity(params, 0), options.unlocked.map((k) => k.evmAddress.toLowerCase())),
     eth_blockNumber: (params) => (arity(params, 0), q(chain.latest.number)),
 
     eth_getBalance: async (params) => {
@@ -317,10 +317,27 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       const b = chain.store.blockByHash(data(params, 0, 32));
       return b ? q(b.txCount) : null;
     },
-    eth_getUncleCountByBlockNumber: () => '0x0',
-    eth_getUncleCountByBlockHash: () => '0x0',
-    eth_getUncleByBlockNumberAndIndex: () => null,
-    eth_getUncleByBlockHashAndIndex: () => null,
+    // No block has uncles: a known block counts 0 and has none at any index; an unknown one is null.
+    eth_getUncleCountByBlockNumber: (params) => {
+      arity(params, 1, 1);
+      return blockFromRef(params, 0) === undefined ? null : '0x0';
+    },
+    eth_getUncleCountByBlockHash: (params) => {
+      arity(params, 1, 1);
+      return chain.store.numberOfHash(data(params, 0, 32)) === undefined ? null : '0x0';
+    },
+    eth_getUncleByBlockNumberAndIndex: (params) => {
+      arity(params, 2, 2);
+      blockRef(params, 0);
+      quantity(params, 1);
+      return null;
+    },
+    eth_getUncleByBlockHashAndIndex: (params) => {
+      arity(params, 2, 2);
+      data(params, 0, 32);
+      quantity(params, 1);
+      return null;
+    },
     eth_getTransactionByHash: (params) => {
       arity(params, 1, 1);
       const hash = data(params, 0, 32);
@@ -361,9 +378,9 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       return queryLogs(chain, filter);
     },
 
-    eth_gasPrice: () => q(chain.nextBaseFee() + suggestedTip()),
-    eth_baseFee: () => q(chain.nextBaseFee()),
-    eth_maxPriorityFeePerGas: () => q(suggestedTip()),
+    eth_gasPrice: (params) => (arity(params, 0), q(chain.nextBaseFee() + suggestedTip())),
+    eth_baseFee: (params) => (arity(params, 0), q(chain.nextBaseFee())),
+    eth_maxPriorityFeePerGas: (params) => (arity(params, 0), q(suggestedTip())),
     eth_feeHistory: (params) => {
       arity(params, 3, 2);
       const count = quantityValue(params[0], 0, 'blockCount');
@@ -420,7 +437,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       if (percentiles.length) out.reward = rewards;
       return out;
     },
-    eth_getChainConfig: () => chainConfigJson(chain.config),
+    eth_getChainConfig: (params) => (arity(params, 0), chainConfigJson(chain.config)),
 
     eth_getProof: async (params) => {
       arity(params, 3, 3);
@@ -440,7 +457,10 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       return proof;
     },
 
-    personal_listAccounts: () => options.unlocked.map((k) => k.evmAddress.toLowerCase()),
+    personal_listAccounts: (params) => (
+      arity(params, 0),
+      options.unlocked.map((k) => k.evmAddress.toLowerCase())
+    ),
     personal_unlockAccount: (params) => {
       arity(params, 3, 1);
       return keys.has(bytesToHex(address(params, 0)));
@@ -464,11 +484,13 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     },
     personal_sendTransaction: (params) => sendTransaction([params[0]]),
 
-    txpool_status: async () => {
+    txpool_status: async (params) => {
+      arity(params, 0);
       const { pending, queued } = await classifyPool(chain);
       return { pending: q(pending.length), queued: q(queued.length) };
     },
-    txpool_content: async () => {
+    txpool_content: async (params) => {
+      arity(params, 0);
       const { pending, queued } = await classifyPool(chain);
       const group = (list: typeof pending) => {
         const out: Record<string, Record<string, unknown>> = {};
@@ -488,7 +510,8 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       };
       return { pending: group(pending), queued: group(queued) };
     },
-    txpool_inspect: async () => {
+    txpool_inspect: async (params) => {
+      arity(params, 0);
       const { pending, queued } = await classifyPool(chain);
       const group = (list: typeof pending) => {
         const out: Record<string, Record<string, string>> = {};

@@ -11,7 +11,7 @@ import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { AcceptedBlock, EvmChain } from '../evm-chain.js';
 import type { StoredLog } from '../state/chain-store.js';
-import { arity, bad } from './args.js';
+import { arity, bad, bool } from './args.js';
 import { parseLogFilter, queryLogs, type LogFilter } from './eth.js';
 import { headerJson, logJson } from './format.js';
 
@@ -98,6 +98,7 @@ export function createFilterApi(chain: EvmChain): { handlers: Record<string, Evm
       },
       eth_newPendingTransactionFilter: (params) => {
         arity(params, 1);
+        bool(params, 0); // geth's optional fullTx flag: polls return hashes either way
         const id = newId();
         filters.set(id, { kind: 'pending', hashes: [], lastPoll: Date.now() });
         return id;

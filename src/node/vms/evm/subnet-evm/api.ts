@@ -6,6 +6,7 @@
  * Timestamps may be omitted, "latest", a JSON number or a hex/decimal string.
  */
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
+import { arity } from '../api/args.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { feeConfigJson } from './fee-config.js';
 import type { SubnetEvmChain } from './subnet-evm-chain.js';
@@ -124,7 +125,7 @@ export function createSubnetEvmApi(chain: SubnetEvmChain): Record<string, EvmHan
       const { feeConfig, lastChangedAt } = await chain.feeConfigAt(blockParam(chain, params));
       return { feeConfig: feeConfigJson(feeConfig), lastChangedAt: Number(lastChangedAt) };
     },
-    eth_getChainConfig: () => subnetChainConfigJson(chain),
+    eth_getChainConfig: (params) => (arity(params, 0), subnetChainConfigJson(chain)),
     eth_getActiveRulesAt: (params) => activeRules(chain, timestampParam(chain, params)),
     eth_getActivePrecompilesAt: (params) => {
       const out: Record<string, unknown> = {};

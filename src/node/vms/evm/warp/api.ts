@@ -21,6 +21,7 @@ import type { PlatformChain } from '../../platformvm/chain.js';
 import type { EvmChain } from '../evm-chain.js';
 import type { WarpBackend } from './backend.js';
 import { encodeSignedMessage } from './predicate.js';
+import { arity } from '../api/args.js';
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 
@@ -107,13 +108,22 @@ export function createWarpApi(
   };
 
   return {
-    warp_getMessage: (params) => hex(messageBytes(idParam(params, 0, 'messageID'))),
-    warp_getMessageSignature: async (params) =>
-      hex(await sign(messageBytes(idParam(params, 0, 'messageID')))),
-    warp_getBlockSignature: async (params) => hex(await sign(blockMessage(idParam(params, 0, 'blockID')))),
-    warp_getMessageAggregateSignature: (params) =>
-      aggregate(messageBytes(idParam(params, 0, 'messageID')), quorumParam(params, 1), params[2]),
-    warp_getBlockAggregateSignature: (params) =>
-      aggregate(blockMessage(idParam(params, 0, 'blockID')), quorumParam(params, 1), params[2]),
+    warp_getMessage: (params) => (arity(params, 1, 1), hex(messageBytes(idParam(params, 0, 'messageID')))),
+    warp_getMessageSignature: async (params) => {
+      arity(params, 1, 1);
+      return hex(await sign(messageBytes(idParam(params, 0, 'messageID'))));
+    },
+    warp_getBlockSignature: async (params) => {
+      arity(params, 1, 1);
+      return hex(await sign(blockMessage(idParam(params, 0, 'blockID'))));
+    },
+    warp_getMessageAggregateSignature: (params) => {
+      arity(params, 3, 1);
+      return aggregate(messageBytes(idParam(params, 0, 'messageID')), quorumParam(params, 1), params[2]);
+    },
+    warp_getBlockAggregateSignature: (params) => {
+      arity(params, 3, 1);
+      return aggregate(blockMessage(idParam(params, 0, 'blockID')), quorumParam(params, 1), params[2]);
+    },
   };
 }
