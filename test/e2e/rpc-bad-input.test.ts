@@ -83,6 +83,18 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     );
   });
 
+  it('refuses to move the devnet clock past what timestamps can express, and keeps working', async () => {
+    assert.match(
+      await avalancheError(p, 'platform.advanceTime', { seconds: UINT64_MAX }),
+      /^cannot advance the clock by .* seconds: it would pass 9999-12-31T23:59:59Z/,
+    );
+    // Nothing moved: the P-chain still formats its times and the clock still advances.
+    const { body: fee } = await rpc(p, 'platform.getFeeState', {});
+    assert.ok(fee.result, JSON.stringify(fee.error));
+    const { body: moved } = await rpc(p, 'platform.advanceTime', { seconds: 60 });
+    assert.ok(moved.result, JSON.stringify(moved.error));
+  });
+
   it('holds EVM methods to their arity and argument types, as geth does', async () => {
     const evmError = async (method: string, params: unknown[]) => {
       const { body } = await rpc(c, method, params);
