@@ -95,6 +95,13 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     assert.ok(moved.result, JSON.stringify(moved.error));
   });
 
+  it('refuses malformed node IDs in info.peers instead of matching nothing', async () => {
+    assert.match(
+      await avalancheError(`${net.url}/ext/info`, 'info.peers', { nodeIDs: ['bad'] }),
+      /\(nodeIDs: NodeID has no "NodeID-" prefix: bad\)/,
+    );
+  });
+
   it('holds EVM methods to their arity and argument types, as geth does', async () => {
     const evmError = async (method: string, params: unknown[]) => {
       const { body } = await rpc(c, method, params);

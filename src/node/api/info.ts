@@ -1,7 +1,8 @@
 /** The info API (`/ext/info`): who this node is, what it runs, and its peers. */
 import { AvalancheEndpoint } from '../rpc/avalanche-endpoint.js';
 import { fail } from '../rpc/errors.js';
-import { plainHex } from '../../shared/encoding.js';
+import { parseNodeId, plainHex } from '../../shared/encoding.js';
+import { ParamsShapeError } from '../rpc/params.js';
 import {
   COMPATIBLE_NODE_VERSION,
   RPC_PROTOCOL_VERSION,
@@ -99,6 +100,14 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
     },
     peers: (params) => {
       const wanted = new Set(params.strings('nodeIDs'));
+      for (const text of wanted) {
+        try {
+          parseNodeId(text);
+        } catch (err) {
+          // The reference's typed []ids.NodeID refuses these; a filter that matched nothing would hide the typo.
+          throw new ParamsShapeError(`nodeIDs: ${(err as Error).message}`);
+        }
+      }
       const now = new Date().toISOString();
       const peers = genesis.validators
         .filter((v) => v.nodeID !== deps.self.nodeID)
