@@ -261,6 +261,17 @@ describe('Subnet-EVM chain', () => {
     });
     const { body: bad } = await rpc(rpcUrl, 'eth_getActiveRulesAt', ['soon']);
     assert.equal(bad.error.code, -32602);
+    // Extra arguments are refused, as geth refuses them, not ignored.
+    for (const [method, params] of [
+      ['eth_feeConfig', ['latest', 1]],
+      ['eth_getActiveRulesAt', [0, 1]],
+      ['eth_getActivePrecompilesAt', [0, 1]],
+      ['eth_getChainConfig', [1]],
+    ] as const) {
+      const { body: extra } = await rpc(rpcUrl, method, params);
+      assert.equal(extra.error?.code, -32602, method);
+      assert.match(extra.error.message, /^too many arguments, want at most [01]$/, method);
+    }
   });
 
   it('enforces the transaction allow list and every allow-list role', async () => {

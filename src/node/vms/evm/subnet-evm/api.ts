@@ -122,12 +122,14 @@ function activeRules(chain: SubnetEvmChain, timestamp: number): Record<string, u
 export function createSubnetEvmApi(chain: SubnetEvmChain): Record<string, EvmHandler> {
   return {
     eth_feeConfig: async (params) => {
+      arity(params, 1);
       const { feeConfig, lastChangedAt } = await chain.feeConfigAt(blockParam(chain, params));
       return { feeConfig: feeConfigJson(feeConfig), lastChangedAt: Number(lastChangedAt) };
     },
     eth_getChainConfig: (params) => (arity(params, 0), subnetChainConfigJson(chain)),
-    eth_getActiveRulesAt: (params) => activeRules(chain, timestampParam(chain, params)),
+    eth_getActiveRulesAt: (params) => (arity(params, 1), activeRules(chain, timestampParam(chain, params))),
     eth_getActivePrecompilesAt: (params) => {
+      arity(params, 1);
       const out: Record<string, unknown> = {};
       for (const m of chain.precompiles.activeAt(timestampParam(chain, params)))
         out[m.configKey] = { blockTimestamp: m.activation, ...(m.configJson ?? {}) };
