@@ -102,6 +102,27 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     );
   });
 
+  it('holds the C-chain atomic API to C-chain addresses, uint64 limits and named tx ids', async () => {
+    const avax = `${net.url}/ext/bc/C/avax`;
+    const owner = net.facts.keys[0];
+    assert.match(
+      await avalancheError(avax, 'avax.getUTXOs', [{ addresses: [owner.xAddress], sourceChain: 'X' }]),
+      /^couldn't parse address "X-.*": expected chainID to be ".*" but was ".*"$/,
+    );
+    assert.match(
+      await avalancheError(avax, 'avax.getUTXOs', [
+        { addresses: [owner.cAddress], sourceChain: 'X', limit: -1 },
+      ]),
+      /\(limit: expected an unsigned 64-bit integer .*got -1\)/,
+    );
+    const listed = await rpc(avax, 'avax.getUTXOs', [{ addresses: [owner.cAddress], sourceChain: 'X' }]);
+    assert.equal(listed.body.result?.numFetched, '0');
+    for (const method of ['avax.getAtomicTxStatus', 'native.getAtomicTx']) {
+      assert.match(await avalancheError(avax, method, [{ txID: 'bad' }]), /\(txID: "bad" is not/);
+      assert.equal(await avalancheError(avax, method, [{}]), 'nil transaction ID');
+    }
+  });
+
   it('holds EVM methods to their arity and argument types, as geth does', async () => {
     const evmError = async (method: string, params: unknown[]) => {
       const { body } = await rpc(c, method, params);

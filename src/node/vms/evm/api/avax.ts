@@ -6,6 +6,7 @@
  */
 import { utils } from '@avalabs/avalanchejs';
 import { fromCheckedHex, fromCb58, parseId, toCb58, toCheckedHex } from '../../../../shared/encoding.js';
+import { ParamsShapeError, type Params } from '../../../rpc/params.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
 import { fail } from '../../../rpc/errors.js';
 import type { ChainContext } from '../../../chains/chain.js';
@@ -30,8 +31,12 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
   };
   const parseAddress = (text: string): Uint8Array => {
     try {
-      const [, hrp, bytes] = utils.parse(text);
+      const [alias, hrp, bytes] = utils.parse(text);
       if (hrp !== network.hrp) throw new Error(`expected hrp "${network.hrp}" but got "${hrp}"`);
+      // As the reference's ParseLocalAddress: an address of another chain (X-…, P-…) is refused.
+      const owner = resolveChain(alias);
+      if (owner !== chain.blockchainID)
+        throw new Error(`expected chainID to be "${chain.blockchainID}" but was "${owner ?? alias}"`);
       return bytes;
     } catch (err) {
       fail(`couldn't parse address "${text}": ${(err as Error).message}`);
@@ -44,6 +49,13 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
     } catch (err) {
       fail(`problem decoding transaction: ${(err as Error).message}`);
     }
+  };
+
+  /** The `txID` param, as the reference's typed `ids.ID` reads it; missing is the empty ID. */
+  const txIdOf = (params: Params): Uint8Array => {
+    const text = params.optionalId('txID');
+    if (text === undefined) fail('nil transaction ID');
+    return parseId(text);
   };
 
   return new AvalancheEndpoint(`${chain.alias}/avax`)
@@ -63,13 +75,14 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
             `problem parsing source chainID "${sourceText}": there is no chain with alias/ID '${sourceText}'`,
           );
         const addrs = addresses.map(parseAddress);
-        const rawLimit = params.has('limit') ? Number(params.get('limit')) : 0;
-        const limit =
-          !Number.isFinite(rawLimit) || rawLimit <= 0 || rawLimit > MAX_UTXOS ? MAX_UTXOS : rawLimit;
+        const rawLimit = params.uint64('limit');
+        const limit = rawLimit === 0n || rawLimit > BigInt(MAX_UTXOS) ? MAX_UTXOS : Number(rawLimit);
         let after: { address: Uint8Array; inputId: Uint8Array } | undefined;
         const start = params.object('startIndex');
         if (start && (start.optionalString('address') || start.optionalString('utxo'))) {
-          after = { address: parseAddress(start.string('address')), inputId: parseId(start.string('utxo')) };
+          const utxo = start.optionalId('utxo');
+          if (utxo === undefined) throw new ParamsShapeError('startIndex.utxo: missing');
+          after = { address: parseAddress(start.string('address')), inputId: parseId(utxo) };
         }
         const rows = ctx.sharedMemory.list(source, chain.blockchainID, addrs, limit, after).utxos;
         const last = rows[rows.length - 1];
@@ -92,13 +105,13 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
         }
       },
       getAtomicTxStatus: (params) => {
-        const id = parseId(params.string('txID'));
+        const id = txIdOf(params);
         const stored = chain.store.atomicTx(id);
         if (stored) return { status: 'Accepted', blockHeight: String(stored.blockNumber) };
         return mempool.status(id);
       },
       getAtomicTx: (params) => {
-        const id = parseId(params.string('txID'));
+        const id = txIdOf(params);
         const encoding = params.optionalString('encoding');
         if (encoding && encoding !== 'hex') fail(`unsupported encoding "${encoding}"`);
         const stored = chain.store.atomicTx(id);
