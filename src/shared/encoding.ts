@@ -18,13 +18,19 @@ export function toCheckedHex(bytes: Uint8Array): string {
   return '0x' + Buffer.from(bytes).toString('hex') + Buffer.from(checksum(bytes)).toString('hex');
 }
 
-/** Decodes checksummed hex, with the reference node's error messages. */
-export function fromCheckedHex(text: string): Uint8Array {
+/** Decodes `0x` hex without a checksum (the reference's "hexnc"). */
+export function fromPlainHex(text: string): Uint8Array {
   if (typeof text !== 'string' || !text.startsWith('0x'))
     throw new EncodingError('missing 0x prefix to hex encoding');
   const body = text.slice(2);
   if (body.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(body)) throw new EncodingError('invalid hex encoding');
-  const all = Buffer.from(body, 'hex');
+  return new Uint8Array(Buffer.from(body, 'hex'));
+}
+
+/** Decodes checksummed hex, with the reference node's error messages. */
+export function fromCheckedHex(text: string): Uint8Array {
+  const raw = fromPlainHex(text);
+  const all = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
   if (all.length < 4) throw new EncodingError('insufficient length for checksum');
   const payload = all.subarray(0, all.length - 4);
   const sum = all.subarray(all.length - 4);

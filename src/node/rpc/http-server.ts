@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AvalancheEndpoint } from './avalanche-endpoint.js';
 import { EvmEndpoint } from './evm-endpoint.js';
+import { stringifyJson } from './json-integer.js';
 import type { CallContext } from './types.js';
 
 /** A handler that owns the whole HTTP exchange (health GET, docs). */
@@ -238,12 +239,15 @@ export function sendText(res: http.ServerResponse, status: number, text: string)
   res.end(text);
 }
 
-/** JSON with bigints as decimal strings (the node's convention for 64-bit integers). */
+/**
+ * JSON with bigints as decimal strings (the node's convention for 64-bit integers), and
+ * JsonIntegers as bare numbers where the reference writes Go's uint64 numbers.
+ */
 export function stringify(value: unknown): string {
   try {
-    return JSON.stringify(value);
+    return stringifyJson(value);
   } catch (err) {
     if (!(err instanceof TypeError)) throw err;
-    return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    return stringifyJson(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
   }
 }

@@ -9,6 +9,9 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import secp from 'secp256k1';
 
+/** The fx's well-known id, as JSON answers show it (`fxID`). */
+export const SECP256K1_FX_ID = 'spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ';
+
 export class FxError extends Error {
   override readonly name = 'FxError';
 }

@@ -4,6 +4,8 @@
  * secp256k1, nft and property fxs, then blocks).
  */
 
+import { SECP256K1_FX_ID } from '../components/secp256k1fx.js';
+
 /** Codec version every X-chain object is packed with. */
 export const CODEC_VERSION = 0;
 
@@ -36,7 +38,7 @@ export type FxIndex = (typeof FX)[keyof typeof FX];
 
 /** The fxs' well-known ids, as JSON answers show them (`fxID`). */
 export const FX_IDS: Record<number, string> = {
-  [FX.secp256k1]: 'spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ',
+  [FX.secp256k1]: SECP256K1_FX_ID,
   [FX.nft]: 'qd2U4HDWUvMrVUeTcCHp6xH3Qpnn1XbU5MDdnBoiifFqvgXwT',
   [FX.property]: 'rXJsCSEYXg2TehWxCEEGj6JU2PWKTkd6cBdNLjoe2SpsKD9cy',
 };

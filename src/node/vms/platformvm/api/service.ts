@@ -4,14 +4,23 @@
  * in getFeeConfig/getFeeState, which the reference writes as plain numbers.
  */
 import { pvmSerial, type TransferableOutput } from '@avalabs/avalanchejs';
-import { fromCheckedHex, parseNodeId, toCheckedHex } from '../../../../shared/encoding.js';
+import { parseNodeId } from '../../../../shared/encoding.js';
 import type { ChainContext } from '../../../chains/chain.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
+import {
+  decodeBytes,
+  encodeBytes,
+  encodingParam,
+  UNSUPPORTED_IN_METHOD,
+  type Encoding,
+} from '../../../rpc/encoding-param.js';
 import { fail } from '../../../rpc/errors.js';
 import type { Params } from '../../../rpc/params.js';
 import { packStruct, parseSignedTx, unpackUtxo } from '../codec.js';
+import type { StoredBlock } from '../state/platform-state.js';
 import { gasPrice, validatorFeePrice } from '../fees/dynamic-fee.js';
 import type { StakerRecord } from '../state/platform-state.js';
+import { PlatformJson } from './json.js';
 import { canonicalSet } from '../warp/warp-message.js';
 import { PRIMARY_NETWORK } from '../txs/executor.js';
 import { outputInfo } from '../txs/utxo-kinds.js';
@@ -33,10 +42,10 @@ import {
 const MAX_UTXOS = 1024;
 const P_ALIASES = ['P', 'platform', '11111111111111111111111111111111LpoYY'];
 
-function encodingOf(params: Params): 'hex' {
-  const e = params.optionalString('encoding') ?? 'hex';
-  if (e !== 'hex') fail(`unsupported encoding "${e}": this P-chain answers with "hex"`);
-  return 'hex';
+/** Bytes in `encoding`, or the reference's error for json (`what` names the value, e.g. `UTXO <id>`). */
+function encodeOrFail(encoding: Encoding, bytes: Uint8Array, what: string): string {
+  if (encoding === 'json') fail(`couldn't encode ${what} as json: ${UNSUPPORTED_IN_METHOD}`);
+  return encodeBytes(encoding, bytes);
 }
 
 function subnetParam(params: Params): Uint8Array {
@@ -58,6 +67,16 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
   const state = vm.state;
   const avax = network.avaxAssetID;
   const chainTime = () => state.lastBlock()!.time;
+  const json = new PlatformJson(hrp);
+
+  /** A block in `encoding`: its bytes, or the reference's json rendering of the block and its txs. */
+  const blockAnswer = (block: StoredBlock, encoding: Encoding) => ({
+    block:
+      encoding === 'json'
+        ? json.block(block.id, block.bytes)
+        : encodeOrFail(encoding, block.bytes, `block ${cb58(block.id)}`),
+    encoding,
+  });
 
   const stakeOutputsOf = (txId: Uint8Array): readonly TransferableOutput[] => {
     const stored = state.getTx(txId);
@@ -134,34 +153,36 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     };
   };
 
-  const formatUtxos = (list: { bytes: Uint8Array }[]) => list.map((u) => toCheckedHex(u.bytes));
+  const formatUtxos = (list: { inputId: Uint8Array; bytes: Uint8Array }[], encoding: Encoding) =>
+    list.map((u) => encodeOrFail(encoding, u.bytes, `UTXO ${cb58(u.inputId)}`));
 
   const handlers: Record<string, (params: Params) => unknown> = {
     getHeight: () => ({ height: vm.height().toString() }),
     getProposedHeight: () => ({ height: vm.height().toString() }),
 
     getBlock: (params) => {
-      const encoding = encodingOf(params);
+      const encoding = encodingParam(params);
       const id = parseIdParam(params.string('blockID'), 'blockID');
       const block = state.blockById(id);
       if (!block) fail(`couldn't get block with id ${cb58(id)}: not found`);
-      return { block: toCheckedHex(block.bytes), encoding };
+      return blockAnswer(block, encoding);
     },
 
     getBlockByHeight: (params) => {
-      const encoding = encodingOf(params);
+      const encoding = encodingParam(params);
       const height = params.uint64('height');
       const block = state.blockByHeight(height);
       if (!block) fail(`couldn't get block at height ${height}: not found`);
-      return { block: toCheckedHex(block.bytes), encoding };
+      return blockAnswer(block, encoding);
     },
 
     getTx: (params) => {
-      const encoding = encodingOf(params);
+      const encoding = encodingParam(params);
       const id = parseIdParam(params.string('txID'), 'txID');
       const tx = state.getTx(id);
       if (!tx) fail('not found');
-      return { tx: toCheckedHex(tx.bytes), encoding };
+      if (encoding === 'json') return { tx: json.tx(parseSignedTx(tx.bytes)), encoding };
+      return { tx: encodeOrFail(encoding, tx.bytes, 'tx'), encoding };
     },
 
     getTxStatus: (params) => {
@@ -171,10 +192,10 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
 
     issueTx: async (params) => {
-      encodingOf(params);
+      const encoding = encodingParam(params);
       let bytes: Uint8Array;
       try {
-        bytes = fromCheckedHex(params.string('tx'));
+        bytes = decodeBytes(encoding, params.string('tx'));
       } catch (err) {
         fail(`problem decoding transaction: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -183,7 +204,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
 
     getUTXOs: (params) => {
-      const encoding = encodingOf(params);
+      const encoding = encodingParam(params);
       const addresses = parseAddresses(params.strings('addresses'), hrp, P_ALIASES);
       let limit = Number(params.uint64('limit', BigInt(MAX_UTXOS)));
       if (limit <= 0 || limit > MAX_UTXOS) limit = MAX_UTXOS;
@@ -206,7 +227,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       const last = page[page.length - 1];
       return {
         numFetched: String(page.length),
-        utxos: formatUtxos(page),
+        utxos: formatUtxos(page, encoding),
         endIndex: last
           ? { address: formatAddress(hrp, last.address), utxo: cb58(last.inputId) }
           : {
@@ -255,7 +276,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
 
     getStake: (params) => {
-      const encoding = encodingOf(params);
+      const encoding = encodingParam(params);
       const addresses = parseAddresses(params.strings('addresses'), hrp, P_ALIASES).map((a) =>
         Buffer.from(a).toString('hex'),
       );
@@ -269,7 +290,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
           if (!info.owners.addresses.some((a) => addresses.includes(Buffer.from(a).toString('hex'))))
             continue;
           staked += info.amount;
-          outputs.push(toCheckedHex(packStruct(out)));
+          outputs.push(encodeOrFail(encoding, packStruct(out), `output ${out.assetId.toString()}`));
         }
       }
       return {
@@ -471,10 +492,10 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
 
     getRewardUTXOs: (params) => {
-      const encoding = encodingOf(params);
+      const encoding = encodingParam(params);
       const id = parseIdParam(params.string('txID'), 'txID');
-      const utxos = state.rewardUtxos(id);
-      return { numFetched: String(utxos.length), utxos: utxos.map((b) => toCheckedHex(b)), encoding };
+      const utxos = state.rewardUtxos(id).map((b) => encodeOrFail(encoding, b, 'utxo'));
+      return { numFetched: String(utxos.length), utxos, encoding };
     },
 
     getFeeConfig: () => {
