@@ -112,41 +112,49 @@ describe('@avalanche-sdk/client wallet flows', () => {
     assert.equal((await pBalance(other.pAddress)) - before, 2n * AVAX);
   });
 
+  /**
+   * `send` across chains, `avax` whole AVAX from the wallet to `other`: the statuses of its two
+   * txs, and what left the sender's and reached the recipient's balance, in nAVAX (a C-chain
+   * balance moves by whole nAVAX in atomic txs).
+   */
+  const sendAcross = async (sourceChain: 'C' | 'P', avax: bigint) => {
+    const balance = (chain: 'C' | 'P', who: typeof me | typeof other): Promise<bigint> =>
+      chain === 'P' ? pBalance(who.pAddress) : cBalance(who.evmAddress);
+    const inNano = (chain: 'C' | 'P', delta: bigint): bigint => {
+      if (chain === 'P') return delta;
+      assert.equal(delta % WEI_PER_NANO, 0n, 'atomic txs move whole nAVAX');
+      return delta / WEI_PER_NANO;
+    };
+    const destinationChain = sourceChain === 'C' ? 'P' : 'C';
+    const [spentBefore, receivedBefore] = [
+      await balance(sourceChain, me),
+      await balance(destinationChain, other),
+    ];
+    const to = destinationChain === 'P' ? other.pAddress : other.evmAddress;
+    const { txHashes } = await wallet.send({ to, amount: avax * 10n ** 18n, sourceChain, destinationChain });
+    return {
+      statuses: await statuses(txHashes),
+      spent: inNano(sourceChain, spentBefore - (await balance(sourceChain, me))),
+      received: inNano(destinationChain, (await balance(destinationChain, other)) - receivedBefore),
+    };
+  };
+  /** A fee was paid and it was small: `value` lies in (`exact`, `exact` + 0.01 AVAX). */
+  const plusFee = (value: bigint, exact: bigint, what: string): void =>
+    assert.ok(value > exact && value < exact + AVAX / 100n, `${what}: ${value} for ${exact}`);
+
   it('sends AVAX C to P with send: a C export, then a P import to the recipient', async () => {
-    const amount = 3n * 10n ** 18n;
-    const [cBefore, pBefore] = [await cBalance(me.evmAddress), await pBalance(other.pAddress)];
-    const { txHashes } = await wallet.send({
-      to: other.pAddress,
-      amount,
-      sourceChain: 'C',
-      destinationChain: 'P',
-    });
-    assert.deepEqual(await statuses(txHashes), ['C Accepted', 'P Committed']);
-    const spent = cBefore - (await cBalance(me.evmAddress));
-    assert.ok(spent > amount && spent < amount + 10n ** 16n, `the export costs a small fee (${spent})`);
-    assert.equal(spent % WEI_PER_NANO, 0n, 'an atomic export moves whole nAVAX');
-    const received = (await pBalance(other.pAddress)) - pBefore;
-    assert.ok(
-      received < 3n * AVAX && received > 3n * AVAX - AVAX / 100n,
-      `less the import fee (${received})`,
-    );
+    const { statuses: done, spent, received } = await sendAcross('C', 3n);
+    assert.deepEqual(done, ['C Accepted', 'P Committed']);
+    plusFee(spent, 3n * AVAX, 'the sender pays the export fee on top');
+    plusFee(3n * AVAX, received, 'the recipient gets the amount less the import fee');
     assert.deepEqual(await atomicAmounts(wallet.pChain, me.pAddress, 'C', 'PVM'), [], 'nothing left over');
   });
 
   it('sends AVAX P to C with send: a P export, then a C import to the recipient', async () => {
-    const amount = 4n * 10n ** 18n;
-    const [pBefore, cBefore] = [await pBalance(me.pAddress), await cBalance(other.evmAddress)];
-    const { txHashes } = await wallet.send({
-      to: other.evmAddress,
-      amount,
-      sourceChain: 'P',
-      destinationChain: 'C',
-    });
-    assert.deepEqual(await statuses(txHashes), ['P Committed', 'C Accepted']);
-    const spent = pBefore - (await pBalance(me.pAddress));
-    assert.ok(spent > 4n * AVAX && spent < 4n * AVAX + AVAX / 100n, `the export fee is small (${spent})`);
-    const received = (await cBalance(other.evmAddress)) - cBefore;
-    assert.ok(received < amount && received > amount - 10n ** 16n, `less the import fee (${received})`);
+    const { statuses: done, spent, received } = await sendAcross('P', 4n);
+    assert.deepEqual(done, ['P Committed', 'C Accepted']);
+    plusFee(spent, 4n * AVAX, 'the sender pays the export fee on top');
+    plusFee(4n * AVAX, received, 'the recipient gets the amount less the import fee');
     assert.deepEqual(await atomicAmounts(wallet.cChain, me.cAddress, 'P', 'EVM'), []);
   });
 
