@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fromCheckedHex, parseNodeId, toCb58, toCheckedHex, formatNodeId, fromCb58 } from './encoding.js';
+import {
+  fromCheckedHex,
+  parseNodeId,
+  toCb58,
+  toCheckedHex,
+  formatNodeId,
+  fromCb58,
+  MAX_CB58_CHARS,
+} from './encoding.js';
 
 describe('checked hex', () => {
   it('round-trips and appends the sha256 checksum', () => {
@@ -28,5 +36,13 @@ describe('cb58 and NodeIDs', () => {
     const id = new Uint8Array(20).fill(7);
     assert.deepEqual(parseNodeId(formatNodeId(id)), id);
     assert.throws(() => parseNodeId('Node-abc'), /prefix/);
+  });
+
+  it('refuses text longer than any id before decoding it (base58 decoding is quadratic)', () => {
+    const longest = toCb58(new Uint8Array(64).fill(255));
+    assert.ok(longest.length <= MAX_CB58_CHARS);
+    assert.equal(fromCb58(longest).length, 64);
+    assert.throws(() => fromCb58('x'.repeat(100_000)), /100000 characters, at most 128/);
+    assert.throws(() => parseNodeId('NodeID-' + '1'.repeat(MAX_CB58_CHARS + 1)), /at most 128/);
   });
 });

@@ -42,7 +42,16 @@ export function toCb58(bytes: Uint8Array): string {
   return utils.base58check.encode(bytes);
 }
 
+/**
+ * The longest cb58 text decoded. Every cb58 value a request carries is an id, a short id or a
+ * key (at most 36 bytes with the checksum, 50 characters); base58 decoding is quadratic in the
+ * length, so a 70,000-character "id" held the event loop for seconds before it was refused.
+ */
+export const MAX_CB58_CHARS = 128;
+
 export function fromCb58(text: string): Uint8Array {
+  if (text.length > MAX_CB58_CHARS)
+    throw new EncodingError(`invalid cb58 string: ${text.length} characters, at most ${MAX_CB58_CHARS}`);
   try {
     return utils.base58check.decode(text);
   } catch {
