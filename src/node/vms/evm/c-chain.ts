@@ -71,7 +71,6 @@ export async function createCChain(ctx: ChainContext): Promise<Chain> {
     {
       latestState: () => chain.stateAt(),
       baseFee: () => chain.nextBaseFee(),
-      isAccepted: (id) => chain.store.atomicTx(id) !== undefined,
       requestBlock: () => chain.requestBlock(),
     },
   );

@@ -260,7 +260,6 @@ export class AtomicMempool implements ExtraBlockBuilder {
     private readonly deps: {
       latestState(): MerkleStateManager;
       baseFee(): bigint;
-      isAccepted(id: Uint8Array): boolean;
       requestBlock(): void;
     },
   ) {}
@@ -285,7 +284,10 @@ export class AtomicMempool implements ExtraBlockBuilder {
   async issue(bytes: Uint8Array): Promise<Uint8Array> {
     const tx = parseAtomicTx(bytes);
     const key = hex(tx.id);
-    if (this.pending.has(key) || this.deps.isAccepted(tx.id)) throw new AtomicTxError('tx already issued');
+    // coreth's avax.issueTx ignores "already known": issuing a tx the mempool holds answers its id
+    // again (wallets that sign and issue, then send the same tx, rely on it). An accepted tx is not
+    // known there any more; verification refuses it as its UTXOs or nonces are spent.
+    if (this.pending.has(key)) return tx.id;
     const effects = verifySyntax(this.ctx, tx, this.deps.baseFee());
     for (const p of this.pending.values()) {
       for (const c of effects.consumed)
