@@ -45,6 +45,7 @@ import {
   secpOut,
   signWith,
   signedBytes,
+  checkedHex,
   transferableOp as transferableOpOf,
   TransferOutput,
   utxosOf,
@@ -107,7 +108,7 @@ describe('X-chain with avalanchejs v5', () => {
     assert.equal(indexed.bytes, hex);
     const blockIndexed = await xResult(url, 'index.getContainerByID', { id: block.id }, '/ext/index/X/block');
     assert.equal(blockIndexed.bytes, byId.block);
-    assert.equal(blockIndexed.index, block.height);
+    assert.equal(blockIndexed.index, String(block.height));
     return tx;
   }
 
@@ -129,7 +130,7 @@ describe('X-chain with avalanchejs v5', () => {
       denomination: '9',
     });
     const genesis = await xResult(url, 'avm.getBlockByHeight', { height: '0', encoding: 'json' });
-    assert.equal(genesis.block.height, '0');
+    assert.equal(genesis.block.height, 0);
     assert.deepEqual(genesis.block.txs, []);
     assert.deepEqual(await xResult(url, 'avm.getTxFee'), { txFee: '1000000', createAssetTxFee: '1000000' });
   });
@@ -155,7 +156,8 @@ describe('X-chain with avalanchejs v5', () => {
     const json = await xResult(url, 'avm.getTx', { txID: ctx.avaxAssetID, encoding: 'json' });
     assert.equal(json.tx.id, ctx.avaxAssetID);
     assert.equal(json.tx.unsignedTx.initialStates[0].outputs.length, total);
-    assert.equal(json.tx.unsignedTx.initialStates[0].outputs[mine].amount, String(amountOf(utxos[0])));
+    assert.equal(json.tx.unsignedTx.initialStates[0].outputs[mine].amount, Number(amountOf(utxos[0])));
+    assert.equal(json.tx.unsignedTx.initialStates[0].outputs[mine].locktime, 0);
     assert.deepEqual(await xResult(url, 'avm.getTxStatus', { txID: ctx.avaxAssetID }), {
       status: 'Accepted',
     });
@@ -171,10 +173,10 @@ describe('X-chain with avalanchejs v5', () => {
     const { txID } = await xApi().issueSignedTx(tx.getSignedTx());
     await waitAccepted(url, txID);
     const json = await checkVisible(txID, tx.getSignedTx());
-    assert.equal(json.unsignedTx.inputs[0].input.amount, '300000000000000000');
+    assert.equal(json.unsignedTx.inputs[0].input.amount, 300_000_000_000_000_000);
     assert.ok(
       json.unsignedTx.outputs.some(
-        (o: any) => o.output.addresses[0] === RECIPIENT_X && o.output.amount === '1500000000',
+        (o: any) => o.output.addresses[0] === RECIPIENT_X && o.output.amount === 1_500_000_000,
       ),
     );
 
@@ -189,6 +191,38 @@ describe('X-chain with avalanchejs v5', () => {
     assert.ok(recipientUtxos.some((u) => u.utxoId.txID.toString() === txID));
     const { status } = await xApi().getTxStatus({ txID });
     assert.equal(status, 'Accepted');
+  });
+
+  it('answers in hexc and hexnc, and refuses json where it answers bytes', async () => {
+    const { utxos } = await xApi().getUTXOs({ addresses: [EWOQ_X] });
+    const tx = avm.newBaseTx(ctx, [EWOQ_ADDR], utxos, [
+      TransferableOutput.fromNative(ctx.avaxAssetID, 7_000_000n, [RECIPIENT]),
+    ]);
+    await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+    const bytes = signedBytes(tx.getSignedTx());
+    // issueTx decodes the encoding it is told: unchecked hex is taken without a checksum.
+    const { txID } = await xResult(url, 'avm.issueTx', { tx: utils.bufferToHex(bytes), encoding: 'hexnc' });
+    await waitAccepted(url, txID);
+    const hexnc = await xResult(url, 'avm.getTx', { txID, encoding: 'HEXNC' });
+    assert.deepEqual(hexnc, { tx: utils.bufferToHex(bytes), encoding: 'hexnc' });
+    const hexc = await xResult(url, 'avm.getTx', { txID, encoding: 'hexc' });
+    assert.deepEqual(hexc, { tx: checkedHex(bytes), encoding: 'hexc' });
+    const block = await xResult(url, 'avm.getBlockByHeight', {
+      height: (await xResult(url, 'avm.getHeight')).height,
+      encoding: 'hexnc',
+    });
+    // Inside a block a tx is written without its own codec version.
+    assert.ok(block.block.includes(utils.bufferToHex(bytes).slice(6)));
+
+    const page = await xResult(url, 'avm.getUTXOs', { addresses: [EWOQ_X], encoding: 'hexnc' });
+    assert.equal(page.encoding, 'hexnc');
+    assert.ok(page.utxos.every((u: string) => /^0x[0-9a-f]+$/.test(u)));
+    const json = await xCall(url, 'avm.getUTXOs', { addresses: [EWOQ_X], encoding: 'json' });
+    assert.match(json.error!.message, /^couldn't encode UTXO \w+ as string: unsupported encoding in method$/);
+    const issued = await xCall(url, 'avm.issueTx', { tx: checkedHex(bytes), encoding: 'json' });
+    assert.equal(issued.error!.message, 'problem decoding transaction: unsupported encoding in method');
+    const unknown = await xCall(url, 'avm.getTx', { txID, encoding: 'cb58' });
+    assert.match(unknown.error!.message, /couldn't unmarshal an argument/);
   });
 
   it('creates a fungible asset and transfers it', async () => {
@@ -326,7 +360,7 @@ describe('X-chain with avalanchejs v5', () => {
       await waitAccepted(url, txID);
       const json = await checkVisible(txID, exp.getSignedTx());
       assert.equal(json.unsignedTx.destinationChain, chain);
-      assert.equal(json.unsignedTx.exportedOutputs[0].output.amount, '2000000000');
+      assert.equal(json.unsignedTx.exportedOutputs[0].output.amount, 2_000_000_000);
       // The importing side lists the atomic UTXO (numbered after the tx's local outputs).
       const path = alias === 'P' ? '/ext/bc/P' : '/ext/bc/C/avax';
       const method = alias === 'P' ? 'platform.getUTXOs' : 'avax.getUTXOs';
@@ -515,7 +549,8 @@ describe('X-chain with avalanchejs v5', () => {
     const { txID } = await xApi().issueSignedTx(tx.getSignedTx());
     await waitAccepted(url, txID);
     const block = await blockWith(txID);
-    assert.equal(BigInt(block.height), BigInt(height) + 1n);
+    assert.equal(block.height, Number(height) + 1);
+    assert.equal(typeof block.time, 'number');
     const parent = await xResult(url, 'avm.getBlockByHeight', { height, encoding: 'json' });
     assert.equal(block.parentID, parent.block.id);
     const last = await xResult(url, 'index.getLastAccepted', {}, '/ext/index/X/block');

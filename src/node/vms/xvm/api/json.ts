@@ -1,9 +1,13 @@
 /**
  * The `json` encoding of X-chain txs and blocks, with the fields and names the spec lists
  * (unsignedTx with networkID, blockchainID, outputs, inputs, memo, and the import/export
- * extras; credentials; id). 64-bit integers are strings, as everywhere on this interface.
+ * extras; credentials; id). Amounts, lock times, heights and times are bare JSON integers, as
+ * the spec's tables say and as Go's encoding/json writes a uint64 (every digit, even above 2^53,
+ * where a JavaScript reader rounds them as it would the reference's); owners and outputs list
+ * their members alphabetically, as the reference marshals them from a map.
  */
 import { plainHex, toCb58 } from '../../../../shared/encoding.js';
+import { jsonInteger } from '../../../rpc/json-integer.js';
 import type { StandardBlock } from '../block/standard-block.js';
 import { FX_IDS } from '../constants.js';
 import type {
@@ -26,15 +30,17 @@ export class JsonFormatter {
   owners(o: Owners): Json {
     return {
       addresses: o.addresses.map((a) => formatAddress(this.hrp, a)),
-      locktime: o.locktime,
+      locktime: jsonInteger(o.locktime),
       threshold: o.threshold,
     };
   }
 
   output(out: Output): Json {
     switch (out.kind) {
-      case 'secpTransfer':
-        return { ...this.owners(out.owners), amount: out.amount };
+      case 'secpTransfer': {
+        const { addresses, ...rest } = this.owners(out.owners);
+        return { addresses, amount: jsonInteger(out.amount), ...rest };
+      }
       case 'secpMint':
         return this.owners(out.owners);
       case 'nftMint':
@@ -54,7 +60,7 @@ export class JsonFormatter {
       outputIndex: i.outputIndex,
       assetID: toCb58(i.assetId),
       fxID: FX_IDS[0],
-      input: { amount: i.amount, signatureIndices: [...i.sigIndices] },
+      input: { amount: jsonInteger(i.amount), signatureIndices: [...i.sigIndices] },
     };
   }
 
@@ -129,8 +135,8 @@ export class JsonFormatter {
   block(id: string, block: StandardBlock, txs: readonly XTx[]): Json {
     return {
       parentID: toCb58(block.parentId),
-      height: block.height,
-      time: block.time,
+      height: jsonInteger(block.height),
+      time: jsonInteger(block.time),
       merkleRoot: toCb58(block.merkleRoot),
       txs: txs.map((t) => this.tx(t)),
       id,

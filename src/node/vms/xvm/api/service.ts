@@ -3,16 +3,16 @@
  * call the VM or read its state, and format the answer the way the reference node does.
  */
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
+import {
+  decodeBytes,
+  encodeBytes,
+  encodingParam,
+  UNSUPPORTED_IN_METHOD,
+  type Encoding,
+} from '../../../rpc/encoding-param.js';
 import { fail } from '../../../rpc/errors.js';
 import { ParamsShapeError, type Params } from '../../../rpc/params.js';
-import {
-  EncodingError,
-  fromCb58,
-  fromCheckedHex,
-  parseId,
-  toCb58,
-  toCheckedHex,
-} from '../../../../shared/encoding.js';
+import { EncodingError, fromCb58, parseId, toCb58 } from '../../../../shared/encoding.js';
 import { decodeBlock } from '../block/standard-block.js';
 import { MAX_ADDRESSES, MAX_UTXOS_TO_FETCH, NATIVE_ASSET } from '../constants.js';
 import type { StoredBlock } from '../state/x-state.js';
@@ -33,21 +33,6 @@ export interface XServiceDeps {
   readonly clock: DevnetClock;
   /** cb58 id of a chain by alias or id (P, platform, C, evm, X…), for `sourceChain`. */
   resolveChain(aliasOrId: string): string | undefined;
-}
-
-type Encoding = 'hex' | 'json';
-
-/** Like the reference's typed encoding param: unknown names fail to unmarshal. */
-function encodingOf(params: Params, allowJson: boolean): Encoding {
-  const raw = params.optionalString('encoding');
-  if (raw === undefined || raw === '') return 'hex';
-  const e = raw.toLowerCase();
-  if (e === 'hex') return 'hex';
-  if (e === 'json') {
-    if (!allowJson) fail('unsupported encoding "json": only hex is supported here');
-    return 'json';
-  }
-  throw new ParamsShapeError(`encoding: "${raw}" is not one of hex, json`);
 }
 
 function parseTxId(params: Params): string {
@@ -81,7 +66,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
   };
 
   const formatBlock = (block: StoredBlock, encoding: Encoding) => {
-    if (encoding === 'hex') return { block: toCheckedHex(block.bytes), encoding };
+    if (encoding !== 'json') return { block: encodeBytes(encoding, block.bytes), encoding };
     const decoded = decodeBlock(block.bytes);
     return { block: json.block(block.id, decoded, decoded.txs.map(readTx)), encoding };
   };
@@ -121,10 +106,10 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
 
     getTx: (params) => {
       const id = parseTxId(params);
-      const encoding = encodingOf(params, true);
+      const encoding = encodingParam(params);
       const bytes = vm.state.tx(id)?.bytes ?? vm.genesisTx(id);
       if (!bytes) fail('not found');
-      if (encoding === 'hex') return { tx: toCheckedHex(bytes), encoding };
+      if (encoding !== 'json') return { tx: encodeBytes(encoding, bytes), encoding };
       // The genesis tx's id is the asset id it was asked by, not the hash of the devnet's bytes.
       return { tx: { ...json.tx(readTx(bytes)), id }, encoding };
     },
@@ -134,7 +119,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
     getBlock: (params) => {
       const text = params.optionalId('blockID');
       if (text === undefined) throw new ParamsShapeError('blockID: missing');
-      const encoding = encodingOf(params, true);
+      const encoding = encodingParam(params);
       const block = vm.state.blockById(text);
       if (!block) fail(`couldn't get block with id ${text}: not found`);
       return formatBlock(block, encoding);
@@ -142,7 +127,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
 
     getBlockByHeight: (params) => {
       const height = params.uint64('height');
-      const encoding = encodingOf(params, true);
+      const encoding = encodingParam(params);
       const block = vm.state.blockByHeight(height);
       if (!block) fail(`couldn't get block at height ${height}: not found`);
       return formatBlock(block, encoding);
@@ -150,10 +135,10 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
 
     issueTx: (params) => {
       const raw = params.string('tx');
-      encodingOf(params, false);
+      const encoding = encodingParam(params);
       let bytes: Uint8Array;
       try {
-        bytes = fromCheckedHex(raw);
+        bytes = decodeBytes(encoding, raw);
       } catch (err) {
         if (err instanceof EncodingError) fail(`problem decoding transaction: ${err.message}`);
         throw err;
@@ -209,7 +194,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
       if (texts.length === 0) fail('no addresses provided');
       if (texts.length > MAX_ADDRESSES)
         fail(`number of addresses given, ${texts.length}, exceeds maximum, ${MAX_ADDRESSES}`);
-      encodingOf(params, false);
+      const encoding = encodingParam(params);
       const addrs = texts.map(address);
       let limit = Number(params.uint64('limit'));
       if (limit <= 0 || limit > MAX_UTXOS_TO_FETCH) limit = MAX_UTXOS_TO_FETCH;
@@ -249,12 +234,16 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
       const last = rows[rows.length - 1];
       const result: Record<string, unknown> = {
         numFetched: String(rows.length),
-        utxos: rows.map((r) => toCheckedHex(r.bytes)),
+        utxos: rows.map((r) => {
+          if (encoding === 'json')
+            fail(`couldn't encode UTXO ${toCb58(r.inputId)} as string: ${UNSUPPORTED_IN_METHOD}`);
+          return encodeBytes(encoding, r.bytes);
+        }),
         endIndex: {
           address: formatAddress(book.hrp, last ? last.address : new Uint8Array(20)),
           utxo: toCb58(last ? last.inputId : new Uint8Array(32)),
         },
-        encoding: 'hex',
+        encoding,
       };
       if (sourceText) result.sourceChain = source;
       return result;
