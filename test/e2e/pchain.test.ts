@@ -122,6 +122,10 @@ describe('P-chain', () => {
     });
     assert.equal(listed.utxos.length, 2);
     for (const hex of listed.utxos) assert.ok(genesis.pChain.utxos.includes(hex));
+    // A search that finds nothing names the last address searched and the empty id.
+    const nobody = utils.format('P', 'local', new Uint8Array(20).fill(0xee));
+    const empty = await call(`${url}/ext/bc/P`, 'platform.getUTXOs', { addresses: [nobody] });
+    assert.deepEqual(empty.endIndex, { address: nobody, utxo: PRIMARY });
     const { validators } = await api.getCurrentValidators();
     const txIds = (genesis.pChain.validatorTxs as string[]).map((h) =>
       utils.base58check.encode(sha256(utils.hexToBuffer(h).subarray(0, -4))),

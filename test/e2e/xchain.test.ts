@@ -500,6 +500,10 @@ describe('X-chain with avalanchejs v5', () => {
       startIndex = page.endIndex;
     }
     assert.deepEqual([...paged].sort(), [...all.utxos].sort());
+    // A search that finds nothing still names where it stopped: the last address searched.
+    const nobody = utils.format('X', 'local', new Uint8Array(20).fill(0xee));
+    const empty = await xResult(url, 'avm.getUTXOs', { addresses: [nobody] });
+    assert.deepEqual(empty.endIndex, { address: nobody, utxo: '11111111111111111111111111111111LpoYY' });
     const fail = async (params: unknown) => (await xCall(url, 'avm.getUTXOs', params)).error?.message;
     assert.equal(await fail({ addresses: [] }), 'no addresses provided');
     assert.equal(

@@ -5,6 +5,7 @@
  * export or import is all-or-nothing across the two chains.
  */
 import type { NodeDatabase } from '../../storage/database.js';
+import { pageUtxos, type AddressRows, type UtxoCursor, type UtxoPage } from './utxo-pager.js';
 
 export interface AtomicUtxoEntry {
   /** The UTXO's input id: sha256(txID ‖ uint32 output index) in the reference's ordering. */
@@ -13,10 +14,6 @@ export interface AtomicUtxoEntry {
   readonly bytes: Uint8Array;
   /** Short (20-byte) addresses that can spend it; the UTXO is listed under each. */
   readonly addresses: readonly Uint8Array[];
-}
-
-export interface AtomicPage {
-  readonly utxos: { inputId: Uint8Array; bytes: Uint8Array; address: Uint8Array }[];
 }
 
 export class SharedMemory {
@@ -71,44 +68,27 @@ export class SharedMemory {
   }
 
   /**
-   * Atomic UTXOs from `sourceChain` to `destChain` spendable by any of `addresses`, ordered by
-   * (address, input id) and starting strictly after `after` when given — the reference's paging.
+   * Atomic UTXOs from `sourceChain` to `destChain` spendable by any of `addresses`, one page as
+   * the reference's shared memory pages them (utxo-pager.ts).
    */
   list(
     sourceChain: string,
     destChain: string,
     addresses: readonly Uint8Array[],
     limit: number,
-    after?: { address: Uint8Array; inputId: Uint8Array },
-  ): AtomicPage {
-    const sorted = [...addresses].map((a) => Buffer.from(a)).sort(Buffer.compare);
-    const out: AtomicPage['utxos'] = [];
-    const seen = new Set<string>();
+    after?: UtxoCursor,
+  ): UtxoPage {
     const stmt = this.db.prepare(
-      `SELECT a.address, a.input_id, u.bytes FROM atomic_utxo_addresses a
+      `SELECT a.input_id, u.bytes FROM atomic_utxo_addresses a
        JOIN atomic_utxos u ON u.dest_chain = a.dest_chain AND u.source_chain = a.source_chain AND u.input_id = a.input_id
        WHERE a.dest_chain = ? AND a.source_chain = ? AND a.address = ? AND a.input_id > ?
        ORDER BY a.input_id LIMIT ?`,
     );
-    for (const address of sorted) {
-      if (out.length >= limit) break;
-      let from = Buffer.alloc(0);
-      if (after) {
-        const cmp = Buffer.compare(address, Buffer.from(after.address));
-        if (cmp < 0) continue;
-        if (cmp === 0) from = Buffer.from(after.inputId);
-      }
-      for (const row of stmt.all(destChain, sourceChain, address, from, limit - out.length)) {
-        const key = Buffer.from(row.input_id as Uint8Array).toString('hex');
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push({
-          inputId: new Uint8Array(row.input_id),
-          bytes: new Uint8Array(row.bytes),
-          address: new Uint8Array(address),
-        });
-      }
-    }
-    return { utxos: out };
+    const rowsOf: AddressRows = (address, from, n) =>
+      stmt.all(destChain, sourceChain, address, from, n).map((row) => ({
+        inputId: new Uint8Array(row.input_id as Uint8Array),
+        bytes: new Uint8Array(row.bytes as Uint8Array),
+      }));
+    return pageUtxos(addresses, limit, after, rowsOf, { endAt: 'listed' });
   }
 }

@@ -1,9 +1,9 @@
 /**
  * A chain's persistent UTXO set with an address index, paged the way the reference node pages
- * `getUTXOs`: addresses in byte order, then input ids in byte order, resuming strictly after
- * `{address, utxo}`. Writes belong inside the accepting block's transaction.
+ * `getUTXOs` (utxo-pager.ts). Writes belong inside the accepting block's transaction.
  */
 import type { NodeDatabase } from '../../storage/database.js';
+import { pageUtxos, type AddressRows, type UtxoCursor, type UtxoPage } from './utxo-pager.js';
 
 export interface StoredUtxo {
   /** sha256(uint64BE(outputIndex) ‖ txID) — see utxo-id.ts. */
@@ -60,49 +60,18 @@ export class UtxoStore {
     }
   }
 
-  /** UTXOs spendable by any of `addresses`, de-duplicated, starting strictly after `after`. */
-  list(
-    addresses: readonly Uint8Array[],
-    limit: number,
-    after?: { address: Uint8Array; inputId: Uint8Array },
-  ): { inputId: Uint8Array; bytes: Uint8Array; address: Uint8Array }[] {
-    const sorted = [
-      ...new Map(addresses.map((a) => [Buffer.from(a).toString('hex'), Buffer.from(a)])).values(),
-    ].sort(Buffer.compare);
-    const out: { inputId: Uint8Array; bytes: Uint8Array; address: Uint8Array }[] = [];
-    const seen = new Set<string>();
+  /** UTXOs spendable by any of `addresses`, one page as the reference pages them (utxo-pager.ts). */
+  list(addresses: readonly Uint8Array[], limit: number, after?: UtxoCursor): UtxoPage {
     const stmt = this.db.prepare(
       `SELECT a.input_id, u.bytes FROM utxo_addresses a JOIN utxos u ON u.chain = a.chain AND u.input_id = a.input_id
        WHERE a.chain = ? AND a.address = ? AND a.input_id > ? ORDER BY a.input_id LIMIT ?`,
     );
-    for (const address of sorted) {
-      if (out.length >= limit) break;
-      let from = Buffer.alloc(0);
-      if (after) {
-        const cmp = Buffer.compare(address, Buffer.from(after.address));
-        if (cmp < 0) continue;
-        if (cmp === 0) from = Buffer.from(after.inputId);
-      }
-      let cursor = from;
-      // Loop because rows already returned under another address are skipped.
-      while (out.length < limit) {
-        const rows = stmt.all(this.chain, address, cursor, limit - out.length);
-        if (rows.length === 0) break;
-        for (const row of rows) {
-          const id = new Uint8Array(row.input_id as Uint8Array);
-          cursor = Buffer.from(id);
-          const key = cursor.toString('hex');
-          if (seen.has(key)) continue;
-          seen.add(key);
-          out.push({
-            inputId: id,
-            bytes: new Uint8Array(row.bytes as Uint8Array),
-            address: new Uint8Array(address),
-          });
-        }
-      }
-    }
-    return out;
+    const rowsOf: AddressRows = (address, from, n) =>
+      stmt.all(this.chain, address, from, n).map((row) => ({
+        inputId: new Uint8Array(row.input_id as Uint8Array),
+        bytes: new Uint8Array(row.bytes as Uint8Array),
+      }));
+    return pageUtxos(addresses, limit, after, rowsOf, { endAt: 'searched' });
   }
 
   /** Every UTXO spendable by `address` (balances); unbounded, for the deprecated balance calls. */

@@ -84,14 +84,13 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
           if (utxo === undefined) throw new ParamsShapeError('startIndex.utxo: missing');
           after = { address: parseAddress(start.string('address')), inputId: parseId(utxo) };
         }
-        const rows = ctx.sharedMemory.list(source, chain.blockchainID, addrs, limit, after).utxos;
-        const last = rows[rows.length - 1];
+        const page = ctx.sharedMemory.list(source, chain.blockchainID, addrs, limit, after);
         return {
-          numFetched: String(rows.length),
-          utxos: rows.map((r) => toCheckedHex(r.bytes)),
+          numFetched: String(page.utxos.length),
+          utxos: page.utxos.map((r) => toCheckedHex(r.bytes)),
           endIndex: {
-            address: utils.format('C', network.hrp, last ? last.address : new Uint8Array(20)),
-            utxo: toCb58(last ? last.inputId : new Uint8Array(32)),
+            address: utils.format('C', network.hrp, page.end.address),
+            utxo: toCb58(page.end.inputId),
           },
           encoding: 'hex',
         };

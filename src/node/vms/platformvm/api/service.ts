@@ -217,23 +217,13 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
         };
       }
       const source = params.optionalString('sourceChain');
-      let page: { inputId: Uint8Array; bytes: Uint8Array; address: Uint8Array }[];
-      if (source) {
-        const sourceId = resolveChain(source);
-        page = ctx.sharedMemory.list(sourceId, network.pChainID, addresses, limit, after).utxos;
-      } else {
-        page = state.utxos.list(addresses, limit, after);
-      }
-      const last = page[page.length - 1];
+      const page = source
+        ? ctx.sharedMemory.list(resolveChain(source), network.pChainID, addresses, limit, after)
+        : state.utxos.list(addresses, limit, after);
       return {
-        numFetched: String(page.length),
-        utxos: formatUtxos(page, encoding),
-        endIndex: last
-          ? { address: formatAddress(hrp, last.address), utxo: cb58(last.inputId) }
-          : {
-              address: after ? formatAddress(hrp, after.address) : '',
-              utxo: after ? cb58(after.inputId) : '',
-            },
+        numFetched: String(page.utxos.length),
+        utxos: formatUtxos(page.utxos, encoding),
+        endIndex: { address: formatAddress(hrp, page.end.address), utxo: cb58(page.end.inputId) },
         encoding,
       };
     },

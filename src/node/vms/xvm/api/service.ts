@@ -227,22 +227,18 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
         }
       }
 
-      const rows =
+      const page =
         source && source !== book.chainId
-          ? deps.sharedMemory.list(source, book.chainId, addrs, limit, after).utxos
+          ? deps.sharedMemory.list(source, book.chainId, addrs, limit, after)
           : vm.state.utxos.list(addrs, limit, after);
-      const last = rows[rows.length - 1];
       const result: Record<string, unknown> = {
-        numFetched: String(rows.length),
-        utxos: rows.map((r) => {
+        numFetched: String(page.utxos.length),
+        utxos: page.utxos.map((r) => {
           if (encoding === 'json')
             fail(`couldn't encode UTXO ${toCb58(r.inputId)} as string: ${UNSUPPORTED_IN_METHOD}`);
           return encodeBytes(encoding, r.bytes);
         }),
-        endIndex: {
-          address: formatAddress(book.hrp, last ? last.address : new Uint8Array(20)),
-          utxo: toCb58(last ? last.inputId : new Uint8Array(32)),
-        },
+        endIndex: { address: formatAddress(book.hrp, page.end.address), utxo: toCb58(page.end.inputId) },
         encoding,
       };
       if (sourceText) result.sourceChain = source;
