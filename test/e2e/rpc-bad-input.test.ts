@@ -79,7 +79,7 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     assert.match(await avalancheError(x, 'avm.getUTXOs', [1]), /\(params must be .*got \[1\]\)/);
     assert.match(
       await avalancheError(x, 'avm.getBlockByHeight', { height: '0', encoding: 'xml' }),
-      /\(encoding: "xml" is not one of hex, json\)/,
+      /\(encoding: "xml" is not one of hex, hexnc, hexc, json\)/,
     );
   });
 
@@ -173,5 +173,148 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     // No block has uncles: a known block counts 0, an unknown one is null.
     assert.equal((await rpc(c, 'eth_getUncleCountByBlockNumber', ['0x0'])).body.result, '0x0');
     assert.equal((await rpc(c, 'eth_getUncleCountByBlockNumber', ['0x999'])).body.result, null);
+  });
+  it('answers every method, whatever its params, with a result or an error object of its flavour', async () => {
+    // Every method the public SDKs call, on its endpoint, with params of every wrong shape and
+    // values a careless or hostile client sends: an oversized string (ids and addresses are
+    // decoded from base58, which is quadratic), numbers past 64 bits, wrong types.
+    const avalanche: Record<string, string[]> = {
+      '/ext/bc/X': [
+        'avm.getAllBalances',
+        'avm.getAssetDescription',
+        'avm.getBalance',
+        'avm.getBlock',
+        'avm.getBlockByHeight',
+        'avm.getHeight',
+        'avm.getTx',
+        'avm.getTxFee',
+        'avm.getTxStatus',
+        'avm.getUTXOs',
+        'avm.issueTx',
+      ],
+      '/ext/bc/P': [
+        'platform.getBalance',
+        'platform.getBlock',
+        'platform.getBlockByHeight',
+        'platform.getBlockchainStatus',
+        'platform.getBlockchains',
+        'platform.getCurrentSupply',
+        'platform.getCurrentValidators',
+        'platform.getFeeState',
+        'platform.getL1Validator',
+        'platform.getRewardUTXOs',
+        'platform.getStake',
+        'platform.getSubnet',
+        'platform.getSubnets',
+        'platform.getTotalStake',
+        'platform.getTx',
+        'platform.getTxStatus',
+        'platform.getUTXOs',
+        'platform.getValidatorsAt',
+        'platform.issueTx',
+        'platform.sampleValidators',
+        'platform.validatedBy',
+        'platform.validates',
+      ],
+      '/ext/info': [
+        'info.getBlockchainID',
+        'info.getNodeID',
+        'info.isBootstrapped',
+        'info.peers',
+        'info.uptime',
+      ],
+      '/ext/health': ['health.health', 'health.readiness'],
+      '/ext/index/X/tx': [
+        'index.getContainerByID',
+        'index.getContainerByIndex',
+        'index.getContainerRange',
+        'index.getIndex',
+        'index.getLastAccepted',
+        'index.isAccepted',
+      ],
+      '/ext/bc/C/avax': ['avax.getAtomicTx', 'avax.getAtomicTxStatus', 'avax.getUTXOs', 'avax.issueTx'],
+      '/ext/bc/P/proposervm': ['proposervm.getCurrentEpoch', 'proposervm.getProposedHeight'],
+    };
+    const evm = [
+      'eth_getBalance',
+      'eth_call',
+      'eth_estimateGas',
+      'eth_getBlockByNumber',
+      'eth_getBlockByHash',
+      'eth_getTransactionReceipt',
+      'eth_getLogs',
+      'eth_sendRawTransaction',
+      'eth_feeHistory',
+      'eth_getProof',
+      'debug_traceTransaction',
+      'warp_getMessage',
+      'warp_getBlockSignature',
+    ];
+    const keys = [
+      'txID',
+      'address',
+      'addresses',
+      'blockID',
+      'height',
+      'id',
+      'startIndex',
+      'subnetID',
+      'encoding',
+      'tx',
+    ];
+    const values: unknown[] = [null, -1, '', 'x'.repeat(100_000), '18446744073709551616', [1, 'a'], { a: 1 }];
+    const shapes: unknown[] = [undefined, null, {}, [], [{}], 'text', 5];
+
+    let calls = 0;
+    const check = async (path: string, body: Record<string, unknown>, evmStyle: boolean) => {
+      // A hang is a failure: each answer must come while the sweep goes on.
+      const res = await fetch(`${net.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(20_000),
+      });
+      const what = `${path} ${JSON.stringify(body).slice(0, 160)}`;
+      assert.equal(res.status, 200, what);
+      const answer = (await res.json()) as any;
+      assert.equal(answer.jsonrpc, '2.0', what);
+      calls++;
+      if (!answer.error) return assert.ok('result' in answer, what);
+      assert.equal(typeof answer.error.message, 'string', what);
+      if (!evmStyle) assert.equal(answer.error.code, -32000, what);
+      else assert.ok(Number.isInteger(answer.error.code), what);
+      assert.doesNotMatch(
+        answer.error.message,
+        /undefined|NaN|\[object|TypeError|RangeError|SQLITE|Loss of precision|Invalid time value/,
+        what,
+      );
+    };
+    for (const [path, methods] of Object.entries(avalanche))
+      for (const method of methods) {
+        for (const params of shapes) await check(path, { jsonrpc: '2.0', id: 1, method, params }, false);
+        for (const key of keys)
+          for (const value of values)
+            await check(path, { jsonrpc: '2.0', id: 1, method, params: { [key]: value } }, false);
+      }
+    for (const method of evm) {
+      for (const params of shapes)
+        await check('/ext/bc/C/rpc', { jsonrpc: '2.0', id: 1, method, params }, true);
+      for (const value of values) {
+        await check('/ext/bc/C/rpc', { jsonrpc: '2.0', id: 1, method, params: [value] }, true);
+        await check(
+          '/ext/bc/C/rpc',
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method,
+            params: [{ to: value, data: value, fromBlock: value, address: value }, value],
+          },
+          true,
+        );
+      }
+    }
+    assert.ok(calls > 3_000);
+    // And the node still answers.
+    assert.ok((await rpc(`${net.url}/ext/info`, 'info.getNodeID')).body.result.nodeID);
   });
 });
