@@ -113,6 +113,10 @@ describe('C-chain atomic transactions with avalanchejs', () => {
     assert.equal(BigInt(got.blockHeight), height);
     const signedHex = Buffer.from(signed.toBytes()).toString('hex');
     assert.ok(got.tx.toLowerCase().startsWith('0x' + signedHex));
+    const plain = await result(`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTx', { txID, encoding: 'hexnc' });
+    assert.deepEqual(plain, { tx: '0x' + signedHex, encoding: 'hexnc', blockHeight: got.blockHeight });
+    const json = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTx', { txID, encoding: 'json' });
+    assert.equal(json.body.error.message, 'unsupported encoding in method');
     const parsed = await evmApi.getAtomicTx({ txID, encoding: 'hex' } as any);
     assert.ok(parsed);
     const last = await result(`${net.url}/ext/index/C/block`, 'index.getLastAccepted', { encoding: 'hex' });
@@ -220,7 +224,16 @@ describe('C-chain atomic transactions with avalanchejs', () => {
     const noSource = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getUTXOs', {
       addresses: [EWOQ_X.replace('X-', 'C-')],
     });
-    assert.match(noSource.body.error.message, /sourceChain/);
+    assert.equal(noSource.body.error.message, 'no source chain provided');
+    const unknown = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
+    const missing = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTx', { txID: unknown });
+    assert.equal(missing.body.error.message, `could not find tx ${unknown}`);
+    const asJson = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getUTXOs', {
+      addresses: [EWOQ_X.replace('X-', 'C-')],
+      sourceChain: 'X',
+      encoding: 'json',
+    });
+    assert.equal(asJson.body.result?.numFetched ?? '0', '0', 'nothing is waiting, so nothing to encode');
     const status = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', {
       txID: '11111111111111111111111111111111LpoYY',
     });

@@ -5,9 +5,16 @@
  * where a tx stands and the height of the block that carried it.
  */
 import { utils } from '@avalabs/avalanchejs';
-import { fromCheckedHex, fromCb58, parseId, toCb58, toCheckedHex } from '../../../../shared/encoding.js';
+import { fromCb58, parseId, toCb58 } from '../../../../shared/encoding.js';
 import { ParamsShapeError, type Params } from '../../../rpc/params.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
+import {
+  decodeBytes,
+  encodeBytes,
+  encodingParam,
+  UNSUPPORTED_IN_METHOD,
+  type Encoding,
+} from '../../../rpc/encoding-param.js';
 import { fail } from '../../../rpc/errors.js';
 import type { ChainContext } from '../../../chains/chain.js';
 import { FLURRY_VERSION } from '../../../version.js';
@@ -42,10 +49,9 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
       fail(`couldn't parse address "${text}": ${(err as Error).message}`);
     }
   };
-  const decodeTx = (text: string, encoding: string | undefined): Uint8Array => {
-    if (encoding && encoding !== 'hex') fail(`unsupported encoding "${encoding}"`);
+  const decodeTx = (text: string, encoding: Encoding): Uint8Array => {
     try {
-      return fromCheckedHex(text);
+      return decodeBytes(encoding, text);
     } catch (err) {
       fail(`problem decoding transaction: ${(err as Error).message}`);
     }
@@ -65,10 +71,9 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
         if (addresses.length === 0) fail('no addresses provided');
         if (addresses.length > MAX_UTXOS)
           fail(`number of addresses given, ${addresses.length}, exceeds maximum, ${MAX_UTXOS}`);
-        const encoding = params.optionalString('encoding');
-        if (encoding && encoding !== 'hex') fail(`unsupported encoding "${encoding}"`);
+        const encoding = encodingParam(params);
         const sourceText = params.optionalString('sourceChain');
-        if (!sourceText) fail('sourceChain is required');
+        if (!sourceText) fail('no source chain provided');
         const source = resolveChain(sourceText);
         if (!source)
           fail(
@@ -87,16 +92,19 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
         const page = ctx.sharedMemory.list(source, chain.blockchainID, addrs, limit, after);
         return {
           numFetched: String(page.utxos.length),
-          utxos: page.utxos.map((r) => toCheckedHex(r.bytes)),
+          utxos: page.utxos.map((r) => {
+            if (encoding === 'json') fail(`problem encoding utxo: ${UNSUPPORTED_IN_METHOD}`);
+            return encodeBytes(encoding, r.bytes);
+          }),
           endIndex: {
             address: utils.format('C', network.hrp, page.end.address),
             utxo: toCb58(page.end.inputId),
           },
-          encoding: 'hex',
+          encoding,
         };
       },
       issueTx: async (params) => {
-        const bytes = decodeTx(params.string('tx'), params.optionalString('encoding'));
+        const bytes = decodeTx(params.string('tx'), encodingParam(params));
         try {
           return { txID: toCb58(await mempool.issue(bytes)) };
         } catch (err) {
@@ -111,14 +119,16 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
       },
       getAtomicTx: (params) => {
         const id = txIdOf(params);
-        const encoding = params.optionalString('encoding');
-        if (encoding && encoding !== 'hex') fail(`unsupported encoding "${encoding}"`);
+        const encoding = encodingParam(params);
+        const encode = (bytes: Uint8Array) => {
+          if (encoding === 'json') fail(UNSUPPORTED_IN_METHOD);
+          return encodeBytes(encoding, bytes);
+        };
         const stored = chain.store.atomicTx(id);
-        if (stored)
-          return { tx: toCheckedHex(stored.bytes), encoding: 'hex', blockHeight: String(stored.blockNumber) };
+        if (stored) return { tx: encode(stored.bytes), encoding, blockHeight: String(stored.blockNumber) };
         const pending = mempool.getPending(id);
-        if (pending) return { tx: toCheckedHex(pending.bytes), encoding: 'hex' };
-        fail('could not find tx');
+        if (pending) return { tx: encode(pending.bytes), encoding };
+        fail(`could not find tx ${toCb58(id)}`);
       },
       version: () => ({ version: `flurry/${FLURRY_VERSION}` }),
     })
