@@ -14,6 +14,7 @@ import {
   createWalletClient,
   defineChain,
   encodeAbiParameters,
+  encodeFunctionData,
   getContract,
   hexToBytes,
   http,
@@ -407,6 +408,48 @@ describe('C-chain contracts through viem and ethers', () => {
     ]);
     assert.equal(call.body.result.error, 'execution reverted');
     assert.equal(call.body.result.revertReason, 'insufficient balance');
+  });
+
+  it('builds access lists as geth does, and a transaction carrying one pays exactly the gas it states', async () => {
+    const data = encodeFunctionData({ abi: artifacts.Probe.abi, functionName: 'look', args: [token, EWOQ] });
+    // Probe reads Token's balanceOf[EWOQ]: Token and that slot; Probe and the sender are warm anyway.
+    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [EWOQ, 0n]));
+    const { accessList, gasUsed } = await client.createAccessList({ account, to: probe, data });
+    assert.deepEqual(accessList, [{ address: token, storageKeys: [slot] }]);
+    const plain = await client.estimateGas({ account, to: probe, data });
+    assert.ok(gasUsed < plain + 2_400n, `${gasUsed} with the list against ${plain} without`);
+    const hash = await wallet.sendTransaction({ account, chain, to: probe, data, accessList, gas: gasUsed });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    assert.equal(receipt.status, 'success');
+    assert.equal(receipt.gasUsed, gasUsed);
+
+    // Entries the caller gives are kept; a failing call still answers, with its error.
+    const extra = { address: EWOQ, storageKeys: [toHex(7, { size: 32 })] };
+    // (viem's createAccessList does not pass an access list on, so this one goes raw.)
+    const kept = await rpc(url, 'eth_createAccessList', [
+      { from: EWOQ, to: probe, data, accessList: [extra] },
+    ]);
+    assert.deepEqual(
+      kept.body.result.accessList,
+      [
+        { address: token, storageKeys: [slot] },
+        { address: EWOQ.toLowerCase(), storageKeys: extra.storageKeys },
+      ].sort((a, b) => (a.address < b.address ? -1 : 1)),
+    );
+    const poor = privateKeyToAccount(generatePrivateKey()).address;
+    const transfer = encodeFunctionData({
+      abi: artifacts.Token.abi,
+      functionName: 'transfer',
+      args: [EWOQ, 1n],
+    });
+    const failed = await rpc(url, 'eth_createAccessList', [{ from: poor, to: token, data: transfer }]);
+    assert.equal(failed.body.result.error, 'execution reverted');
+    // The recipient's own slots are listed under it, as geth lists them.
+    const poorSlot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [poor, 0n]));
+    assert.deepEqual(failed.body.result.accessList, [
+      { address: token.toLowerCase(), storageKeys: [poorSlot] },
+    ]);
+    assert.ok(BigInt(failed.body.result.gasUsed) > 21_000n);
   });
 
   it('queues a transaction after a nonce gap and runs it once the gap fills', async () => {

@@ -5,6 +5,7 @@
 import type { ChainContext } from '../../../chains/chain.js';
 import { EvmEndpoint } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
+import { createAccessListApi } from './access-list.js';
 import { adminRoute, createAdminApi } from './admin.js';
 import { createDebugApi } from './debug.js';
 import { createEthApi, type EthApiOptions } from './eth.js';
@@ -15,6 +16,7 @@ export function mountEvmRoutes(ctx: ChainContext, chain: EvmChain, options: EthA
   const filters = createFilterApi(chain);
   const endpoint = new EvmEndpoint(`${chain.alias}/rpc`)
     .registerAll(createEthApi(chain, options))
+    .registerAll(createAccessListApi(chain))
     .registerAll(filters.handlers)
     .registerAll(createSubscriptionApi(chain));
   if (chain.config.debugApi) endpoint.registerAll(createDebugApi(chain));

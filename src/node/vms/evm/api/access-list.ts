@@ -1,0 +1,78 @@
+/**
+ * `eth_createAccessList` as geth answers it: the call runs with an access-list tracer, again
+ * with the list it found, until a run touches nothing new; the answer is that list, the gas the
+ * last run used with it, and the run's error when it failed (a failed call is still an answer).
+ */
+import { Address, bytesToHex, generateAddress, bigIntToBytes } from '@ethereumjs/util';
+import type { RunTxResult } from '@ethereumjs/vm';
+import { RpcCode, RpcError } from '../../../rpc/errors.js';
+import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
+import type { EvmChain } from '../evm-chain.js';
+import { AccessListTracer } from '../trace/access-list-tracer.js';
+import { arity, blockRef } from './args.js';
+import { CALL_GAS_CAP, parseCallArgs, prepareCall } from './call.js';
+import { resolveBlockNumber } from './eth.js';
+
+const q = (n: bigint) => '0x' + n.toString(16);
+
+/** More rounds than any list can grow through: each round only adds, and a call touches little. */
+const MAX_ROUNDS = 256;
+
+export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler> {
+  return {
+    eth_createAccessList: async (params) => {
+      arity(params, 2, 1);
+      const args = parseCallArgs(params[0], 0);
+      const n = resolveBlockNumber(chain, blockRef(params, 1));
+      if (n === undefined) throw new RpcError(RpcCode.server, 'header not found');
+      const from = args.from ?? new Uint8Array(20);
+      // The recipient, or the address a creation would deploy to (from the sender's nonce).
+      const nonce = args.nonce ?? (await chain.scratchStateAt(n).getAccount(new Address(from)))?.nonce ?? 0n;
+      const to = args.to ?? generateAddress(from, bigIntToBytes(nonce));
+      // The call reads its access list at every run: each round sets the one it runs with.
+      const callArgs = { ...args, nonce };
+      const call = await prepareCall(chain, callArgs, n);
+      const evm = call.vm.evm;
+      const fromHex = bytesToHex(from);
+      const toHex = bytesToHex(to);
+      const excluded = (a: string) =>
+        a === fromHex || a === toHex || evm.getPrecompile?.(a as `0x${string}`) !== undefined;
+      const gas = args.gas ?? CALL_GAS_CAP;
+      let previous = new AccessListTracer(args.accessList ?? [], excluded);
+      for (let round = 0; round < MAX_ROUNDS; round++) {
+        const accessList = previous.accessList();
+        callArgs.accessList = accessList;
+        const tracer = new AccessListTracer(accessList, excluded);
+        const run = await runTraced(call, tracer, gas);
+        if (tracer.equals(previous)) {
+          const failure = run.execResult.exceptionError?.error;
+          return {
+            accessList,
+            ...(failure ? { error: failure === 'revert' ? 'execution reverted' : failure } : {}),
+            gasUsed: q(run.totalGasSpent),
+          };
+        }
+        previous = tracer;
+      }
+      throw new RpcError(RpcCode.server, 'access list did not settle');
+    },
+  };
+}
+
+async function runTraced(
+  call: Awaited<ReturnType<typeof prepareCall>>,
+  tracer: AccessListTracer,
+  gas: bigint,
+): Promise<RunTxResult> {
+  tracer.attach(call.vm);
+  try {
+    return await call.run(gas);
+  } catch (err) {
+    throw new RpcError(
+      RpcCode.server,
+      `failed to apply transaction: ${(err as Error).message.split('\n')[0]}`,
+    );
+  } finally {
+    tracer.detach(call.vm);
+  }
+}
