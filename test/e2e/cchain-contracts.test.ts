@@ -420,6 +420,52 @@ describe('C-chain contracts through viem and ethers', () => {
     assert.equal(call.body.result.revertReason, 'insufficient balance');
   });
 
+  it('traces what a transaction read and changed with the prestateTracer, in both modes', async () => {
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const hash = await wallet.writeContract({
+      address: token,
+      abi: artifacts.Token.abi,
+      functionName: 'transfer',
+      args: [to, 99n],
+      account,
+      chain,
+    });
+    const { blockNumber } = await client.waitForTransactionReceipt({ hash });
+    const before = blockNumber - 1n;
+    const slotOf = (who: Hex) =>
+      keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [who, 0n]));
+    const word = (v: bigint) => toHex(v, { size: 32 });
+    const mine = await client.readContract({
+      address: token,
+      abi: artifacts.Token.abi,
+      functionName: 'balanceOf',
+      args: [EWOQ],
+      blockNumber: before,
+    });
+    const pre = (await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'prestateTracer' }])).body.result;
+    const sender = pre[EWOQ.toLowerCase()];
+    assert.equal(BigInt(sender.balance), await client.getBalance({ address: EWOQ, blockNumber: before }));
+    assert.equal(sender.nonce, await client.getTransactionCount({ address: EWOQ, blockNumber: before }));
+    const contract = pre[token.toLowerCase()];
+    assert.equal(contract.code, await client.getCode({ address: token, blockNumber: before }));
+    assert.deepEqual(contract.storage, { [slotOf(EWOQ)]: word(mine as bigint), [slotOf(to)]: word(0n) });
+    assert.ok(pre['0x0100000000000000000000000000000000000000'], 'the coinbase');
+
+    const { post, pre: changed } = (
+      await rpc(url, 'debug_traceTransaction', [
+        hash,
+        { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+      ])
+    ).body.result;
+    assert.deepEqual(post[token.toLowerCase()], {
+      storage: { [slotOf(EWOQ)]: word((mine as bigint) - 99n), [slotOf(to)]: word(99n) },
+    });
+    // Slots that were empty before are not part of `pre`; unchanged code is left out of `post`.
+    assert.deepEqual(changed[token.toLowerCase()].storage, { [slotOf(EWOQ)]: word(mine as bigint) });
+    assert.equal(post[EWOQ.toLowerCase()].nonce, sender.nonce + 1);
+    assert.ok(BigInt(post[EWOQ.toLowerCase()].balance) < BigInt(sender.balance));
+  });
+
   it('builds access lists as geth does, and a transaction carrying one pays exactly the gas it states', async () => {
     const data = encodeFunctionData({ abi: artifacts.Probe.abi, functionName: 'look', args: [token, EWOQ] });
     // Probe reads Token's balanceOf[EWOQ]: Token and that slot; Probe and the sender are warm anyway.

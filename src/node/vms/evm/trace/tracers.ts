@@ -1,13 +1,14 @@
 /**
- * geth's two built-in tracers, fed by the engine's events: `callTracer` (the call tree from
- * `beforeMessage`/`afterMessage`) and the default struct logger (one entry per opcode from
- * `step`). Each attaches to a VM for one transaction and detaches when done.
+ * geth's built-in tracers, fed by the engine's events: `callTracer` (the call tree from
+ * `beforeMessage`/`afterMessage`), the default struct logger (one entry per opcode from `step`)
+ * and `prestateTracer` (prestate-tracer.ts). Each attaches to a VM for one transaction and detaches when done.
  */
 import type { VM } from '@ethereumjs/vm';
 import type { RunTxResult } from '@ethereumjs/vm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { revertReason } from '../api/call.js';
+import { PrestateTracer, type PrestateConfig } from './prestate-tracer.js';
 
 const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
 
@@ -195,5 +196,6 @@ export function makeTracer(config: Record<string, unknown> | undefined): Tracer 
     const tc = (config?.tracerConfig ?? {}) as { onlyTopCall?: boolean };
     return new CallTracer(tc.onlyTopCall === true);
   }
+  if (name === 'prestateTracer') return new PrestateTracer((config?.tracerConfig ?? {}) as PrestateConfig);
   throw new Error(`tracer not found: ${String(name)}`);
 }
