@@ -35,18 +35,9 @@ import {
   parseStateOverrides,
   prepareCall,
 } from './call.js';
-import {
-  decodeStoredTx,
-  h,
-  headerJson,
-  logHexJson,
-  logJson,
-  q,
-  receiptJson,
-  txJson,
-  txTypeAndTo,
-} from './format.js';
+import { h, headerJson, logHexJson, logJson, q, receiptJson, txJson, txTypeAndTo } from './format.js';
 import { nativeEcrecover } from '../common.js';
+import { storedTxJson } from './stored-tx-json.js';
 
 /** The most logs one eth_getLogs answer may hold, and the widest block range (coreth's defaults). */
 export const MAX_LOGS = 10_000;
@@ -95,7 +86,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     if (chain.config.atomicTxs) out.blockExtraData = h(blockExtData(block.bytes));
     const txs = chain.store.txsOfBlock(n);
     out.transactions = full
-      ? txs.map((t) => txJson(decodeStoredTx(common, t), h(t.sender), pos(t, block.hash, header), t.hash))
+      ? txs.map((t) => storedTxJson(common, t, pos(t, block.hash, header)))
       : txs.map((t) => h(t.hash));
     return out;
   }
@@ -107,7 +98,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
   function txByStored(t: StoredTx | undefined): Record<string, unknown> | null {
     if (!t) return null;
     const found = chain.headerAt(t.blockNumber)!;
-    return txJson(decodeStoredTx(common, t), h(t.sender), pos(t, found.hash, found.header), t.hash);
+    return storedTxJson(common, t, pos(t, found.hash, found.header));
   }
 
   function receiptOf(t: StoredTx): Record<string, unknown> {
