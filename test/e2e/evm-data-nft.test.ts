@@ -52,7 +52,8 @@ before(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  stack = await startEvmDataStack({ allowHosts: ['127.0.0.1'], metadataTimeoutMs: 8_000, maxBytes: 10_000 });
+  // The slow host must outlast every other case settling: 15 s, since a loaded machine took over 8.
+  stack = await startEvmDataStack({ allowHosts: ['127.0.0.1'], metadataTimeoutMs: 15_000, maxBytes: 10_000 });
 });
 
 after(async () => {
