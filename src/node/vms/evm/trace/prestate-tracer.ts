@@ -52,16 +52,23 @@ export class PrestateTracer implements Tracer {
   private readonly deleted = new Set<string>();
   private state?: StateReader;
 
-  private readonly onBeforeTx = (tx: TypedTransaction, resolve?: () => void) => {
-    void this.beforeTx(tx).finally(() => resolve?.());
-  };
-  private readonly onStep = (step: InterpreterStep, resolve?: () => void) => {
-    void this.step(step).finally(() => resolve?.());
-  };
-  private readonly onAfterTx = (_event: unknown, resolve?: () => void) => {
-    const done = this.config.diffMode ? this.diff() : Promise.resolve();
-    void done.finally(() => resolve?.());
-  };
+  /** The first lookup that failed: the trace answers with it instead of a partial state. */
+  private failure?: Error;
+  private readonly onBeforeTx = (tx: TypedTransaction, resolve?: () => void) =>
+    this.settle(this.beforeTx(tx), resolve);
+  private readonly onStep = (step: InterpreterStep, resolve?: () => void) =>
+    this.settle(this.step(step), resolve);
+  private readonly onAfterTx = (_event: unknown, resolve?: () => void) =>
+    this.settle(this.config.diffMode ? this.diff() : Promise.resolve(), resolve);
+
+  /** Lets the engine go on once a lookup is done; a lookup never throws into the engine. */
+  private settle(work: Promise<void>, resolve?: () => void): void {
+    work
+      .catch((err: unknown) => {
+        this.failure ??= err instanceof Error ? err : new Error(String(err));
+      })
+      .finally(() => resolve?.());
+  }
 
   constructor(private readonly config: PrestateConfig = {}) {}
 
@@ -108,6 +115,8 @@ export class PrestateTracer implements Tracer {
     } else if (name === 'CREATE2' && stack.length >= 4) {
       const offset = Number(stack[top - 1]);
       const size = Number(stack[top - 2]);
+      // Init code beyond memory the call could ever pay for fails the opcode itself.
+      if (size > step.memory.length + 32 * 1024 || offset > step.memory.length) return;
       const init = new Uint8Array(size);
       init.set(step.memory.subarray(offset, offset + size));
       const salt = setLengthLeft(bigIntToBytes(stack[top - 3]), 32);
@@ -177,6 +186,7 @@ export class PrestateTracer implements Tracer {
   }
 
   result(_tx: TypedTransaction, _from: string, _run: RunTxResult): unknown {
+    if (this.failure) throw this.failure;
     // A contract the transaction created had no state before it.
     for (const key of this.created) if (this.pre.get(key)?.empty) this.pre.delete(key);
     const pre = this.render(this.pre);
