@@ -116,6 +116,7 @@ export interface StructLogConfig {
 export class StructLogger implements Tracer {
   private readonly logs: Record<string, unknown>[] = [];
   private readonly storage = new Map<string, Map<string, string>>();
+  private failure?: Error;
   private readonly onStep = async (step: any, resolve?: () => void) => {
     try {
       if (this.config.limit && this.logs.length >= this.config.limit) return;
@@ -156,6 +157,10 @@ export class StructLogger implements Tracer {
         entry.storage = Object.fromEntries(slots);
       }
       this.logs.push(entry);
+    } catch (err) {
+      // Never rejected into the engine's event (an unhandled rejection ends the node): the trace
+      // answers with the error instead.
+      this.failure ??= err instanceof Error ? err : new Error(String(err));
     } finally {
       resolve?.();
     }
@@ -172,6 +177,7 @@ export class StructLogger implements Tracer {
   }
 
   result(_tx: TypedTransaction, _from: string, run: RunTxResult): unknown {
+    if (this.failure) throw this.failure;
     const exec = run.execResult;
     return {
       gas: Number(run.totalGasSpent),
