@@ -22,6 +22,7 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { CallFrame } from '../../src/data/indexer/evm/decode-block.js';
 import { compileContracts } from '../helpers/evm-contracts.js';
 import { startEvmDataStack, TEST_PRICES, type EvmDataStack } from '../helpers/evm-data.js';
 
@@ -42,6 +43,8 @@ const c = compileContracts();
 const addr: Record<string, Hex> = {};
 let latestBlock = 0n;
 const nativeSent: Hex[] = [];
+/** Transactions the detail tests read back: one of each kind of transfer, and a factory call. */
+const txs: Record<'erc20' | 'erc721' | 'erc1155' | 'factory', Hex> = {} as any;
 
 function serveMetadata(): Promise<http.Server> {
   const server = http.createServer((req, res) => {
@@ -178,7 +181,7 @@ before(async () => {
   addr.multi = await deploy('Multi1155', [`${metaBase}/good/{id}`]);
   addr.factory = await deploy('Factory', []);
 
-  await write(addr.token, 'Token20', 'transfer', [bob, 1500n]);
+  txs.erc20 = await write(addr.token, 'Token20', 'transfer', [bob, 1500n]);
   await write(addr.token, 'Token20', 'transfer', [signer.address, 40_000n]);
   const tokenIface = new ethers.Interface(c.Token20.abi);
   await send(addr.token, tokenIface.encodeFunctionData('transfer', [carol, 700n]));
@@ -186,17 +189,29 @@ before(async () => {
   await send(addr.bare, new ethers.Interface(c.Bare20.abi).encodeFunctionData('pay', [bob, 5n]));
 
   for (const id of [1n, 2n, 3n]) await write(addr.nft, 'Nft721', 'mint', [alice, id]);
-  await write(addr.nft, 'Nft721', 'transferFrom', [alice, bob, 2n]);
+  txs.erc721 = await write(addr.nft, 'Nft721', 'transferFrom', [alice, bob, 2n]);
   // Burnt: tokenURI reverts afterwards, so its metadata is MISSING_TOKEN.
   await write(addr.nft, 'Nft721', 'transferFrom', [alice, '0x0000000000000000000000000000000000000000', 3n]);
 
   await write(addr.multi, 'Multi1155', 'mint', [alice, 1n, 10n]);
   await write(addr.multi, 'Multi1155', 'mint', [alice, 2n, 5n]);
   addr.mintBlock = ('0x' + latestBlock.toString(16)) as Hex;
-  await write(addr.multi, 'Multi1155', 'safeBatchTransferFrom', [alice, bob, [1n, 2n], [3n, 1n], '0x']);
+  txs.erc1155 = await write(addr.multi, 'Multi1155', 'safeBatchTransferFrom', [
+    alice,
+    bob,
+    [1n, 2n],
+    [3n, 1n],
+    '0x',
+  ]);
   await write(addr.multi, 'Multi1155', 'safeTransferFrom', [alice, carol, 1n, 2n, '0x']);
 
-  await write(addr.factory, 'Factory', 'deployAndForward', [carol, '0x' + '11'.repeat(32)], parseEther('3'));
+  txs.factory = await write(
+    addr.factory,
+    'Factory',
+    'deployAndForward',
+    [carol, '0x' + '11'.repeat(32)],
+    parseEther('3'),
+  );
   await write(addr.factory, 'Factory', 'tryForward', [carol], parseEther('1'));
 
   const h1 = await wallet.sendTransaction({
@@ -463,6 +478,149 @@ describe('EVM balances', () => {
       contractAddress: addr.token,
     });
     assert.deepEqual(other.erc1155TokenBalances, []);
+  });
+});
+
+describe('EVM transaction detail', () => {
+  test('the native transaction equals the chain transaction, its receipt and its block', async () => {
+    for (const hash of Object.values(txs)) {
+      const res = await sdk.data.evm.transactions.get({ chainId, txHash: hash }, at);
+      const tx = await pub.getTransaction({ hash });
+      const receipt = await pub.getTransactionReceipt({ hash });
+      const block = await pub.getBlock({ blockNumber: receipt.blockNumber });
+      const n = res.nativeTransaction;
+      assert.deepEqual(
+        {
+          blockNumber: n.blockNumber,
+          blockHash: n.blockHash,
+          blockTimestamp: n.blockTimestamp,
+          blockIndex: n.blockIndex,
+          txHash: n.txHash,
+          txStatus: n.txStatus,
+          from: n.from.address,
+          to: n.to.address,
+          value: n.value,
+          nonce: n.nonce,
+          gasLimit: n.gasLimit,
+          gasUsed: n.gasUsed,
+          gasPrice: n.gasPrice,
+          input: n.input,
+          baseFeePerGas: n.baseFeePerGas,
+          maxFeePerGas: n.maxFeePerGas,
+          maxPriorityFeePerGas: n.maxPriorityFeePerGas,
+          methodHash: n.method?.methodHash,
+        },
+        {
+          blockNumber: String(receipt.blockNumber),
+          blockHash: receipt.blockHash,
+          blockTimestamp: Number(block.timestamp),
+          blockIndex: receipt.transactionIndex,
+          txHash: hash,
+          txStatus: '1',
+          from: getAddress(tx.from),
+          to: getAddress(tx.to!),
+          value: tx.value.toString(),
+          nonce: String(tx.nonce),
+          gasLimit: tx.gas.toString(),
+          gasUsed: receipt.gasUsed.toString(),
+          gasPrice: receipt.effectiveGasPrice.toString(),
+          input: tx.input,
+          baseFeePerGas: block.baseFeePerGas!.toString(),
+          maxFeePerGas: tx.maxFeePerGas?.toString(),
+          maxPriorityFeePerGas: tx.maxPriorityFeePerGas?.toString(),
+          methodHash: tx.input.slice(0, 10),
+        },
+      );
+      assert.equal(n.chainId, chainId);
+      assert.deepEqual(res.networkTokenDetails, {
+        networkToken: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
+        currentPrice: { currencyCode: 'usd', value: TEST_PRICES.usd },
+        historicalPrice: { currencyCode: 'usd', value: TEST_PRICES.usd },
+      });
+    }
+  });
+
+  test('token transfers equal the Transfer logs of the receipt, each once', async () => {
+    const erc20 = await sdk.data.evm.transactions.get({ chainId, txHash: txs.erc20 }, at);
+    const r20 = await pub.getTransactionReceipt({ hash: txs.erc20 });
+    const word = (t: string) => getAddress('0x' + t.slice(26));
+    assert.deepEqual(
+      erc20.erc20Transfers!.map((t) => [t.logIndex, t.from.address, t.to.address, t.value]),
+      r20.logs.map((l) => [l.logIndex, word(l.topics[1]!), word(l.topics[2]!), BigInt(l.data).toString()]),
+    );
+    assert.equal(erc20.erc20Transfers![0].erc20Token.symbol, 'FUSD');
+    assert.deepEqual(erc20.erc721Transfers, []);
+
+    const nft = await sdk.data.evm.transactions.get({ chainId, txHash: txs.erc721 }, at);
+    const r721 = await pub.getTransactionReceipt({ hash: txs.erc721 });
+    assert.deepEqual(
+      nft.erc721Transfers!.map((t) => [t.logIndex, t.from.address, t.to.address, t.erc721Token.tokenId]),
+      r721.logs
+        .filter((l) => l.topics.length === 4)
+        .map((l) => [l.logIndex, word(l.topics[1]!), word(l.topics[2]!), BigInt(l.topics[3]!).toString()]),
+    );
+    assert.equal(nft.erc721Transfers!.length, 1);
+    assert.equal(nft.erc721Transfers![0].erc721Token.address, addr.nft);
+
+    // One TransferBatch log of ids 1 and 2 is two transfers; the party table holds each twice.
+    const batch = await sdk.data.evm.transactions.get({ chainId, txHash: txs.erc1155 }, at);
+    assert.deepEqual(
+      batch.erc1155Transfers!.map((t) => [t.from.address, t.to.address, t.erc1155Token.tokenId, t.value]),
+      [
+        [alice, bob, '1', '3'],
+        [alice, bob, '2', '1'],
+      ],
+    );
+  });
+
+  test('internal transactions are the value calls and creations of the call trace, in trace order', async () => {
+    const res = await sdk.data.evm.transactions.get({ chainId, txHash: txs.factory }, at);
+    const trace = (await pub.request({
+      method: 'debug_traceTransaction' as any,
+      params: [txs.factory, { tracer: 'callTracer' }] as any,
+    })) as CallFrame;
+    const expected: unknown[] = [];
+    const visit = (f: CallFrame) => {
+      const value = BigInt(f.value ?? '0x0');
+      if (f.type.startsWith('CREATE') || (f.type === 'CALL' && value > 0n))
+        expected.push([
+          f.type,
+          getAddress(f.from),
+          getAddress(f.to!),
+          value.toString(),
+          BigInt(f.gasUsed!).toString(),
+        ]);
+      (f.calls ?? []).forEach(visit);
+    };
+    (trace.calls ?? []).forEach(visit);
+    assert.equal(expected.length, 3, 'CREATE, CREATE2 and the forwarding CALL');
+    assert.deepEqual(
+      res.internalTransactions!.map((t) => [
+        t.internalTxType,
+        t.from.address,
+        t.to.address,
+        t.value,
+        t.gasUsed,
+      ]),
+      expected,
+    );
+    assert.ok(res.internalTransactions!.every((t) => !t.isReverted));
+  });
+
+  test('a malformed hash is a 400, an unknown one a 404, in the service error body', async () => {
+    const base = `${stack.api.url}/v1/chains/${chainId}/transactions`;
+    const malformed = await fetch(`${base}/0x1234`);
+    assert.equal(malformed.status, 400);
+    assert.deepEqual(Object.keys((await malformed.json()) as object).sort(), [
+      'error',
+      'message',
+      'statusCode',
+    ]);
+    const unknown = await fetch(`${base}/0x${'ab'.repeat(32)}`);
+    assert.equal(unknown.status, 404);
+    const body = (await unknown.json()) as any;
+    assert.equal(body.statusCode, 404);
+    assert.equal(body.error, 'Not Found');
   });
 });
 

@@ -5,7 +5,13 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
-import type { EvmChainTable, EvmContractTable, EvmNftTokenTable } from '../store/schema-evm.js';
+import type {
+  EvmChainTable,
+  EvmContractTable,
+  EvmInternalTxTable,
+  EvmNativeTxTable,
+  EvmNftTokenTable,
+} from '../store/schema-evm.js';
 import { InvalidParameterError, NotFoundError } from '../internal/errors.js';
 import { KNOWN_METHODS, checksumAddress, isHexAddress } from './abi.js';
 
@@ -40,7 +46,7 @@ export function rangeCheck(range: BlockRange): void {
     throw new InvalidParameterError('endBlock must not be lower than startBlock');
 }
 
-const rich = (address: string) => ({ address: address ? checksumAddress(address) : '' });
+export const rich = (address: string) => ({ address: address ? checksumAddress(address) : '' });
 
 type Cursor = [number, number] | [number, number, number];
 
@@ -51,12 +57,31 @@ interface ListArgs extends BlockRange {
   limit: number;
 }
 
+interface BalanceArgs {
+  chain: number;
+  address: string;
+  blockNumber?: number;
+  /** Only these token contracts (lower-case). */
+  contracts?: string[];
+  after?: [string, string];
+  limit: number;
+}
+
+interface TokenBalance {
+  token: string;
+  /** Decimal token id; empty for ERC-20. */
+  tokenId: string;
+  /** Sort key: the token id padded to 78 digits. */
+  key: string;
+  balance: bigint;
+}
+
 interface Page<T> {
   items: T[];
   next?: Cursor;
 }
 
-async function contractsByAddress(
+export async function contractsByAddress(
   db: Kysely<DataSchema>,
   chain: number,
   addresses: string[],
@@ -72,7 +97,7 @@ async function contractsByAddress(
   return new Map(rows.map((r) => [r.address, r]));
 }
 
-async function nftsByKey(
+export async function nftsByKey(
   db: Kysely<DataSchema>,
   chain: number,
   keys: { contract: string; tokenId: string }[],
@@ -117,6 +142,125 @@ export function nftMetadata(row: Selectable<EvmNftTokenTable> | undefined, kind:
   return out;
 }
 
+/**
+ * Token balances at a block, summed from the indexed transfers, in (contract, token id) order;
+ * zero balances are left out. One page needs every transfer of the address of that kind: the
+ * amounts are decimal text beyond 2^53, which neither store can sum the same way.
+ */
+export async function tokenBalances(
+  db: Kysely<DataSchema>,
+  kind: 'erc20' | 'erc1155',
+  args: BalanceArgs,
+): Promise<{ items: TokenBalance[]; next?: [string, string] }> {
+  let q = db
+    .selectFrom('evm_token_transfers')
+    .select(['token', 'token_id', 'from_addr', 'to_addr', 'value'])
+    .where('chain', '=', args.chain)
+    .where('address', '=', args.address)
+    .where('kind', '=', kind);
+  if (args.blockNumber !== undefined) q = q.where('block_number', '<=', args.blockNumber);
+  if (args.contracts) q = q.where('token', 'in', args.contracts);
+  const balances = new Map<string, TokenBalance>();
+  for (const r of await q.execute()) {
+    const id = `${r.token}:${r.token_id}`;
+    const b = balances.get(id) ?? {
+      token: r.token,
+      tokenId: r.token_id,
+      key: r.token_id.padStart(78, '0'),
+      balance: 0n,
+    };
+    const v = BigInt(r.value);
+    if (r.to_addr === args.address) b.balance += v;
+    if (r.from_addr === args.address) b.balance -= v;
+    balances.set(id, b);
+  }
+  const ordered = [...balances.values()]
+    .filter((b) => b.balance > 0n)
+    .filter(
+      (b) => !args.after || b.token > args.after[0] || (b.token === args.after[0] && b.key > args.after[1]),
+    )
+    .sort((a, b) => (a.token === b.token ? (a.key < b.key ? -1 : 1) : a.token < b.token ? -1 : 1));
+  const page = ordered.slice(0, args.limit);
+  const last = page[page.length - 1];
+  return { items: page, next: ordered.length > args.limit ? [last.token, last.key] : undefined };
+}
+
+/** NativeTransaction of the real service from a stored row. */
+export function nativeTxItem(r: Selectable<EvmNativeTxTable>) {
+  const method: Record<string, unknown> = { callType: r.call_type, methodHash: r.method_hash };
+  if (KNOWN_METHODS[r.method_hash]) method.methodName = KNOWN_METHODS[r.method_hash];
+  return {
+    blockNumber: String(r.block_number),
+    blockTimestamp: Number(r.block_ts),
+    blockHash: r.block_hash,
+    chainId: String(r.chain),
+    blockIndex: Number(r.tx_index),
+    txHash: r.tx_hash,
+    txStatus: String(r.status),
+    txType: Number(r.tx_type),
+    gasLimit: r.gas_limit,
+    gasUsed: r.gas_used,
+    gasPrice: r.gas_price,
+    nonce: r.nonce,
+    from: rich(r.from_addr),
+    to: rich(r.to_addr),
+    method,
+    value: r.value,
+  };
+}
+
+/** Erc20Token of the real service (metadata from the contract's own methods). */
+export function erc20Token(token: string, c: Selectable<EvmContractTable> | undefined) {
+  return {
+    address: checksumAddress(token),
+    name: c?.name ?? '',
+    symbol: c?.symbol ?? '',
+    decimals: c?.decimals ?? 0,
+    ercType: 'ERC-20',
+  };
+}
+
+export function erc721Token(
+  token: string,
+  tokenId: string,
+  c: Selectable<EvmContractTable> | undefined,
+  nft: Selectable<EvmNftTokenTable> | undefined,
+) {
+  return {
+    address: checksumAddress(token),
+    name: c?.name ?? '',
+    symbol: c?.symbol ?? '',
+    ercType: 'ERC-721',
+    tokenId,
+    tokenUri: nft?.token_uri ?? '',
+    metadata: nftMetadata(nft, 'ERC-721'),
+    ...(nft?.owner ? { ownerAddress: checksumAddress(nft.owner) } : {}),
+  };
+}
+
+export function erc1155Token(token: string, tokenId: string, nft: Selectable<EvmNftTokenTable> | undefined) {
+  return {
+    address: checksumAddress(token),
+    ercType: 'ERC-1155',
+    tokenId,
+    tokenUri: nft?.token_uri ?? '',
+    metadata: nftMetadata(nft, 'ERC-1155'),
+  };
+}
+
+/** The fields of an internal transaction that do not name its block. */
+export function internalTxItem(r: Selectable<EvmInternalTxTable>) {
+  return {
+    from: rich(r.from_addr),
+    to: rich(r.to_addr),
+    internalTxType: r.call_type,
+    value: r.value,
+    isReverted: Number(r.is_reverted) === 1,
+    gasUsed: r.gas_used,
+    gasLimit: r.gas_limit,
+  };
+}
+
 export function createEvmReadModel(db: Kysely<DataSchema>) {
   function partyQuery<T extends 'evm_native_txs' | 'evm_token_transfers' | 'evm_internal_txs'>(
     table: T,
@@ -147,28 +291,7 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       const page = rows.slice(0, args.limit);
       const last = page[page.length - 1];
       return {
-        items: page.map((r) => {
-          const method: Record<string, unknown> = { callType: r.call_type, methodHash: r.method_hash };
-          if (KNOWN_METHODS[r.method_hash]) method.methodName = KNOWN_METHODS[r.method_hash];
-          return {
-            blockNumber: String(r.block_number),
-            blockTimestamp: Number(r.block_ts),
-            blockHash: r.block_hash,
-            chainId: String(args.chain),
-            blockIndex: Number(r.tx_index),
-            txHash: r.tx_hash,
-            txStatus: String(r.status),
-            txType: Number(r.tx_type),
-            gasLimit: r.gas_limit,
-            gasUsed: r.gas_used,
-            gasPrice: r.gas_price,
-            nonce: r.nonce,
-            from: rich(r.from_addr),
-            to: rich(r.to_addr),
-            method,
-            value: r.value,
-          };
-        }),
+        items: page.map((r) => nativeTxItem(r)),
         next: rows.length > args.limit ? [Number(last.block_number), Number(last.tx_index)] : undefined,
       };
     },
@@ -225,27 +348,12 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
             return {
               ...base,
               value: r.value,
-              erc20Token: {
-                address: checksumAddress(r.token),
-                name: c?.name ?? '',
-                symbol: c?.symbol ?? '',
-                decimals: c?.decimals ?? 0,
-                ercType: 'ERC-20',
-              },
+              erc20Token: erc20Token(r.token, c),
             };
           const nft = nfts.get(`${r.token}:${r.token_id}`);
           return {
             ...base,
-            erc721Token: {
-              address: checksumAddress(r.token),
-              name: c?.name ?? '',
-              symbol: c?.symbol ?? '',
-              ercType: 'ERC-721',
-              tokenId: r.token_id,
-              tokenUri: nft?.token_uri ?? '',
-              metadata: nftMetadata(nft, 'ERC-721'),
-              ...(nft?.owner ? { ownerAddress: checksumAddress(nft.owner) } : {}),
-            },
+            erc721Token: erc721Token(r.token, r.token_id, c, nft),
           };
         }),
         next: rows.length > args.limit ? [Number(last.block_number), Number(last.log_index)] : undefined,
@@ -276,13 +384,7 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
           blockTimestamp: Number(r.block_ts),
           blockHash: r.block_hash,
           txHash: r.tx_hash,
-          from: rich(r.from_addr),
-          to: rich(r.to_addr),
-          internalTxType: r.call_type,
-          value: r.value,
-          isReverted: Number(r.is_reverted) === 1,
-          gasUsed: r.gas_used,
-          gasLimit: r.gas_limit,
+          ...internalTxItem(r),
         })),
         next:
           rows.length > args.limit
@@ -291,65 +393,41 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       };
     },
 
-    /** ERC-1155 balances at a block, from the indexed transfers, in (contract, token id) order. */
-    async erc1155Balances(args: {
-      chain: number;
-      address: string;
-      blockNumber?: number;
-      contract?: string;
-      after?: [string, string];
-      limit: number;
-    }): Promise<{ items: Record<string, unknown>[]; next?: [string, string] }> {
-      let q = db
-        .selectFrom('evm_token_transfers')
-        .select(['token', 'token_id', 'from_addr', 'to_addr', 'value'])
-        .where('chain', '=', args.chain)
-        .where('address', '=', args.address)
-        .where('kind', '=', 'erc1155');
-      if (args.blockNumber !== undefined) q = q.where('block_number', '<=', args.blockNumber);
-      if (args.contract) q = q.where('token', '=', args.contract);
-      const balances = new Map<string, { token: string; tokenId: string; key: string; balance: bigint }>();
-      for (const r of await q.execute()) {
-        const id = `${r.token}:${r.token_id}`;
-        const b = balances.get(id) ?? {
-          token: r.token,
-          tokenId: r.token_id,
-          key: r.token_id.padStart(78, '0'),
-          balance: 0n,
-        };
-        const v = BigInt(r.value);
-        if (r.to_addr === args.address) b.balance += v;
-        if (r.from_addr === args.address) b.balance -= v;
-        balances.set(id, b);
-      }
-      const ordered = [...balances.values()]
-        .filter((b) => b.balance > 0n)
-        .filter(
-          (b) =>
-            !args.after || b.token > args.after[0] || (b.token === args.after[0] && b.key > args.after[1]),
-        )
-        .sort((a, b) => (a.token === b.token ? (a.key < b.key ? -1 : 1) : a.token < b.token ? -1 : 1));
-      const page = ordered.slice(0, args.limit);
+    /** ERC-1155 balances at a block (see tokenBalances) with their tokens' metadata. */
+    async erc1155Balances(args: BalanceArgs) {
+      const page = await tokenBalances(db, 'erc1155', args);
       const nfts = await nftsByKey(
         db,
         args.chain,
-        page.map((b) => ({ contract: b.token, tokenId: b.tokenId })),
+        page.items.map((b) => ({ contract: b.token, tokenId: b.tokenId })),
       );
-      const last = page[page.length - 1];
       return {
-        items: page.map((b) => {
-          const nft = nfts.get(`${b.token}:${b.tokenId}`);
-          return {
-            address: checksumAddress(b.token),
-            ercType: 'ERC-1155',
-            tokenId: b.tokenId,
-            tokenUri: nft?.token_uri ?? '',
-            metadata: nftMetadata(nft, 'ERC-1155'),
-            chainId: String(args.chain),
-            balance: b.balance.toString(),
-          };
-        }),
-        next: ordered.length > args.limit ? [last.token, last.key] : undefined,
+        next: page.next,
+        items: page.items.map((b) => ({
+          ...erc1155Token(b.token, b.tokenId, nfts.get(`${b.token}:${b.tokenId}`)),
+          chainId: String(args.chain),
+          balance: b.balance.toString(),
+        })),
+      };
+    },
+
+    /** ERC-20 balances at a block (see tokenBalances) with the contracts' name, symbol, decimals. */
+    async erc20Balances(args: BalanceArgs) {
+      const page = await tokenBalances(db, 'erc20', args);
+      const contracts = await contractsByAddress(
+        db,
+        args.chain,
+        page.items.map((b) => b.token),
+      );
+      return {
+        next: page.next,
+        items: page.items.map((b) => ({
+          ...erc20Token(b.token, contracts.get(b.token)),
+          chainId: String(args.chain),
+          balance: b.balance.toString(),
+          // No reputation source on a devnet: the real service's "unknown" is null.
+          tokenReputation: null,
+        })),
       };
     },
 

@@ -117,3 +117,83 @@ test('0004 fills the cumulative columns of buckets indexed before it', async () 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('0006 fills the fees and running transaction counts of blocks indexed before it', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-migration-'));
+  const sqlite = openSqlite(path.join(dir, 'data.db'));
+  const db = new Kysely<any>({ dialect: sqlite.dialect });
+  try {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+    assert.equal((await migrator.migrateTo('0005_rate_limit_usage')).error, undefined);
+    // Two chains; chain 1's block 2 has two transactions, one of them listed for two parties.
+    const block = (chain: number, number: number, txs: number) => ({
+      chain,
+      number,
+      hash: `0x${chain}${number}`,
+      parent_hash: '0x',
+      timestamp: number,
+      tx_count: txs,
+      gas_used: 0,
+    });
+    await db
+      .insertInto('evm_blocks')
+      .values([block(1, 0, 0), block(1, 1, 1), block(1, 2, 2), block(2, 5, 3)])
+      .execute();
+    const tx = (address: string, number: number, index: number, gasUsed: string, gasPrice: string) => ({
+      chain: 1,
+      address,
+      block_number: number,
+      tx_index: index,
+      tx_hash: `0x${number}${index}`,
+      block_hash: '0x',
+      block_ts: number,
+      from_addr: 'a',
+      to_addr: 'b',
+      value: '0',
+      gas_limit: '0',
+      gas_used: gasUsed,
+      gas_price: gasPrice,
+      nonce: '0',
+      tx_type: 2,
+      status: 1,
+      method_hash: '0x',
+      call_type: 'NATIVE_TRANSFER',
+    });
+    await db
+      .insertInto('evm_native_txs')
+      .values([
+        tx('a', 1, 0, '21000', '25000000000'),
+        tx('a', 2, 0, '21000', '100000000000000000000'),
+        tx('b', 2, 0, '21000', '100000000000000000000'),
+        tx('a', 2, 1, '50000', '1'),
+      ])
+      .execute();
+
+    assert.equal((await migrator.migrateToLatest()).error, undefined);
+    const rows = await db
+      .selectFrom('evm_blocks')
+      .select(['chain', 'number', 'fees_spent', 'cumulative_txs', 'base_fee'])
+      .orderBy('chain')
+      .orderBy('number')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [
+        Number(r.chain),
+        Number(r.number),
+        r.fees_spent,
+        Number(r.cumulative_txs),
+        r.base_fee,
+      ]),
+      [
+        [1, 0, '0', 0, '0'],
+        [1, 1, '525000000000000', 1, '0'],
+        [1, 2, '2100000000000000000050000', 3, '0'],
+        [2, 5, '0', 3, '0'],
+      ],
+    );
+  } finally {
+    sqlite.reader?.close();
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -283,3 +283,66 @@ export async function evmCumulativeMetrics(db: AnyDb): Promise<void> {
       .execute();
   }
 }
+
+/**
+ * What the block and transaction detail routes read: the header fields a block page shows
+ * (base fee, gas limit, block gas cost), the fees its transactions paid, the chain's running
+ * transaction count, and lookups by block hash and by transaction hash. Blocks indexed before
+ * this migration get their fees and running counts from the stored rows; their header fields were
+ * never kept and stay "0" (see docs/compatibility.md).
+ */
+export async function evmBlockDetails(db: AnyDb): Promise<void> {
+  for (const column of ['base_fee', 'gas_limit', 'gas_cost', 'fees_spent'])
+    await db.schema
+      .alterTable('evm_blocks')
+      .addColumn(column, 'text', (c) => c.notNull().defaultTo('0'))
+      .execute();
+  await db.schema
+    .alterTable('evm_blocks')
+    .addColumn('cumulative_txs', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.createIndex('evm_blocks_by_hash').on('evm_blocks').columns(['chain', 'hash']).execute();
+  for (const table of ['evm_native_txs', 'evm_token_transfers', 'evm_internal_txs'])
+    await db.schema.createIndex(`${table}_by_tx`).on(table).columns(['chain', 'tx_hash']).execute();
+
+  // Fees per block: each transaction once (a party table holds it once per party).
+  const txs = await db
+    .selectFrom('evm_native_txs')
+    .select(['chain', 'block_number', 'tx_index', 'gas_used', 'gas_price'])
+    .distinct()
+    .execute();
+  const fees = new Map<string, { chain: unknown; number: unknown; fees: bigint }>();
+  for (const t of txs) {
+    const key = `${t.chain}:${t.block_number}`;
+    const f = fees.get(key) ?? { chain: t.chain, number: t.block_number, fees: 0n };
+    f.fees += BigInt(t.gas_used) * BigInt(t.gas_price);
+    fees.set(key, f);
+  }
+  for (const f of fees.values())
+    await db
+      .updateTable('evm_blocks')
+      .set({ fees_spent: f.fees.toString() })
+      .where('chain', '=', f.chain)
+      .where('number', '=', f.number)
+      .execute();
+
+  const blocks = await db
+    .selectFrom('evm_blocks')
+    .select(['chain', 'number', 'tx_count'])
+    .orderBy('chain')
+    .orderBy('number')
+    .execute();
+  let chain: unknown;
+  let total = 0;
+  for (const b of blocks) {
+    if (b.chain !== chain) [chain, total] = [b.chain, 0];
+    total += Number(b.tx_count);
+    if (Number(b.tx_count) === 0 && total === 0) continue;
+    await db
+      .updateTable('evm_blocks')
+      .set({ cumulative_txs: total })
+      .where('chain', '=', b.chain)
+      .where('number', '=', b.number)
+      .execute();
+  }
+}

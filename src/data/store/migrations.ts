@@ -3,7 +3,7 @@
  * has shipped: add a new one. Column types are the ones both dialects read identically.
  */
 import type { Kysely, Migration } from 'kysely';
-import { evmCumulativeMetrics, evmInitial } from './migrations-evm.js';
+import { evmBlockDetails, evmCumulativeMetrics, evmInitial } from './migrations-evm.js';
 
 type AnyDb = Kysely<any>;
 
@@ -238,4 +238,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003_utxo_documents': { up: utxoDocuments },
   '0004_evm_cumulative_metrics': { up: evmCumulativeMetrics },
   '0005_rate_limit_usage': { up: rateLimitUsage },
+  '0006_evm_block_details': { up: evmBlockDetails },
 };

@@ -34,6 +34,14 @@ export interface EvmBlockTable {
   timestamp: number;
   tx_count: number;
   gas_used: number;
+  /** Header baseFeePerGas, gasLimit and blockGasCost (wei, decimal text; "0" when absent). */
+  base_fee: string;
+  gas_limit: string;
+  gas_cost: string;
+  /** Sum of gasUsed × effective gas price of the block's transactions (wei, decimal text). */
+  fees_spent: string;
+  /** Transactions of the chain up to and including this block. */
+  cumulative_txs: number;
 }
 
 /** One row per (address, transaction) where the address is the sender or the recipient. */

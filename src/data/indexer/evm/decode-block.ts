@@ -37,6 +37,10 @@ export interface RawBlock {
   parentHash: string;
   timestamp: string;
   gasUsed: string;
+  gasLimit?: string;
+  baseFeePerGas?: string;
+  /** coreth / subnet-evm header field (absent before Apricot Phase 4). */
+  blockGasCost?: string;
   transactions: RawTx[];
   /** C-chain only (coreth): the block's atomic txs, codec-encoded. */
   blockExtraData?: string;
@@ -155,6 +159,12 @@ export function decodeBlock(
       timestamp: ts,
       tx_count: block.transactions.length,
       gas_used: num(block.gasUsed),
+      base_fee: dec(block.baseFeePerGas),
+      gas_limit: dec(block.gasLimit),
+      gas_cost: dec(block.blockGasCost),
+      fees_spent: '0',
+      // Filled by the batch writer, which knows the chain's count before this block.
+      cumulative_txs: 0,
     },
     nativeTxs: [],
     tokenTransfers: [],
@@ -199,6 +209,7 @@ export function decodeBlock(
     for (const address of new Set([from, to].filter((a) => a !== '')))
       out.nativeTxs.push({ ...base, address });
     out.txFacts.push({ from, to: to || null, gasUsed, gasPrice });
+    out.block.fees_spent = (BigInt(out.block.fees_spent!) + gasUsed * gasPrice).toString();
 
     if (created && status === 1)
       out.deployments.push({

@@ -57,6 +57,16 @@ export async function writeEvmBatch(
     if (current !== fromBlock) throw new CheckpointConflictError(source, fromBlock, current);
     const { blocks } = batch;
 
+    // Running transaction count: the store's newest block of the chain carries the total so far.
+    const before = await trx
+      .selectFrom('evm_blocks')
+      .select('cumulative_txs')
+      .where('chain', '=', batch.chain)
+      .orderBy('number', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    let total = Number(before?.cumulative_txs ?? 0);
+    for (const b of blocks) b.block.cumulative_txs = total += Number(b.block.tx_count);
     for (const part of chunks(blocks.map((b) => b.block)))
       await trx.insertInto('evm_blocks').values(part).execute();
     for (const part of chunks(

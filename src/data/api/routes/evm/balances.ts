@@ -4,14 +4,13 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { InvalidParameterError, UpstreamUnavailableError } from '../../../internal/errors.js';
-import { PRIMARY_NETWORK_ID } from '../../../../shared/networks.js';
 import { parseEvmAddress, resolveEvmChain, type ChainRow } from '../../../evm/read-model.js';
-import { EvmRpcClient, RpcCallError } from '../../../indexer/evm/rpc-client.js';
 import { CURRENCIES, type Currency } from '../../api-keys.js';
 import { ERROR_RESPONSES, PageToken, StringEnum, pageSize } from '../../schemas/common.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
+import { callChainNode } from './node-rpc.js';
+import { nativeTokenPrice } from './prices.js';
 import { Erc1155BalanceList, NativeBalanceResponse } from './schemas.js';
 
 const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
@@ -34,8 +33,6 @@ const Erc1155Query = Type.Object(
   { additionalProperties: false },
 );
 
-const clients = new Map<string, EvmRpcClient>();
-
 /** The native balance at `blockNumber` (or latest), read from the chain's node. */
 async function nativeBalance(
   chain: ChainRow,
@@ -44,17 +41,15 @@ async function nativeBalance(
   currency: Currency,
   prices: EvmRouteDeps['prices'],
 ) {
-  let rpc = clients.get(chain.rpc_url);
-  if (!rpc) clients.set(chain.rpc_url, (rpc = new EvmRpcClient(chain.rpc_url, { timeoutMs: 10_000 })));
   const tag = blockNumber === undefined ? 'latest' : '0x' + BigInt(blockNumber).toString(16);
-  let balance: bigint;
-  try {
-    balance = BigInt(await rpc.call<string>('eth_getBalance', [address, tag]));
-  } catch (err) {
-    if (err instanceof RpcCallError)
-      throw new InvalidParameterError(`cannot read the balance at block ${blockNumber}: ${err.message}`);
-    throw err instanceof UpstreamUnavailableError ? err : new UpstreamUnavailableError(String(err));
-  }
+  const balance = BigInt(
+    await callChainNode<string>(
+      chain,
+      'eth_getBalance',
+      [address, tag],
+      `the balance at block ${blockNumber}`,
+    ),
+  );
   const out: Record<string, unknown> = {
     name: chain.token_name,
     symbol: chain.token_symbol,
@@ -62,12 +57,11 @@ async function nativeBalance(
     chainId: String(chain.evm_chain_id),
     balance: balance.toString(),
   };
-  // The operator's prices are those of AVAX, the C-chain's token; an L1's own token has none.
-  const price = chain.subnet_id === PRIMARY_NETWORK_ID ? prices[currency] : undefined;
-  if (price !== undefined) {
-    out.price = { currencyCode: currency, value: price };
+  const price = nativeTokenPrice(chain, currency, prices);
+  if (price) {
+    out.price = price;
     const units = Number(balance) / 10 ** Number(chain.token_decimals);
-    out.balanceValue = { currencyCode: currency, value: Math.round(units * price * 1e6) / 1e6 };
+    out.balanceValue = { currencyCode: currency, value: Math.round(units * price.value * 1e6) / 1e6 };
   }
   return out;
 }
@@ -136,7 +130,7 @@ export function balanceRoutes(evm: EvmRouteDeps) {
           chain: chainId,
           address,
           blockNumber,
-          contract,
+          contracts: contract ? [contract] : undefined,
           after,
           limit: q.pageSize,
         });

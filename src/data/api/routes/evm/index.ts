@@ -1,5 +1,5 @@
 /**
- * The EVM routes as plugins for the REST app's `extraRoutes`: transfers, balances, deployments,
+ * The EVM routes as plugins for the REST app's `extraRoutes`: transfers, one transaction, balances, deployments,
  * NFT collections and the chain list, over the EVM read model.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -12,6 +12,7 @@ import { balanceRoutes } from './balances.js';
 import { chainRoutes } from './chains.js';
 import { contractRoutes } from './contracts.js';
 import { nftRoutes } from './nfts.js';
+import { transactionRoutes } from './transaction.js';
 import { transferRoutes } from './transfers.js';
 
 export function createEvmRoutes(options: {
@@ -21,6 +22,7 @@ export function createEvmRoutes(options: {
   const deps = { db: options.db, read: createEvmReadModel(options.db), prices: options.prices };
   return [
     transferRoutes(deps),
+    transactionRoutes(deps) as FastifyPluginAsync<RouteDeps>,
     balanceRoutes(deps),
     contractRoutes(deps),
     nftRoutes(deps),

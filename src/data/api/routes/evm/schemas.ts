@@ -234,3 +234,42 @@ export const ChainInfo = Type.Object({
 });
 
 export const ChainList = Type.Object({ chains: Type.Array(ChainInfo) });
+
+/** The transfers and frames of one transaction (no block fields: the native transaction has them). */
+const detailParties = { from: RichAddress, to: RichAddress, logIndex: Type.Integer() };
+
+export const TransactionDetail = Type.Object({
+  erc20Transfers: Opt(
+    Type.Array(
+      Type.Object({
+        ...detailParties,
+        value: Type.String(),
+        erc20Token: Erc20Transfer.properties.erc20Token,
+      }),
+    ),
+  ),
+  erc721Transfers: Opt(Type.Array(Type.Object({ ...detailParties, erc721Token: Erc721Token }))),
+  erc1155Transfers: Opt(
+    Type.Array(Type.Object({ ...detailParties, value: Type.String(), erc1155Token: Erc1155Token })),
+  ),
+  internalTransactions: Opt(
+    Type.Array(Type.Omit(InternalTransaction, ['blockNumber', 'blockTimestamp', 'blockHash', 'txHash'])),
+  ),
+  networkTokenDetails: Type.Object({
+    networkToken: Type.Object({
+      name: Type.String(),
+      symbol: Type.String(),
+      decimals: Type.Integer(),
+      logoUri: Opt(Type.String()),
+    }),
+    currentPrice: Opt(Price),
+    historicalPrice: Opt(Price),
+  }),
+  nativeTransaction: Type.Object({
+    ...NativeTransaction.properties,
+    input: Type.String(),
+    baseFeePerGas: Type.String(),
+    maxFeePerGas: Opt(Type.String()),
+    maxPriorityFeePerGas: Opt(Type.String()),
+  }),
+});

@@ -1,0 +1,80 @@
+/**
+ * `GET /v1/chains/{chainId}/transactions/{txHash}`: one transaction with its transfers and
+ * internal transactions from the store; its input and EIP-1559 fee caps, which the indexer does
+ * not keep (inputs can be large), from the chain's node.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { UpstreamUnavailableError } from '../../../internal/errors.js';
+import { resolveEvmChain } from '../../../evm/read-model.js';
+import { transactionDetail } from '../../../evm/transaction-detail.js';
+import { hexToBigInt } from '../../../evm/abi.js';
+import { ERROR_RESPONSES } from '../../schemas/common.js';
+import { WEIGHT } from '../deps.js';
+import type { EvmRouteDeps } from './deps.js';
+import { callChainNode } from './node-rpc.js';
+import { nativeTokenPrice } from './prices.js';
+import { TransactionDetail } from './schemas.js';
+
+const Params = Type.Object({ chainId: Type.String(), txHash: Type.String() });
+
+interface NodeTx {
+  input: string;
+  maxFeePerGas?: string;
+  maxPriorityFeePerGas?: string;
+}
+
+export function transactionRoutes(evm: EvmRouteDeps) {
+  return async function (app: FastifyInstance) {
+    app.get(
+      '/v1/chains/:chainId/transactions/:txHash',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['EVM Transactions'],
+          operationId: 'getTransaction',
+          summary: 'Get a transaction with its transfers and internal transactions',
+          params: Params,
+          response: { 200: TransactionDetail, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const p = request.params as Static<typeof Params>;
+        const chain = await resolveEvmChain(evm.db, p.chainId);
+        const detail = await transactionDetail(evm.db, Number(chain.evm_chain_id), p.txHash);
+        const tx = await callChainNode<NodeTx | null>(
+          chain,
+          'eth_getTransactionByHash',
+          [detail.native.txHash],
+          `transaction ${detail.native.txHash}`,
+        );
+        if (!tx)
+          throw new UpstreamUnavailableError(`the node does not know transaction ${detail.native.txHash}`);
+        const price = nativeTokenPrice(chain, 'usd', evm.prices);
+        return {
+          erc20Transfers: detail.erc20Transfers,
+          erc721Transfers: detail.erc721Transfers,
+          erc1155Transfers: detail.erc1155Transfers,
+          internalTransactions: detail.internalTransactions,
+          networkTokenDetails: {
+            networkToken: {
+              name: chain.token_name,
+              symbol: chain.token_symbol,
+              decimals: Number(chain.token_decimals),
+            },
+            // The configured price source is one constant per currency: now and then alike.
+            ...(price ? { currentPrice: price, historicalPrice: price } : {}),
+          },
+          nativeTransaction: {
+            ...detail.native,
+            input: tx.input,
+            ...(tx.maxFeePerGas ? { maxFeePerGas: hexToBigInt(tx.maxFeePerGas).toString() } : {}),
+            ...(tx.maxPriorityFeePerGas
+              ? { maxPriorityFeePerGas: hexToBigInt(tx.maxPriorityFeePerGas).toString() }
+              : {}),
+          },
+        };
+      },
+    );
+  };
+}
