@@ -624,6 +624,103 @@ describe('EVM transaction detail', () => {
   });
 });
 
+describe('EVM blocks', () => {
+  interface NodeBlock {
+    number: Hex;
+    hash: Hex;
+    parentHash: Hex;
+    timestamp: Hex;
+    gasUsed: Hex;
+    gasLimit: Hex;
+    baseFeePerGas: Hex;
+    blockGasCost?: Hex;
+    transactions: Hex[];
+  }
+  const nodeBlock = (n: bigint) =>
+    pub.request({
+      method: 'eth_getBlockByNumber',
+      params: ['0x' + n.toString(16), false] as any,
+    }) as unknown as Promise<NodeBlock>;
+
+  test('the latest blocks, walked page by page, are every block once, newest first, as the node has them', async () => {
+    const head = await pub.getBlockNumber();
+    const blocks = await walk<any>(
+      await sdk.data.evm.blocks.listLatest({ chainId, pageSize: 7 }, at),
+      (b) => b.blockNumber,
+      'blocks',
+    );
+    assert.deepEqual(
+      blocks.map((b) => BigInt(b.blockNumber)),
+      Array.from({ length: Number(head) + 1 }, (_, i) => head - BigInt(i)),
+    );
+    let cumulative = 0;
+    for (const b of [...blocks].reverse()) {
+      const node = await nodeBlock(BigInt(b.blockNumber));
+      let fees = 0n;
+      for (const hash of node.transactions) {
+        const receipt = await pub.getTransactionReceipt({ hash });
+        fees += receipt.gasUsed * receipt.effectiveGasPrice;
+      }
+      cumulative += node.transactions.length;
+      assert.deepEqual(b, {
+        chainId,
+        blockNumber: String(BigInt(node.number)),
+        blockTimestamp: Number(node.timestamp),
+        blockHash: node.hash,
+        txCount: node.transactions.length,
+        baseFee: BigInt(node.baseFeePerGas).toString(),
+        gasUsed: BigInt(node.gasUsed).toString(),
+        gasLimit: BigInt(node.gasLimit).toString(),
+        gasCost: BigInt(node.blockGasCost ?? '0x0').toString(),
+        parentHash: node.parentHash,
+        feesSpent: fees.toString(),
+        cumulativeTransactions: String(cumulative),
+      });
+    }
+    // The setup sent 23 transactions (deployments, transfers, mints, factory and native calls).
+    assert.ok(cumulative >= 23, `the setup transactions are counted (${cumulative})`);
+  });
+
+  test('one block by number and by hash', async () => {
+    const node = await nodeBlock(latestBlock);
+    const byNumber = await sdk.data.evm.blocks.get({ chainId, blockId: String(latestBlock) }, at);
+    const byHash = await sdk.data.evm.blocks.get({ chainId, blockId: node.hash }, at);
+    assert.equal(byNumber.blockHash, node.hash);
+    assert.equal(byNumber.txCount, node.transactions.length);
+    assert.deepEqual(byHash, byNumber);
+    const first = await sdk.data.evm.blocks.listLatest({ chainId, pageSize: 1 }, at);
+    assert.deepEqual(
+      await sdk.data.evm.blocks.get({ chainId, blockId: first.result.blocks[0].blockNumber }, at),
+      first.result.blocks[0],
+    );
+  });
+
+  test('bad block ids, page tokens and page sizes are 400s, unknown blocks 404s, in the error body', async () => {
+    const base = `${stack.api.url}/v1/chains/${chainId}/blocks`;
+    const expectError = async (url: string, status: number) => {
+      const res = await fetch(url);
+      assert.equal(res.status, status, url);
+      const body = (await res.json()) as any;
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
+      assert.equal(body.statusCode, status);
+      return body;
+    };
+    assert.match((await expectError(`${base}/0x1234`, 400)).message, /blockId/);
+    await expectError(`${base}/latest`, 400);
+    await expectError(`${base}/${latestBlock + 1000n}`, 404);
+    await expectError(`${base}/0x${'cd'.repeat(32)}`, 404);
+    await expectError(`${base}?pageToken=abcdefghijklmnopqrstuvwxyz`, 400);
+    await expectError(`${base}?pageSize=0`, 400);
+    await expectError(`${base}?pageSize=101`, 400);
+    // A token of another list is refused here.
+    const native = await sdk.data.evm.address.transactions.listNative(
+      { chainId, address: alice, pageSize: 1 },
+      at,
+    );
+    await expectError(`${base}?pageToken=${native.result.nextPageToken}`, 400);
+  });
+});
+
 describe('contracts, NFTs and chains', () => {
   test('deployments by an EOA and by a factory, with their deployer details and standards', async () => {
     const byAlice = await walk<any>(

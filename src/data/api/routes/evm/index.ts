@@ -1,6 +1,6 @@
 /**
- * The EVM routes as plugins for the REST app's `extraRoutes`: transfers, one transaction, balances, deployments,
- * NFT collections and the chain list, over the EVM read model.
+ * The EVM routes as plugins for the REST app's `extraRoutes`: transfers, one transaction, blocks,
+ * balances, deployments, NFT collections and the chain list, over the EVM read model.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -9,6 +9,7 @@ import type { DataSchema } from '../../../store/schema.js';
 import type { Currency } from '../../api-keys.js';
 import type { RouteDeps } from '../deps.js';
 import { balanceRoutes } from './balances.js';
+import { blockRoutes } from './blocks.js';
 import { chainRoutes } from './chains.js';
 import { contractRoutes } from './contracts.js';
 import { nftRoutes } from './nfts.js';
@@ -23,6 +24,7 @@ export function createEvmRoutes(options: {
   return [
     transferRoutes(deps),
     transactionRoutes(deps) as FastifyPluginAsync<RouteDeps>,
+    blockRoutes(deps),
     balanceRoutes(deps),
     contractRoutes(deps),
     nftRoutes(deps),

@@ -273,3 +273,22 @@ export const TransactionDetail = Type.Object({
     maxPriorityFeePerGas: Opt(Type.String()),
   }),
 });
+
+export const EvmBlock = Type.Object({
+  chainId: Type.String(),
+  blockNumber: Type.String(),
+  blockTimestamp: Type.Integer(),
+  blockTimestampMilliseconds: Opt(Type.Integer()),
+  blockMinDelayExcess: Opt(Type.Integer()),
+  blockHash: Type.String(),
+  txCount: Type.Integer(),
+  baseFee: Type.String(),
+  gasUsed: Type.String(),
+  gasLimit: Type.String(),
+  gasCost: Type.String(),
+  parentHash: Type.String(),
+  feesSpent: Type.String(),
+  cumulativeTransactions: Type.String(),
+});
+
+export const EvmBlockList = envelope('blocks', EvmBlock);

@@ -1,0 +1,61 @@
+/**
+ * EVM blocks as the real service shows them (EvmBlock): the newest first with a keyset cursor on
+ * the block number, and one block by number or hash.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { DataSchema } from '../store/schema.js';
+import type { EvmBlockTable } from '../store/schema-evm.js';
+import { InvalidParameterError, NotFoundError } from '../internal/errors.js';
+
+/** EvmBlock of the real service from a stored row. */
+export function evmBlockItem(r: Selectable<EvmBlockTable>) {
+  return {
+    chainId: String(r.chain),
+    blockNumber: String(r.number),
+    blockTimestamp: Number(r.timestamp),
+    blockHash: r.hash,
+    txCount: Number(r.tx_count),
+    baseFee: r.base_fee,
+    gasUsed: String(r.gas_used),
+    gasLimit: r.gas_limit,
+    gasCost: r.gas_cost,
+    parentHash: r.parent_hash,
+    feesSpent: r.fees_spent,
+    cumulativeTransactions: String(r.cumulative_txs),
+  };
+}
+
+/** `{blockId}`: a decimal block number or a 32-byte block hash. */
+export function parseBlockId(value: string): { number: number } | { hash: string } {
+  if (/^\d{1,15}$/.test(value)) return { number: Number(value) };
+  if (/^0x[0-9a-fA-F]{64}$/.test(value)) return { hash: value.toLowerCase() };
+  throw new InvalidParameterError(
+    `invalid blockId "${value}": expected a block number or 0x and 64 hex digits`,
+  );
+}
+
+export async function latestBlocks(
+  db: Kysely<DataSchema>,
+  args: { chain: number; after?: number; limit: number },
+): Promise<{ items: ReturnType<typeof evmBlockItem>[]; next?: number }> {
+  let q = db.selectFrom('evm_blocks').selectAll().where('chain', '=', args.chain);
+  if (args.after !== undefined) q = q.where('number', '<', args.after);
+  const rows = await q
+    .orderBy('number', 'desc')
+    .limit(args.limit + 1)
+    .execute();
+  const page = rows.slice(0, args.limit);
+  return {
+    items: page.map(evmBlockItem),
+    next: rows.length > args.limit ? Number(page[page.length - 1].number) : undefined,
+  };
+}
+
+export async function getBlock(db: Kysely<DataSchema>, chain: number, blockId: string) {
+  const id = parseBlockId(blockId);
+  let q = db.selectFrom('evm_blocks').selectAll().where('chain', '=', chain);
+  q = 'hash' in id ? q.where('hash', '=', id.hash) : q.where('number', '=', id.number);
+  const row = await q.executeTakeFirst();
+  if (!row) throw new NotFoundError(`block ${blockId} is not indexed on chain ${chain}`);
+  return evmBlockItem(row);
+}
