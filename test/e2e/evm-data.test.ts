@@ -721,6 +721,116 @@ describe('EVM blocks', () => {
   });
 });
 
+describe('EVM ERC-20 balances', () => {
+  const balanceOf = (token: Hex, who: Hex, blockNumber?: bigint) =>
+    pub.readContract({
+      address: token,
+      abi: c.Token20.abi,
+      functionName: 'balanceOf',
+      args: [who],
+      blockNumber,
+    }) as Promise<bigint>;
+
+  test('listErc20 now and at a block equals balanceOf on the chain, with token metadata', async () => {
+    const now = await walk<any>(
+      await sdk.data.evm.address.balances.listErc20({ chainId, address: alice, pageSize: 1 }, at),
+      (b) => b.address,
+      'erc20TokenBalances',
+    );
+    assert.deepEqual(now, [
+      {
+        address: addr.token,
+        name: 'Flurry Dollar',
+        symbol: 'FUSD',
+        decimals: 6,
+        ercType: 'ERC-20',
+        chainId,
+        balance: String(await balanceOf(addr.token, alice)),
+        tokenReputation: null,
+      },
+    ]);
+    assert.equal(now[0].balance, String(1_000_000n - 1500n - 40_000n + 300n));
+
+    // Just after the first transfer to bob: the deployer's supply less 1,500.
+    const then = (await pub.getTransactionReceipt({ hash: txs.erc20 })).blockNumber;
+    const page = await sdk.data.evm.address.balances.listErc20(
+      { chainId, address: alice, blockNumber: String(then), currency: 'eur' },
+      at,
+    );
+    assert.deepEqual(
+      page.result.erc20TokenBalances.map((b) => [b.address, b.balance]),
+      [[addr.token, String(await balanceOf(addr.token, alice, then))]],
+    );
+    assert.equal(page.result.erc20TokenBalances[0].balance, String(1_000_000n - 1500n));
+    assert.equal(
+      page.result.nativeTokenBalance.balance,
+      (await pub.getBalance({ address: alice, blockNumber: then })).toString(),
+    );
+    assert.deepEqual(page.result.nativeTokenBalance.price, { currencyCode: 'eur', value: TEST_PRICES.eur });
+    // Before the token existed there is nothing to list.
+    const before = await sdk.data.evm.address.balances.listErc20(
+      { chainId, address: alice, blockNumber: '0' },
+      at,
+    );
+    assert.deepEqual(before.result.erc20TokenBalances, []);
+  });
+
+  test('pages walk every token once, in address order, and contractAddresses filters', async () => {
+    const all = await walk<any>(
+      await sdk.data.evm.address.balances.listErc20({ chainId, address: bob, pageSize: 1 }, at),
+      (b) => b.address,
+      'erc20TokenBalances',
+    );
+    const tokens = [addr.token, addr.bare].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+    assert.deepEqual(
+      all.map((b) => b.address),
+      tokens,
+    );
+    // Bare20 emits Transfer without keeping balances: its balance is what the transfers sum to.
+    const expected: Record<string, string> = {
+      [addr.token]: String(await balanceOf(addr.token, bob)),
+      [addr.bare]: '5',
+    };
+    for (const b of all) assert.equal(b.balance, expected[b.address]);
+    assert.equal(expected[addr.token], '1500');
+
+    const only = await sdk.data.evm.address.balances.listErc20(
+      { chainId, address: bob, contractAddresses: `${addr.bare}, ${addr.nft}` },
+      at,
+    );
+    assert.deepEqual(
+      only.result.erc20TokenBalances.map((b) => [b.address, b.balance, b.name]),
+      [[addr.bare, '5', '']],
+    );
+  });
+
+  test('bad addresses, page sizes and foreign page tokens are 400s in the error body', async () => {
+    const base = `${stack.api.url}/v1/chains/${chainId}/addresses`;
+    const expect400 = async (url: string) => {
+      const res = await fetch(url);
+      assert.equal(res.status, 400, url);
+      const body = (await res.json()) as any;
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
+      assert.equal(body.error, 'Bad Request');
+    };
+    await expect400(`${base}/0x123/balances:listErc20`);
+    await expect400(`${base}/${bob}/balances:listErc20?pageSize=501`);
+    await expect400(`${base}/${bob}/balances:listErc20?pageSize=0`);
+    await expect400(`${base}/${bob}/balances:listErc20?contractAddresses=0xnope`);
+    await expect400(`${base}/${bob}/balances:listErc20?blockNumber=latest`);
+    const first = await sdk.data.evm.address.balances.listErc20({ chainId, address: bob, pageSize: 1 }, at);
+    const token = first.result.nextPageToken!;
+    assert.ok(token);
+    // The token belongs to bob's unfiltered list: another filter or the ERC-1155 list refuses it.
+    await expect400(
+      `${base}/${bob}/balances:listErc20?pageSize=1&contractAddresses=${addr.bare}&pageToken=${token}`,
+    );
+    await expect400(`${base}/${bob}/balances:listErc1155?pageSize=1&pageToken=${token}`);
+    const unknown = await fetch(`${stack.api.url}/v1/chains/999999/addresses/${bob}/balances:listErc20`);
+    assert.equal(unknown.status, 404);
+  });
+});
+
 describe('contracts, NFTs and chains', () => {
   test('deployments by an EOA and by a factory, with their deployer details and standards', async () => {
     const byAlice = await walk<any>(

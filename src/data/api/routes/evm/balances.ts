@@ -1,8 +1,8 @@
 /**
- * `balances:getNative` (the node's balance at the block, priced from the configured source) and
- * `balances:listErc1155` (balances at the block from the indexed transfers).
+ * `balances:getNative` (the node's balance at the block, priced from the configured source),
+ * `balances:listErc20` and `balances:listErc1155` (balances at the block from the indexed transfers).
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseEvmAddress, resolveEvmChain, type ChainRow } from '../../../evm/read-model.js';
 import { CURRENCIES, type Currency } from '../../api-keys.js';
@@ -11,7 +11,7 @@ import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
 import { callChainNode } from './node-rpc.js';
 import { nativeTokenPrice } from './prices.js';
-import { Erc1155BalanceList, NativeBalanceResponse } from './schemas.js';
+import { Erc1155BalanceList, Erc20BalanceList, NativeBalanceResponse } from './schemas.js';
 
 const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
 const BlockNumber = Type.String({
@@ -28,6 +28,20 @@ const Erc1155Query = Type.Object(
     pageToken: Type.Optional(PageToken),
     pageSize: pageSize(500, 10),
     contractAddress: Type.Optional(Type.String()),
+    currency: Type.Optional(StringEnum(CURRENCIES)),
+  },
+  { additionalProperties: false },
+);
+const Erc20Query = Type.Object(
+  {
+    blockNumber: Type.Optional(BlockNumber),
+    pageToken: Type.Optional(PageToken),
+    pageSize: pageSize(500, 10),
+    // No spam list on a devnet: every token is kept either way.
+    filterSpamTokens: Type.Optional(Type.Boolean({ default: true })),
+    contractAddresses: Type.Optional(
+      Type.String({ maxLength: 4300, description: 'comma-separated contract addresses' }),
+    ),
     currency: Type.Optional(StringEnum(CURRENCIES)),
   },
   { additionalProperties: false },
@@ -66,21 +80,26 @@ async function nativeBalance(
   return out;
 }
 
+/** What every balance route declares: its weight (medium, as the real service) and schemas. */
+function routeOptions(operationId: string, summary: string, querystring: TSchema, response: TSchema) {
+  return {
+    config: { computeUnits: WEIGHT.medium },
+    schema: {
+      tags: ['EVM Balances'],
+      operationId,
+      summary,
+      params: Params,
+      querystring,
+      response: { 200: response, ...ERROR_RESPONSES },
+    },
+  };
+}
+
 export function balanceRoutes(evm: EvmRouteDeps) {
   return async function (app: FastifyInstance, deps: RouteDeps) {
     app.get(
       '/v1/chains/:chainId/addresses/:address/balances::getNative',
-      {
-        config: { computeUnits: WEIGHT.medium },
-        schema: {
-          tags: ['EVM Balances'],
-          operationId: 'getNativeBalance',
-          summary: 'Native token balance at a block',
-          params: Params,
-          querystring: NativeQuery,
-          response: { 200: NativeBalanceResponse, ...ERROR_RESPONSES },
-        },
-      },
+      routeOptions('getNativeBalance', 'Native token balance at a block', NativeQuery, NativeBalanceResponse),
       async (request) => {
         const p = request.params as Static<typeof Params>;
         const q = request.query as Static<typeof NativeQuery>;
@@ -98,53 +117,70 @@ export function balanceRoutes(evm: EvmRouteDeps) {
       },
     );
 
+    /**
+     * The two token balance lists: the balances at `blockNumber` from the indexed transfers, and
+     * the native balance at that same block. Without blockNumber that is the newest indexed
+     * block, so the two halves of the answer agree.
+     */
+    const tokenBalanceList = async (
+      kind: 'erc20' | 'erc1155',
+      p: Static<typeof Params>,
+      q: { blockNumber?: string; pageToken?: string; pageSize: number; currency?: Currency },
+      contracts: string[] | undefined,
+    ) => {
+      const chain = await resolveEvmChain(evm.db, p.chainId);
+      const address = parseEvmAddress(p.address);
+      const chainId = Number(chain.evm_chain_id);
+      const blockNumber = q.blockNumber !== undefined ? Number(q.blockNumber) : await evm.read.head(chainId);
+      const scope = [`list-${kind}-balances`, chainId, address, blockNumber ?? null, contracts ?? null];
+      const after = q.pageToken ? deps.tokens.open<[string, string]>(scope, q.pageToken) : undefined;
+      const args = { chain: chainId, address, blockNumber, contracts, after, limit: q.pageSize };
+      const page =
+        kind === 'erc20' ? await evm.read.erc20Balances(args) : await evm.read.erc1155Balances(args);
+      return {
+        ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+        nativeTokenBalance: await nativeBalance(
+          chain,
+          address,
+          blockNumber === undefined ? undefined : String(blockNumber),
+          q.currency ?? 'usd',
+          evm.prices,
+        ),
+        [kind === 'erc20' ? 'erc20TokenBalances' : 'erc1155TokenBalances']: page.items,
+      };
+    };
+
     app.get(
       '/v1/chains/:chainId/addresses/:address/balances::listErc1155',
-      {
-        config: { computeUnits: WEIGHT.medium },
-        schema: {
-          tags: ['EVM Balances'],
-          operationId: 'listErc1155Balances',
-          summary: 'ERC-1155 balances at a block',
-          params: Params,
-          querystring: Erc1155Query,
-          response: { 200: Erc1155BalanceList, ...ERROR_RESPONSES },
-        },
-      },
+      routeOptions('listErc1155Balances', 'ERC-1155 balances at a block', Erc1155Query, Erc1155BalanceList),
       async (request) => {
-        const p = request.params as Static<typeof Params>;
         const q = request.query as Static<typeof Erc1155Query>;
-        const chain = await resolveEvmChain(evm.db, p.chainId);
-        const address = parseEvmAddress(p.address);
         const contract = q.contractAddress
           ? parseEvmAddress(q.contractAddress, 'contractAddress')
           : undefined;
-        const chainId = Number(chain.evm_chain_id);
-        // Without blockNumber the balances are as of the newest indexed block, and the native
-        // balance is read at that same block so the two halves of the answer agree.
-        const blockNumber =
-          q.blockNumber !== undefined ? Number(q.blockNumber) : await evm.read.head(chainId);
-        const scope = ['listErc1155', chainId, address, blockNumber ?? null, contract ?? null];
-        const after = q.pageToken ? deps.tokens.open<[string, string]>(scope, q.pageToken) : undefined;
-        const page = await evm.read.erc1155Balances({
-          chain: chainId,
-          address,
-          blockNumber,
-          contracts: contract ? [contract] : undefined,
-          after,
-          limit: q.pageSize,
-        });
-        return {
-          ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
-          nativeTokenBalance: await nativeBalance(
-            chain,
-            address,
-            blockNumber === undefined ? undefined : String(blockNumber),
-            q.currency ?? 'usd',
-            evm.prices,
-          ),
-          erc1155TokenBalances: page.items,
-        };
+        return tokenBalanceList(
+          'erc1155',
+          request.params as Static<typeof Params>,
+          q,
+          contract ? [contract] : undefined,
+        );
+      },
+    );
+
+    app.get(
+      '/v1/chains/:chainId/addresses/:address/balances::listErc20',
+      routeOptions('listErc20Balances', 'ERC-20 balances at a block', Erc20Query, Erc20BalanceList),
+      async (request) => {
+        const q = request.query as Static<typeof Erc20Query>;
+        // A comma-separated list; sorted and deduplicated so equal filters share page tokens.
+        const contracts = q.contractAddresses
+          ? [
+              ...new Set(
+                q.contractAddresses.split(',').map((a) => parseEvmAddress(a.trim(), 'contractAddresses')),
+              ),
+            ].sort()
+          : undefined;
+        return tokenBalanceList('erc20', request.params as Static<typeof Params>, q, contracts);
       },
     );
   };

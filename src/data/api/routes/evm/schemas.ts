@@ -292,3 +292,17 @@ export const EvmBlock = Type.Object({
 });
 
 export const EvmBlockList = envelope('blocks', EvmBlock);
+
+export const Erc20Balance = Type.Object({
+  ...Erc20Transfer.properties.erc20Token.properties,
+  chainId: Type.String(),
+  balance: Type.String(),
+  balanceValue: Opt(Price),
+  tokenReputation: Type.Union([StringEnum(['Malicious', 'Benign']), Type.Null()]),
+});
+
+export const Erc20BalanceList = Type.Object({
+  nextPageToken: Opt(Type.String()),
+  nativeTokenBalance: NativeTokenBalance,
+  erc20TokenBalances: Type.Array(Erc20Balance),
+});
