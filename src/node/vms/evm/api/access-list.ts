@@ -26,13 +26,14 @@ export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler>
       const n = resolveBlockNumber(chain, blockRef(params, 1));
       if (n === undefined) throw new RpcError(RpcCode.server, 'header not found');
       const from = args.from ?? new Uint8Array(20);
-      // The recipient, or the address a creation would deploy to (from the sender's nonce).
-      const nonce = args.nonce ?? (await chain.scratchStateAt(n).getAccount(new Address(from)))?.nonce ?? 0n;
-      const to = args.to ?? generateAddress(from, bigIntToBytes(nonce));
       // The call reads its access list at every run: each round sets the one it runs with.
-      const callArgs = { ...args, nonce };
+      const callArgs = { ...args };
       const call = await prepareCall(chain, callArgs, n);
       const evm = call.vm.evm;
+      // The recipient, or the address a creation would deploy to (from the sender's nonce in
+      // the call's own state, the nonce the call runs with).
+      const nonce = args.nonce ?? (await call.vm.stateManager.getAccount(new Address(from)))?.nonce ?? 0n;
+      const to = args.to ?? generateAddress(from, bigIntToBytes(nonce));
       const fromHex = bytesToHex(from);
       const toHex = bytesToHex(to);
       const excluded = (a: string) =>
