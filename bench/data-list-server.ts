@@ -2,9 +2,9 @@
  * The server of the list throughput figures: the chain-data REST app over the 1,000,000-UTXO
  * store plus a bare hello-world route, in `workers` processes sharing one port (node:cluster,
  * as `flurry api --workers N` runs). Run as
- *   node --import tsx bench/data-list-server.ts <store dir> <workers>
- * it prints one JSON line `{port, token}` once every worker serves (token: the page token of
- * page 10,000), and stops its workers on SIGTERM.
+ *   node --import tsx bench/data-list-server.ts <store dir> <workers> [memo-read]
+ * it prints one JSON line `{port, token, pids}` once every worker serves (token: the page token of
+ * page 10,000; pids: the workers', whose CPU time the bench reads), and stops its workers on SIGTERM.
  */
 import cluster from 'node:cluster';
 import { utils } from '@avalabs/avalanchejs';
@@ -16,7 +16,8 @@ import { createRateLimiter } from '../src/data/api/rate-limiter.js';
 import { createRouteDeps } from '../src/data/api/server.js';
 import { createDatabase } from '../src/data/store/database.js';
 
-const [dir, workersArg] = process.argv.slice(2);
+const [dir, workersArg, mode] = process.argv.slice(2);
+const memoRead = mode === 'memo-read';
 const workers = Math.max(1, Number(workersArg ?? 1));
 
 /** The owner of every row of the bench store. */
@@ -29,6 +30,14 @@ async function serve(): Promise<void> {
     'bench',
   );
   const deps = await createRouteDeps({ network: NETWORKS.fuji, database });
+  if (memoRead) {
+    // The diagnostic ceiling: the route's page read (query and UTXO documents) answered from
+    // memory after its first run, so the figure is what HTTP, validation, tokens and the route
+    // cost alone.
+    const read = deps.repo.utxos.bind(deps.repo);
+    let memo: ReturnType<typeof read> | undefined;
+    deps.repo.utxos = (q) => (memo ??= read(q));
+  }
   const app = await buildDataApp({ deps, access, limiter: createRateLimiter(), version: 'bench' });
   app.get(
     '/hello',
@@ -54,7 +63,7 @@ async function serve(): Promise<void> {
     sha256(new Uint8Array([deepRow & 255, (deepRow >> 8) & 255, (deepRow >> 16) & 255, 7])),
   );
   const token = deps.tokens.issue(scope, { key: 1_700_000_000 + deepRow, id: deepId });
-  process.send!({ port, token });
+  process.send!({ port, token, pid: process.pid });
   process.once('SIGTERM', () => {
     void app.close().then(() => database.close().then(() => process.exit(0)));
   });
@@ -62,9 +71,11 @@ async function serve(): Promise<void> {
 
 if (cluster.isWorker) await serve();
 else {
-  let ready = 0;
-  cluster.on('message', (_worker, message: { port: number; token: string }) => {
-    if (++ready === workers) process.stdout.write(JSON.stringify(message) + '\n');
+  const pids: number[] = [];
+  cluster.on('message', (_worker, message: { port: number; token: string; pid: number }) => {
+    pids.push(message.pid);
+    if (pids.length === workers)
+      process.stdout.write(JSON.stringify({ port: message.port, token: message.token, pids }) + '\n');
   });
   cluster.on('exit', (_worker, code) => {
     if (code !== 0) process.exit(1);

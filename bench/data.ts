@@ -369,17 +369,53 @@ const one = () => new Promise((resolve, reject) => {
 });
 const t0 = Date.now();
 Promise.all([...Array(connections)].map(async () => { while (Date.now() < end) { await one(); done++; } }))
-  .then(() => { process.stdout.write(String(done / ((Date.now() - t0) / 1000))); agent.destroy(); });
+  .then(() => {
+    const cpu = process.cpuUsage();
+    process.stdout.write(JSON.stringify({ rate: done / ((Date.now() - t0) / 1000), done, cpuMicros: cpu.user + cpu.system }));
+    agent.destroy();
+  });
 `;
 
-/** Requests per second with `connections` keep-alive connections for `ms`. */
+/** CPU time (user + system) of processes, in µs, from /proc; undefined where there is none. */
+function cpuMicros(pids: number[]): number | undefined {
+  try {
+    let ticks = 0;
+    for (const pid of pids) {
+      // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return (ticks * 1e6) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** Linux reports process times in USER_HZ ticks, 100 per second on every architecture. */
+const CLOCK_TICKS = 100;
+
+interface Throughput {
+  /** Requests per second. */
+  rate: number;
+  /** CPU per request of the server's processes and of the load generator, µs. */
+  serverCpu?: number;
+  clientCpu: number;
+}
+
+/**
+ * Requests per second with `connections` keep-alive connections for `ms`, and what each request
+ * cost the server's processes (`serverPids`) and the load generator in CPU time: on a machine
+ * whose cores the two share, the rate alone does not say which side was the limit.
+ */
 async function throughput(
   port: number,
   path_: string,
   body: string | undefined,
   ms: number,
+  serverPids: number[] = [],
   connections = 16,
-): Promise<number> {
+): Promise<Throughput> {
+  const before = cpuMicros(serverPids);
   const child = spawn(
     process.execPath,
     ['-e', LOAD_SCRIPT, JSON.stringify([port, path_, body ?? '', ms, connections])],
@@ -390,7 +426,17 @@ async function throughput(
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   await new Promise((r) => child.once('exit', r));
-  return Number(out);
+  const after = cpuMicros(serverPids);
+  const {
+    rate,
+    done,
+    cpuMicros: client,
+  } = JSON.parse(out) as { rate: number; done: number; cpuMicros: number };
+  return {
+    rate,
+    serverCpu: before === undefined || after === undefined ? undefined : (after - before) / done,
+    clientCpu: client / done,
+  };
 }
 
 export async function dataBench(): Promise<BenchResult[]> {
@@ -466,20 +512,29 @@ async function indexingFigures(): Promise<BenchResult[]> {
 async function startListServer(
   dir: string,
   workers: number,
-): Promise<{ port: number; token: string; stop(): Promise<void> }> {
+  mode?: 'memo-read',
+): Promise<{ port: number; token: string; pids: number[]; stop(): Promise<void> }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.resolve(import.meta.dirname, 'data-list-server.ts'), dir, String(workers)],
+    [
+      '--import',
+      'tsx',
+      path.resolve(import.meta.dirname, 'data-list-server.ts'),
+      dir,
+      String(workers),
+      ...(mode ? [mode] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const line = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`list server exited (${code})`)));
   });
-  const { port, token } = JSON.parse(line) as { port: number; token: string };
+  const { port, token, pids } = JSON.parse(line) as { port: number; token: string; pids: number[] };
   return {
     port,
     token,
+    pids,
     stop: async () => {
       child.kill('SIGTERM');
       if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
@@ -530,21 +585,54 @@ async function listFigures(): Promise<BenchResult[]> {
             peers: [{ name: 'page 1', value: percentile(first, 99) }],
           },
         );
-      } else await throughput(port, `${route}?pageSize=10&pageToken=${token}`, body, 1000); // warm-up
-      const hello = await throughput(port, '/hello', undefined, 4000);
-      const list = await throughput(port, `${route}?pageSize=10&pageToken=${token}`, body, 4000);
-      const ratio = list / hello;
+      } else await throughput(port, `${route}?pageSize=10&pageToken=${token}`, body, 1000, server.pids); // warm-up
+      const hello = await throughput(port, '/hello', undefined, 4000, server.pids);
+      const list = await throughput(port, `${route}?pageSize=10&pageToken=${token}`, body, 4000, server.pids);
+      const ratio = list.rate / hello.rate;
+      const processes = `${workers} process${workers > 1 ? 'es' : ''}`;
       results.push({
-        name: `UTXO list req/s vs hello-world on the same server (${workers} process${workers > 1 ? 'es' : ''})`,
-        value: list,
+        name: `UTXO list req/s vs hello-world on the same server (${processes})`,
+        value: list.rate,
         unit: 'req/s',
         target: 'ratio >= 0.5',
-        peers: [{ name: 'hello-world', value: hello }],
+        peers: [{ name: 'hello-world', value: hello.rate }],
         note: `${ratio >= 0.5 ? 'meets' : 'misses'} target; load generator: one process, 16 connections`,
+      });
+      // Which side limits each rate: the server's processes and the load generator share the cores.
+      if (list.serverCpu !== undefined && hello.serverCpu !== undefined)
+        results.push({
+          name: `  server CPU per request, UTXO list vs hello-world (${processes})`,
+          value: list.serverCpu,
+          unit: 'µs',
+          peers: [{ name: 'hello-world', value: hello.serverCpu }],
+        });
+      results.push({
+        name: `  load generator CPU per request, UTXO list vs hello-world (${processes})`,
+        value: list.clientCpu,
+        unit: 'µs',
+        peers: [{ name: 'hello-world', value: hello.clientCpu }],
       });
     } finally {
       await server.stop();
     }
+  }
+  // The ceiling of the ratio: the same route with its page read answered from memory (one
+  // process). What remains is HTTP, validation, page tokens and the 7 KB answer.
+  const server = await startListServer(dir, 1, 'memo-read');
+  try {
+    const path_ = `${route}?pageSize=10&pageToken=${server.token}`;
+    await throughput(server.port, path_, body, 1000, server.pids); // warm-up
+    const hello = await throughput(server.port, '/hello', undefined, 4000, server.pids);
+    const list = await throughput(server.port, path_, body, 4000, server.pids);
+    results.push({
+      name: '  diagnostic: UTXO list with its page read answered from memory (1 process)',
+      value: list.rate,
+      unit: 'req/s',
+      peers: [{ name: 'hello-world', value: hello.rate }],
+      note: `server ${list.serverCpu?.toFixed(0) ?? '?'} µs, load generator ${list.clientCpu.toFixed(0)} µs per request`,
+    });
+  } finally {
+    await server.stop();
   }
   return results;
 }
