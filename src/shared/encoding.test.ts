@@ -38,6 +38,13 @@ describe('cb58 and NodeIDs', () => {
     assert.throws(() => parseNodeId('Node-abc'), /prefix/);
   });
 
+  it('verifies the checksum, as the reference does (avalanchejs only drops it)', () => {
+    const xChain = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed';
+    assert.equal(Buffer.from(fromCb58(xChain)).toString('hex').slice(0, 8), 'd891ad56');
+    assert.throws(() => fromCb58(xChain.slice(0, -1) + 'A'), /invalid input checksum/);
+    assert.throws(() => fromCb58('1'), /smaller than the checksum size/);
+  });
+
   it('refuses text longer than any id before decoding it (base58 decoding is quadratic)', () => {
     const longest = toCb58(new Uint8Array(64).fill(255));
     assert.ok(longest.length <= MAX_CB58_CHARS);

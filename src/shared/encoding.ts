@@ -52,11 +52,19 @@ export const MAX_CB58_CHARS = 128;
 export function fromCb58(text: string): Uint8Array {
   if (text.length > MAX_CB58_CHARS)
     throw new EncodingError(`invalid cb58 string: ${text.length} characters, at most ${MAX_CB58_CHARS}`);
+  let all: Uint8Array;
   try {
-    return utils.base58check.decode(text);
+    all = utils.base58.decode(text);
   } catch {
     throw new EncodingError(`invalid cb58 string "${text}"`);
   }
+  // avalanchejs's base58check.decode only drops the last four bytes; the reference verifies them,
+  // so an id with a mistyped character is refused rather than read as another id.
+  if (all.length < 4) throw new EncodingError('input string is smaller than the checksum size');
+  const payload = all.subarray(0, all.length - 4);
+  if (!Buffer.from(checksum(payload)).equals(Buffer.from(all.subarray(all.length - 4))))
+    throw new EncodingError('invalid input checksum');
+  return payload;
 }
 
 /** Parses a 32-byte cb58 id. */
