@@ -438,7 +438,21 @@ describe('chain-data service over the primary network', () => {
     assert.equal(stakeUtxo.staked, true);
     assert.equal(stakeUtxo.utxoEndTimestamp, Number(now + 3600n));
 
-    await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: 3700 });
+    // Past the delegator's end, before the validator's: the validator is still active and, as
+    // platform.getCurrentValidators says, no longer has a delegator.
+    const chainNow = BigInt(Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000));
+    await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: Number(now + 3570n - chainNow) });
+    await indexed();
+    const undelegated = (await sdk.data.primaryNetwork.getValidatorDetails({ nodeId: validatorNode }, at()))
+      .result.validators[0] as any;
+    const nodeNow = (await pApi.getCurrentValidators({ nodeIDs: [validatorNode] })).validators[0] as any;
+    assert.equal(undelegated.validationStatus, 'active');
+    assert.equal(undelegated.delegatorCount, Number(nodeNow.delegatorCount ?? 0));
+    assert.equal(undelegated.amountDelegated, String(nodeNow.delegatorWeight ?? 0));
+    assert.equal(undelegated.delegatorCount, 0, 'the ended delegation is not counted');
+    assert.equal(undelegated.delegationCapacity, String(4n * 2_000n * AVAX));
+
+    await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: 130 });
     await indexed();
     const completed = await sdk.data.primaryNetwork.getValidatorDetails({ nodeId: validatorNode }, at());
     const c = completed.result.validators[0] as any;

@@ -333,7 +333,13 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
     if (status === 'pending') return base;
     if (status === 'removed')
       return { ...base, removeTxHash: v.removed_tx, removeTimestamp: Number(v.removed_ts) };
-    const delegators = await delegatorsOf(db, v.node_id, v.subnet_id, Number(v.start_ts), Number(v.end_ts));
+    const period = await delegatorsOf(db, v.node_id, v.subnet_id, Number(v.start_ts), Number(v.end_ts));
+    // A completed validation counts every delegation of its period; an active one only those
+    // running now, as `platform.getCurrentValidators` counts them (delegatorCount and
+    // delegatorWeight): a delegation that has ended no longer adds to the validator's weight,
+    // its stake percentage or its remaining delegation capacity.
+    const delegators =
+      status === 'active' ? period.filter((d) => validationStatus(d, t) === 'active') : period;
     const delegated = delegators.reduce((s, d) => s + BigInt(amountText(d.amount_staked)), 0n);
     base.delegatorCount = delegators.length;
     base.amountDelegated = delegated.toString();
