@@ -267,8 +267,8 @@ describe('chain-data service over the primary network', () => {
   let conversionTx: string;
   const feeState = () => pApi.getFeeState();
   const pUtxos = async () => (await pApi.getUTXOs({ addresses: [EWOQ_P] })).utxos;
-  it('indexes a subnet, its Subnet-EVM chain and its L1 conversion', async () => {
-    subnetId = await signAndIssue(
+  const createSubnet = async () =>
+    signAndIssue(
       pApi,
       pvm.newCreateSubnetTx(
         {
@@ -280,6 +280,8 @@ describe('chain-data service over the primary network', () => {
         ctx,
       ),
     );
+  it('indexes a subnet, its Subnet-EVM chain and its L1 conversion', async () => {
+    subnetId = await createSubnet();
     const genesis = {
       config: { chainId: 99999, feeConfig: { gasLimit: 15_000_000 } },
       alloc: {},
@@ -363,6 +365,22 @@ describe('chain-data service over the primary network', () => {
     assert.equal(chain.genesisData.gasLimit, '0xe4e1c0');
     const fromGlacier = await glacier.primaryNetwork.listSubnets({ network: 'fuji' as any });
     assert.ok(fromGlacier.subnets.some((s: any) => s.subnetId === subnetId && s.isL1));
+
+    // One subnet by id, as the list shows it; a subnet with no chains; unknown and malformed ids.
+    const one = await sdk.data.primaryNetwork.getSubnetById({ subnetId }, at());
+    assert.deepEqual(JSON.parse(JSON.stringify(one)), JSON.parse(JSON.stringify(mine)));
+    const bareSubnet = await createSubnet();
+    await indexed();
+    const empty = await sdk.data.primaryNetwork.getSubnetById({ subnetId: bareSubnet }, at());
+    assert.equal(empty.subnetId, bareSubnet);
+    assert.deepEqual(empty.blockchains, []);
+    assert.equal(empty.isL1, false);
+    await assert.rejects(
+      sdk.data.primaryNetwork.getSubnetById({ subnetId: chainId }, at()),
+      (err: any) => err.constructor.name === 'NotFoundError' && err.statusCode === 404,
+    );
+    const malformed = await fetch(`${data}/v1/networks/fuji/subnets/not-a-subnet`);
+    assert.equal(malformed.status, 400);
   });
 
   const validatorNode = testNodeId(61);

@@ -18,7 +18,7 @@ import {
   type StakerRow,
   type ValidationStatus,
 } from '../../store/queries/stakers.js';
-import { listSubnets, type BlockchainRow } from '../../store/queries/subnets.js';
+import { getSubnet, listSubnets, type BlockchainRow, type SubnetRow } from '../../store/queries/subnets.js';
 import { listAssetTransactions } from '../../store/queries/transactions.js';
 import {
   listUtxos,
@@ -169,32 +169,13 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
 
     async subnets(q: { sortOrder: SortOrder; afterSeq?: number; limit: number }) {
       const { rows, next } = await listSubnets(db, q);
-      const subnets = rows.map(({ subnet: s, blockchains }) => {
-        const owners = JSON.parse(s.owner_addresses) as string[];
-        const out: Record<string, unknown> = {
-          createBlockTimestamp: Number(s.create_ts),
-          createBlockIndex: String(s.create_block),
-          subnetId: s.subnet_id,
-          ownerAddresses: owners,
-          threshold: Number(s.threshold),
-          locktime: Number(s.locktime),
-          subnetOwnershipInfo: {
-            locktime: Number(s.locktime),
-            threshold: Number(s.threshold),
-            addresses: owners,
-          },
-          isL1: s.is_l1 === 1,
-          blockchains: blockchains.map(formatBlockchain),
-        };
-        if (s.conversion_tx) out.l1ConversionTransactionHash = s.conversion_tx;
-        if (s.manager_chain_id && s.manager_address)
-          out.l1ValidatorManagerDetails = {
-            blockchainId: s.manager_chain_id,
-            contractAddress: s.manager_address,
-          };
-        return out;
-      });
-      return { subnets, next };
+      return { subnets: rows.map(formatSubnet), next };
+    },
+
+    async subnet(subnetId: string) {
+      const found = await getSubnet(db, subnetId);
+      if (!found) throw new NotFoundError(`no subnet with subnetId ${subnetId}`);
+      return formatSubnet(found);
     },
 
     async balances(chainId: string, addresses: string[], at?: number) {
@@ -418,6 +399,32 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
         found.accruedDelegateeReward !== undefined ? String(found.accruedDelegateeReward) : undefined,
     };
   }
+}
+
+function formatSubnet({ subnet: s, blockchains }: { subnet: SubnetRow; blockchains: BlockchainRow[] }) {
+  const owners = JSON.parse(s.owner_addresses) as string[];
+  const out: Record<string, unknown> = {
+    createBlockTimestamp: Number(s.create_ts),
+    createBlockIndex: String(s.create_block),
+    subnetId: s.subnet_id,
+    ownerAddresses: owners,
+    threshold: Number(s.threshold),
+    locktime: Number(s.locktime),
+    subnetOwnershipInfo: {
+      locktime: Number(s.locktime),
+      threshold: Number(s.threshold),
+      addresses: owners,
+    },
+    isL1: s.is_l1 === 1,
+    blockchains: blockchains.map(formatBlockchain),
+  };
+  if (s.conversion_tx) out.l1ConversionTransactionHash = s.conversion_tx;
+  if (s.manager_chain_id && s.manager_address)
+    out.l1ValidatorManagerDetails = {
+      blockchainId: s.manager_chain_id,
+      contractAddress: s.manager_address,
+    };
+  return out;
 }
 
 function formatBlockchain(b: BlockchainRow) {

@@ -6,6 +6,26 @@ import type { SortOrder } from './utxos.js';
 export type SubnetRow = Selectable<SubnetTable>;
 export type BlockchainRow = Selectable<BlockchainTable>;
 
+/** One subnet with its blockchains; undefined when it was never created. */
+export async function getSubnet(
+  db: Kysely<DataSchema>,
+  subnetId: string,
+): Promise<{ subnet: SubnetRow; blockchains: BlockchainRow[] } | undefined> {
+  const subnet = await db
+    .selectFrom('subnets')
+    .selectAll()
+    .where('subnet_id', '=', subnetId)
+    .executeTakeFirst();
+  if (!subnet) return undefined;
+  const blockchains = await db
+    .selectFrom('blockchains')
+    .selectAll()
+    .where('subnet_id', '=', subnetId)
+    .orderBy('seq')
+    .execute();
+  return { subnet, blockchains };
+}
+
 export async function listSubnets(
   db: Kysely<DataSchema>,
   q: { sortOrder: SortOrder; afterSeq?: number; limit: number },
