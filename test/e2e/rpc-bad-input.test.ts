@@ -67,7 +67,12 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     );
     assert.match(
       await avalancheError(x, 'avm.getTx', { txID: AVAX_ASSET_ID.slice(0, 40) }),
-      /\(txID: ".*" is not a 32-byte cb58 ID/,
+      /\(txID: ".*" is not a cb58 string with a valid checksum/,
+    );
+    // A short id (20 bytes, checksum intact) is well formed cb58 but not an id.
+    assert.match(
+      await avalancheError(x, 'avm.getTx', { txID: '6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV' }),
+      /\(txID: ".*" is not a 32-byte cb58 ID \(it decodes to 20 bytes\)/,
     );
     assert.match(
       await avalancheError(`${net.url}/ext/index/X/block`, 'index.getContainerRange', {
