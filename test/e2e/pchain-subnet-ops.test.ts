@@ -8,7 +8,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Context, L1Validator, PChainOwner, pvm, pvmSerial, secp256k1, utils } from '@avalabs/avalanchejs';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
-import { blsKey, EWOQ_ADDR, EWOQ_KEY, EWOQ_P, pResult, signAndIssue, testNodeId } from './pchain-helpers.js';
+import {
+  blsKey,
+  EWOQ_ADDR,
+  EWOQ_KEY,
+  EWOQ_P,
+  pCall,
+  pResult,
+  signAndIssue,
+  testNodeId,
+} from './pchain-helpers.js';
 
 const AVAX = 1_000_000_000n;
 const NEW_OWNER_KEY = utils.hexToBuffer('0x' + '24'.repeat(32));
@@ -61,6 +70,8 @@ describe('P-chain subnet and L1 operations', () => {
     assert.equal(validators.length, 1);
     assert.equal(validators[0].nodeID, genesisNode);
     assert.equal(validators[0].weight, '20');
+    // A permissioned subnet validator is a bare staker, as the reference writes it.
+    assert.deepEqual(Object.keys(validators[0]), ['txID', 'startTime', 'endTime', 'weight', 'nodeID']);
 
     const remove = pvm.newRemoveSubnetValidatorTx(
       { ...(await base()), nodeId: genesisNode, subnetId, subnetAuth: [0] },
@@ -76,6 +87,63 @@ describe('P-chain subnet and L1 operations', () => {
       subnetID: subnetId,
     });
     assert.deepEqual(nowSet.validators, {});
+  });
+
+  it('answers the subnet and chain read methods, and their errors, as the reference does', async () => {
+    const PRIMARY = '11111111111111111111111111111111LpoYY';
+    const unknown = '2Z36RnQuk1hvsnFeGWzfZUfXNr7w1SjzmDQ78YxfTVNAkDq3nZ';
+    const error = async (method: string, params: unknown) =>
+      (await pCall(net.url, `platform.${method}`, params)).error?.message;
+
+    assert.equal(await error('getSubnet', { subnetID: PRIMARY }), "the primary network isn't a subnet");
+    assert.equal(await error('getSubnet', {}), "the primary network isn't a subnet");
+    assert.equal(await error('getSubnet', { subnetID: unknown }), 'not found');
+    // A mistyped id (wrong checksum) does not unmarshal.
+    assert.match(
+      (await error('getSubnet', { subnetID: subnetId.slice(0, -1) + (subnetId.endsWith('a') ? 'b' : 'a') }))!,
+      /^couldn't unmarshal an argument/,
+    );
+    const subnets = (await api.getSubnets({ ids: [] })).subnets;
+    assert.equal(subnets.at(-1)!.id, PRIMARY, 'the Primary Network comes last');
+    const asked = (await api.getSubnets({ ids: [subnetId, unknown, PRIMARY, subnetId] })).subnets;
+    assert.deepEqual(
+      asked.map((s) => s.id),
+      [subnetId, PRIMARY],
+    );
+
+    assert.deepEqual(await pResult(net.url, 'platform.validatedBy', {}), { subnetID: PRIMARY });
+    assert.equal(
+      await error('validatedBy', { blockchainID: unknown }),
+      `problem retrieving blockchain "${unknown}": not found`,
+    );
+    assert.equal(
+      await error('validates', { subnetID: unknown }),
+      `problem retrieving subnet "${unknown}": not found`,
+    );
+    assert.deepEqual(await pResult(net.url, 'platform.validates', { subnetID: subnetId }), {
+      blockchainIDs: [],
+    });
+    assert.equal(await error('getBlockchainStatus', {}), "argument 'blockchainID' not given");
+    assert.equal(
+      await error('getBlockchainStatus', { blockchainID: 'zzz' }),
+      'problem parsing blockchainID "zzz": input string is smaller than the checksum size',
+    );
+    const noTransform = `failed fetching subnet transformation for ${subnetId}: not found`;
+    assert.equal(await error('getStakingAssetID', { subnetID: subnetId }), noTransform);
+    assert.equal(await error('getMinStake', { subnetID: subnetId }), noTransform);
+    assert.equal(
+      await error('getCurrentSupply', { subnetID: subnetId }),
+      'fetching current supply failed: not found',
+    );
+    assert.equal(await error('getTx', { txID: unknown }), "couldn't get tx: not found");
+    // Fee states are the last accepted block's, at getTimestamp's time.
+    const [fee, validatorFee, time] = await Promise.all([
+      pResult(net.url, 'platform.getFeeState'),
+      pResult(net.url, 'platform.getValidatorFeeState'),
+      api.getTimestamp(),
+    ]);
+    assert.equal(fee.timestamp, time.timestamp);
+    assert.equal(validatorFee.timestamp, time.timestamp);
   });
 
   it('transfers subnet ownership: the new owner authorises, the old one no longer can', async () => {
@@ -106,7 +174,8 @@ describe('P-chain subnet and L1 operations', () => {
       /not authorised by the owner/,
     );
     const chainId = await signAndIssue(api, await chain(), [EWOQ_KEY], NEW_OWNER_KEY);
-    assert.ok((await api.getBlockchains()).blockchains.some((b) => b.id === chainId));
+    // As the reference: each subnet's chains first, the Primary Network's last.
+    assert.equal((await api.getBlockchains()).blockchains[0].id, chainId);
   });
 
   it('tops up an L1 validator balance and disables it, refunding what is left', async () => {

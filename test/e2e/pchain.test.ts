@@ -263,6 +263,16 @@ describe('P-chain', () => {
     assert.equal(v.delegatorCount, '1');
     assert.equal(v.delegatorWeight, (500n * AVAX).toString());
     assert.equal(v.delegators[0].txID, delegatorTx);
+    // As the reference: `delegators` only when exactly one nodeID is asked for, else left out.
+    const genesisNode = (await api.getCurrentValidators()).validators.find(
+      (g) => g.nodeID !== validatorNode,
+    )!.nodeID;
+    const two = await api.getCurrentValidators({ nodeIDs: [validatorNode, genesisNode] });
+    assert.equal(two.validators.length, 2);
+    for (const each of two.validators) assert.equal('delegators' in each, false, each.nodeID);
+    const all = await api.getCurrentValidators();
+    assert.equal(all.validators.find((a) => a.nodeID === validatorNode)!.delegatorCount, '1');
+    assert.ok(all.validators.every((a) => !('delegators' in a)));
     assert.equal((v.signer as any).publicKey, '0x' + Buffer.from(validatorKey.publicKey).toString('hex'));
     const stake = await api.getStake({ addresses: [EWOQ_P] });
     assert.ok(stake.staked >= 2_500n * AVAX);
@@ -379,8 +389,22 @@ describe('P-chain', () => {
     assert.ok(registered, 'the registered validator is listed');
     assert.equal(registered.weight, '50');
     l1ValidationId = registered.validationID;
+    // An L1's validators are the reference's APIL1Validator; getL1Validator adds the subnet and
+    // the last accepted height.
+    assert.deepEqual(Object.keys(registered), [
+      'nodeID',
+      'weight',
+      'startTime',
+      'validationID',
+      'publicKey',
+      'remainingBalanceOwner',
+      'deactivationOwner',
+      'minNonce',
+      'balance',
+    ]);
     const details = await api.getL1Validator(l1ValidationId);
     assert.equal(details.subnetID, subnetId);
+    assert.equal(details.height, BigInt((await api.getHeight()).height));
     assert.ok(details.balance > 0n && details.balance <= 2n * AVAX);
 
     // The same registration again is a replay (signed by the whole L1 set now, so it gets
@@ -444,6 +468,30 @@ describe('P-chain', () => {
     assert.match((await sign(pChainMessage(12345, 3, stale))).error.message, /refusing to sign: weight 50/);
     const unknown = pChainMessage(12345, 2, new Uint8Array([...new Uint8Array(32).fill(5), 1]));
     assert.match((await sign(unknown)).error.message, /refusing to sign: the validation is not registered/);
+
+    // Weight 0 removes the validator: the reference deletes it, so getL1Validator finds nothing.
+    const removal = signedWarp(
+      12345,
+      chainId,
+      manager,
+      weightPayload(l1ValidationId, 1n, 0n),
+      [l1Key, newKey],
+      new Uint8Array([3]),
+    );
+    await signAndIssue(
+      api,
+      pvm.newSetL1ValidatorWeightTx(
+        {
+          feeState: await feeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await utxos(),
+          message: removal,
+        },
+        ctx,
+      ),
+    );
+    const gone = await rpc(`${url}/ext/bc/P`, 'platform.getL1Validator', { validationID: l1ValidationId });
+    assert.equal(gone.body.error.message, `fetching L1 validator "${l1ValidationId}" failed: not found`);
   });
 
   it('pays rewards into reward UTXOs once the devnet clock passes the staking end', async () => {

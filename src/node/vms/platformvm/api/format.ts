@@ -1,6 +1,7 @@
 /** Turning P-chain values into the reference node's JSON shapes (64-bit integers as strings). */
 import { utils, type OutputOwners } from '@avalabs/avalanchejs';
 import { fail } from '../../../rpc/errors.js';
+import { ParamsShapeError } from '../../../rpc/params.js';
 import { formatNodeId, fromCb58, toCb58 } from '../../../../shared/encoding.js';
 
 export function formatAddress(hrp: string, address: Uint8Array): string {
@@ -49,15 +50,21 @@ export function parseAddresses(
   return texts.map((t) => parseAddress(t, hrp, aliases));
 }
 
+/**
+ * An `ids.ID` param as the reference decodes it: absent or empty is the empty id (so a lookup
+ * answers "not found" and a subnet param means the Primary Network), a malformed one fails to
+ * unmarshal.
+ */
 export function parseIdParam(text: string, what: string): Uint8Array {
-  if (!text) fail(`${what} not given`);
+  if (!text) return new Uint8Array(32);
+  let b: Uint8Array;
   try {
-    const b = fromCb58(text);
-    if (b.length !== 32) throw new Error('wrong length');
-    return b;
-  } catch {
-    fail(`couldn't parse ${what} "${text}"`);
+    b = fromCb58(text);
+  } catch (err) {
+    throw new ParamsShapeError(`${what}: ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (b.length !== 32) throw new ParamsShapeError(`${what}: expected 32 bytes but got ${b.length}`);
+  return b;
 }
 
 export const cb58 = toCb58;

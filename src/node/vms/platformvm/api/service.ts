@@ -4,7 +4,7 @@
  * in getFeeConfig/getFeeState, which the reference writes as plain numbers.
  */
 import { pvmSerial, type TransferableOutput } from '@avalabs/avalanchejs';
-import { parseNodeId } from '../../../../shared/encoding.js';
+import { parseId, parseNodeId } from '../../../../shared/encoding.js';
 import type { ChainContext } from '../../../chains/chain.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
 import {
@@ -19,7 +19,7 @@ import type { Params } from '../../../rpc/params.js';
 import { packStruct, parseSignedTx, unpackUtxo } from '../codec.js';
 import type { StoredBlock } from '../state/platform-state.js';
 import { gasPrice, validatorFeePrice } from '../fees/dynamic-fee.js';
-import type { StakerRecord } from '../state/platform-state.js';
+import type { L1ValidatorRecord, StakerRecord } from '../state/platform-state.js';
 import { PlatformJson } from './json.js';
 import { canonicalSet } from '../warp/warp-message.js';
 import { PRIMARY_NETWORK } from '../txs/executor.js';
@@ -48,9 +48,16 @@ function encodeOrFail(encoding: Encoding, bytes: Uint8Array, what: string): stri
   return encodeBytes(encoding, bytes);
 }
 
+/** `subnetID`: absent means the Primary Network (the empty id), as in the reference. */
 function subnetParam(params: Params): Uint8Array {
-  const s = params.optionalString('subnetID');
-  return s ? parseIdParam(s, 'subnetID') : PRIMARY_NETWORK;
+  return parseIdParam(params.optionalString('subnetID') ?? '', 'subnetID');
+}
+
+const isPrimary = (subnet: Uint8Array) => Buffer.from(subnet).equals(Buffer.from(PRIMARY_NETWORK));
+
+/** The reference's words for a subnet without a TransformSubnetTx (none can be made since Etna). */
+function noTransformation(subnet: Uint8Array): never {
+  fail(`failed fetching subnet transformation for ${cb58(subnet)}: not found`);
 }
 
 function heightParam(params: Params, vm: PlatformVM): bigint {
@@ -94,25 +101,27 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     let delegatorWeight = 0n;
     for (const d of delegators) delegatorWeight += d.weight;
     const signer = u && u.signer instanceof pvmSerial.Signer ? u.signer.proof : undefined;
+    // The reference's members are omitempty pointers: an absent owner or signer is left out, and
+    // `delegators` is written only when exactly one nodeID was asked for.
     return {
       txID: cb58(s.txId),
       startTime: String(s.startTime),
       endTime: String(s.endTime),
       weight: s.weight.toString(),
       nodeID: nodeIdString(s.nodeId),
-      validationRewardOwner: u ? formatOwner(hrp, u.getValidatorRewardsOwner()) : null,
-      delegationRewardOwner: u ? formatOwner(hrp, u.getDelegatorRewardsOwner()) : null,
+      ...(u && { validationRewardOwner: formatOwner(hrp, u.getValidatorRewardsOwner()) }),
+      ...(u && { delegationRewardOwner: formatOwner(hrp, u.getDelegatorRewardsOwner()) }),
       potentialReward: s.potentialReward.toString(),
       accruedDelegateeReward: s.accruedDelegateeReward.toString(),
       delegationFee: percent(s.delegationFee),
       uptime: '100.0000',
       connected: true,
-      signer: signer
-        ? { publicKey: hex0x(signer.publicKey), proofOfPossession: hex0x(signer.signature) }
-        : null,
+      ...(signer && {
+        signer: { publicKey: hex0x(signer.publicKey), proofOfPossession: hex0x(signer.signature) },
+      }),
       delegatorCount: String(delegators.length),
       delegatorWeight: delegatorWeight.toString(),
-      delegators: withDelegators ? delegators.map(delegatorJson) : null,
+      ...(withDelegators && { delegators: delegators.map(delegatorJson) }),
     };
   };
 
@@ -127,30 +136,67 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       endTime: String(d.endTime),
       weight: d.weight.toString(),
       nodeID: nodeIdString(d.nodeId),
-      rewardOwner: u ? formatOwner(hrp, u.getDelegatorRewardsOwner()) : null,
+      ...(u && { rewardOwner: formatOwner(hrp, u.getDelegatorRewardsOwner()) }),
       potentialReward: d.potentialReward.toString(),
     };
   };
 
-  const l1ValidatorJson = (validationId: Uint8Array) => {
-    const v = state.l1Validator(validationId);
-    if (!v) fail(`could not find L1 validator with validation ID ${cb58(validationId)}`);
-    const accrued = vm.validatorFeeAccrued();
+  /**
+   * An L1 validator as the reference's APIL1Validator writes it (getCurrentValidators of an L1);
+   * the balance is what is left at the last accepted block's time, 0 for an inactive one.
+   */
+  const l1ValidatorJson = (v: L1ValidatorRecord) => {
+    const accrued = vm.validatorFeeAccrued(chainTime());
     const balance =
       v.status === 'active' && v.endAccumulatedFee > accrued ? v.endAccumulatedFee - accrued : 0n;
     return {
-      validationID: cb58(v.validationId),
-      subnetID: cb58(v.subnet),
       nodeID: nodeIdString(v.nodeId),
+      weight: v.weight.toString(),
+      startTime: String(v.startTime),
+      validationID: cb58(v.validationId),
       publicKey: hex0x(v.publicKey),
       remainingBalanceOwner: formatOwner(hrp, v.remainingBalanceOwner),
       deactivationOwner: formatOwner(hrp, v.deactivationOwner),
-      startTime: String(v.startTime),
-      weight: v.weight.toString(),
       minNonce: v.minNonce.toString(),
       balance: balance.toString(),
-      height: v.height.toString(),
     };
+  };
+
+  /** getL1Validator's answer: the APIL1Validator members plus the subnet and the current height. */
+  const l1ValidatorReply = (validationId: Uint8Array) => {
+    const v = state.l1Validator(validationId);
+    // A validator whose weight was set to 0 is deleted in the reference, so it is not found either.
+    if (!v || v.status === 'removed') fail(`fetching L1 validator "${cb58(validationId)}" failed: not found`);
+    return { ...l1ValidatorJson(v), subnetID: cb58(v.subnet), height: vm.height().toString() };
+  };
+
+  /** getUTXOs' startIndex members, refused in the reference's words. */
+  const startAddress = (text: string) => {
+    try {
+      return parseAddress(text, hrp, P_ALIASES);
+    } catch (err) {
+      fail(
+        `couldn't parse start index address "${text}": ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  };
+  const startUtxo = (text: string) => {
+    try {
+      return parseId(text);
+    } catch (err) {
+      fail(`couldn't parse start index utxo: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+
+  /**
+   * A subnet's record, or the reference's error: "not found" for an unknown id, `"<id>" is not a
+   * subnet` for another tx's id (`action` prefixes both, as each method words it).
+   */
+  const subnetOrFail = (id: Uint8Array, action?: string) => {
+    const s = state.subnet(id);
+    if (s) return s;
+    const reason = state.getTx(id) ? `"${cb58(id)}" is not a subnet` : 'not found';
+    fail(action ? `${action}: ${reason}` : reason);
   };
 
   const formatUtxos = (list: { inputId: Uint8Array; bytes: Uint8Array }[], encoding: Encoding) =>
@@ -180,7 +226,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       const encoding = encodingParam(params);
       const id = parseIdParam(params.string('txID'), 'txID');
       const tx = state.getTx(id);
-      if (!tx) fail('not found');
+      if (!tx) fail("couldn't get tx: not found");
       if (encoding === 'json') return { tx: json.tx(parseSignedTx(tx.bytes)), encoding };
       return { tx: encodeOrFail(encoding, tx.bytes, 'tx'), encoding };
     },
@@ -210,11 +256,9 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       if (limit <= 0 || limit > MAX_UTXOS) limit = MAX_UTXOS;
       const start = params.object('startIndex');
       let after: { address: Uint8Array; inputId: Uint8Array } | undefined;
-      if (start && start.string('address') && start.string('utxo')) {
-        after = {
-          address: parseAddress(start.string('address'), hrp, P_ALIASES),
-          inputId: parseIdParam(start.string('utxo'), 'startIndex.utxo'),
-        };
+      // As the reference: either member given means both are read (and must parse).
+      if (start && (start.string('address') || start.string('utxo'))) {
+        after = { address: startAddress(start.string('address')), inputId: startUtxo(start.string('utxo')) };
       }
       const source = params.optionalString('sourceChain');
       const page = source
@@ -305,7 +349,8 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       const validators: unknown[] = [];
       for (const s of state.currentStakers(subnet)) {
         if (s.kind === 'delegator' || !wanted(s.nodeId)) continue;
-        if (s.kind === 'validator') validators.push(validatorJson(s, nodeIds.length > 0));
+        if (s.kind === 'validator') validators.push(validatorJson(s, nodeIds.length === 1));
+        // A permissioned subnet validator is a bare staker in the reference (no uptime, no owners).
         else
           validators.push({
             txID: cb58(s.txId),
@@ -313,13 +358,10 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
             endTime: String(s.endTime),
             weight: s.weight.toString(),
             nodeID: nodeIdString(s.nodeId),
-            connected: true,
-            uptime: '100.0000',
           });
       }
-      if (!Buffer.from(subnet).equals(Buffer.from(PRIMARY_NETWORK))) {
-        for (const v of state.l1Validators(subnet))
-          if (wanted(v.nodeId)) validators.push(l1ValidatorJson(v.validationId));
+      if (!isPrimary(subnet)) {
+        for (const v of state.l1Validators(subnet)) if (wanted(v.nodeId)) validators.push(l1ValidatorJson(v));
       }
       return { validators };
     },
@@ -329,10 +371,10 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     getCurrentL1Validators: (params) => {
       const subnetText = params.optionalString('subnetID');
       const subnet = subnetText ? parseIdParam(subnetText, 'subnetID') : undefined;
-      return { validators: state.l1Validators(subnet).map((v) => l1ValidatorJson(v.validationId)) };
+      return { validators: state.l1Validators(subnet).map((v) => l1ValidatorReply(v.validationId)) };
     },
 
-    getL1Validator: (params) => l1ValidatorJson(parseIdParam(params.string('validationID'), 'validationID')),
+    getL1Validator: (params) => l1ValidatorReply(parseIdParam(params.string('validationID'), 'validationID')),
 
     getValidatorsAt: (params) => {
       const height = heightParam(params, vm);
@@ -364,20 +406,9 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
 
     getSubnet: (params) => {
-      const id = parseIdParam(params.string('subnetID'), 'subnetID');
-      if (Buffer.from(id).equals(Buffer.from(PRIMARY_NETWORK)))
-        return {
-          isPermissioned: false,
-          controlKeys: [],
-          threshold: '0',
-          locktime: '0',
-          subnetTransformationTxID: cb58(new Uint8Array(32)),
-          conversionID: cb58(new Uint8Array(32)),
-          managerChainID: cb58(new Uint8Array(32)),
-          managerAddress: null,
-        };
-      const s = state.subnet(id);
-      if (!s) fail(`subnet ${cb58(id)} does not exist`);
+      const id = subnetParam(params);
+      if (isPrimary(id)) fail("the primary network isn't a subnet");
+      const s = subnetOrFail(id);
       const owner = formatOwner(hrp, s.owner);
       return {
         isPermissioned: !s.conversionId,
@@ -391,54 +422,88 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       };
     },
 
+    // As the reference: every subnet in id order and the Primary Network last, or the ids asked
+    // for in their order (each once; unknown ones left out).
     getSubnets: (params) => {
-      const ids = params.strings('ids');
-      const wanted = ids.map((i) => Buffer.from(parseIdParam(i, 'subnet ID')).toString('hex'));
-      const out: { id: string; controlKeys: string[]; threshold: string }[] = [];
-      const primaryHex = Buffer.from(PRIMARY_NETWORK).toString('hex');
-      if (wanted.length === 0 || wanted.includes(primaryHex))
-        out.push({ id: cb58(PRIMARY_NETWORK), controlKeys: [], threshold: '0' });
-      for (const s of state.subnets()) {
-        if (wanted.length > 0 && !wanted.includes(Buffer.from(s.id).toString('hex'))) continue;
+      const entry = (id: Uint8Array) => {
+        const s = isPrimary(id) ? undefined : state.subnet(id);
+        if (!s) return { id: cb58(id), controlKeys: [] as string[], threshold: '0' };
         const owner = formatOwner(hrp, s.owner);
-        out.push({ id: cb58(s.id), controlKeys: owner.addresses, threshold: owner.threshold });
+        return { id: cb58(s.id), controlKeys: owner.addresses, threshold: owner.threshold };
+      };
+      const ids = params.strings('ids').map((i) => parseIdParam(i, 'ids'));
+      if (ids.length === 0)
+        return {
+          subnets: [
+            ...state
+              .subnets()
+              .map((s) => s.id)
+              .sort(Buffer.compare),
+            PRIMARY_NETWORK,
+          ].map(entry),
+        };
+      const seen = new Set<string>();
+      const subnets = [];
+      for (const id of ids) {
+        const key = Buffer.from(id).toString('hex');
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (isPrimary(id) || state.subnet(id)) subnets.push(entry(id));
       }
-      return { subnets: out };
+      return { subnets };
     },
 
-    getBlockchains: () => ({
-      blockchains: state.chains().map((c) => ({
-        id: cb58(c.id),
-        name: c.name,
-        subnetID: cb58(c.subnet),
-        vmID: cb58(c.vmId),
-      })),
-    }),
+    // The reference lists each subnet's chains (subnets and chains in id order), then the Primary
+    // Network's.
+    getBlockchains: () => {
+      const order = (c: { subnet: Uint8Array; id: Uint8Array }) =>
+        [isPrimary(c.subnet) ? 1 : 0, c.subnet, c.id] as const;
+      const chains = state.chains().sort((a, b) => {
+        const [pa, sa, ia] = order(a);
+        const [pb, sb, ib] = order(b);
+        return pa - pb || Buffer.compare(sa, sb) || Buffer.compare(ia, ib);
+      });
+      return {
+        blockchains: chains.map((c) => ({
+          id: cb58(c.id),
+          name: c.name,
+          subnetID: cb58(c.subnet),
+          vmID: cb58(c.vmId),
+        })),
+      };
+    },
 
     getBlockchainStatus: (params) => {
       const text = params.string('blockchainID');
-      if (!text) fail('argument "blockchainID" not given');
-      if (P_ALIASES.includes(text)) return { status: 'Validating' };
-      const running = ctx.chain(text);
-      if (running) return { status: 'Validating' };
+      if (!text) fail("argument 'blockchainID' not given");
+      // The chains this node runs answer to their aliases and ids; it validates all of them.
+      if (P_ALIASES.includes(text) || ctx.chain(text)) return { status: 'Validating' };
       let id: Uint8Array;
       try {
-        id = parseIdParam(text, 'blockchainID');
-      } catch {
-        return { status: 'Unknown' };
+        id = parseId(text);
+      } catch (err) {
+        fail(`problem parsing blockchainID "${text}": ${err instanceof Error ? err.message : String(err)}`);
       }
       return { status: state.chain(id) ? 'Created' : 'Unknown' };
     },
 
     validatedBy: (params) => {
       const id = parseIdParam(params.string('blockchainID'), 'blockchainID');
+      // The P-chain's id is the empty id, validated by the Primary Network.
+      if (isPrimary(id)) return { subnetID: cb58(PRIMARY_NETWORK) };
       const c = state.chain(id);
-      if (!c) fail(`blockchain ${cb58(id)} does not exist`);
+      if (!c)
+        fail(
+          state.getTx(id)
+            ? `"${cb58(id)}" is not a blockchain`
+            : `problem retrieving blockchain "${cb58(id)}": not found`,
+        );
       return { subnetID: cb58(c.subnet) };
     },
 
     validates: (params) => {
       const id = subnetParam(params);
+      if (!isPrimary(id)) subnetOrFail(id, `problem retrieving subnet "${cb58(id)}"`);
       return {
         blockchainIDs: state
           .chains()
@@ -462,18 +527,25 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       }
     },
 
-    getCurrentSupply: () => ({ supply: state.currentSupply().toString(), height: vm.height().toString() }),
+    getCurrentSupply: (params) => {
+      // Only elastic subnets have a supply of their own, and none can be made since Etna.
+      if (!isPrimary(subnetParam(params))) fail('fetching current supply failed: not found');
+      return { supply: state.currentSupply().toString(), height: vm.height().toString() };
+    },
     getTimestamp: () => ({ timestamp: rfc3339(chainTime()) }),
     getStakingAssetID: (params) => {
       const s = subnetParam(params);
-      if (!Buffer.from(s).equals(Buffer.from(PRIMARY_NETWORK)))
-        fail(`subnet ${cb58(s)} has no staking asset`);
+      if (!isPrimary(s)) noTransformation(s);
       return { assetID: avax };
     },
-    getMinStake: () => ({
-      minValidatorStake: vm.config.staking.minValidatorStake.toString(),
-      minDelegatorStake: vm.config.staking.minDelegatorStake.toString(),
-    }),
+    getMinStake: (params) => {
+      const s = subnetParam(params);
+      if (!isPrimary(s)) noTransformation(s);
+      return {
+        minValidatorStake: vm.config.staking.minValidatorStake.toString(),
+        minDelegatorStake: vm.config.staking.minDelegatorStake.toString(),
+      };
+    },
     getTotalStake: (params) => {
       const s = subnetParam(params);
       let total = 0n;
@@ -500,8 +572,10 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       };
     },
 
+    // Both fee states are the last accepted block's, at its time (getTimestamp's), as the
+    // reference answers them; the price can only fall from there, so a wallet never underpays.
     getFeeState: () => {
-      const time = vm.nextBlockTime();
+      const time = chainTime();
       const s = vm.currentGasState(time);
       return {
         capacity: Number(s.capacity),
@@ -526,7 +600,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       return {
         excess: Number(s.excess),
         price: Number(validatorFeePrice(vm.config.validatorFee, s.excess)),
-        timestamp: rfc3339(vm.nextBlockTime()),
+        timestamp: rfc3339(chainTime()),
       };
     },
 
