@@ -69,6 +69,37 @@ describe('C-chain through viem', () => {
     assert.equal(block.hash, receipt.blockHash);
   });
 
+  it('answers eth_feeHistory with reward percentiles, and refuses bad ones as coreth does', async () => {
+    const head = await client.getBlockNumber();
+    const history = await client.getFeeHistory({ blockCount: 2, rewardPercentiles: [25, 75] });
+    assert.equal(history.oldestBlock, head - 1n);
+    assert.equal(history.baseFeePerGas.length, 3);
+    assert.deepEqual(
+      history.reward!.map((r) => r.length),
+      [2, 2],
+    );
+    const feeHistory = async (params: unknown[]) => (await rpc(url, 'eth_feeHistory', params)).body;
+    const refused = async (percentiles: number[]) => (await feeHistory(['0x2', 'latest', percentiles])).error;
+    assert.deepEqual(await refused([50, 10]), {
+      code: -32000,
+      message: 'invalid reward percentile: #0:50.000000 >= #1:10.000000',
+    });
+    assert.equal(
+      (await refused([10, 10]))?.message,
+      'invalid reward percentile: #0:10.000000 >= #1:10.000000',
+    );
+    assert.equal((await refused([100.5]))?.message, 'invalid reward percentile: 100.500000');
+    assert.deepEqual((await feeHistory(['0x0', 'latest', [10]])).result, {
+      oldestBlock: '0x0',
+      gasUsedRatio: null,
+    });
+    const beyond = Number(head) + 100;
+    assert.deepEqual((await feeHistory(['0x1', `0x${beyond.toString(16)}`, []])).error, {
+      code: -32000,
+      message: `request beyond head block: requested ${beyond}, head ${head}`,
+    });
+  });
+
   it('refuses a wrong chain id, an underpriced tx, a stale nonce and an unfunded sender', async () => {
     const account = privateKeyToAccount(EWOQ_KEY);
     const nonce = await client.getTransactionCount({ address: EWOQ });

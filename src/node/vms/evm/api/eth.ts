@@ -375,16 +375,31 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     eth_feeHistory: (params) => {
       arity(params, 3, 2);
       const count = quantityValue(params[0], 0, 'blockCount');
-      const newest = resolveBlockNumber(chain, blockRef(params, 1));
-      if (newest === undefined) throw new RpcError(RpcCode.server, 'header not found');
+      const ref = blockRef(params, 1);
       const percentiles = (params[2] ?? []) as number[];
-      if (
-        !Array.isArray(percentiles) ||
-        percentiles.some(
-          (p, i) => typeof p !== 'number' || p < 0 || p > 100 || (i > 0 && p < percentiles[i - 1]),
-        )
-      )
-        bad(2, 'invalid reward percentile');
+      if (!Array.isArray(percentiles) || percentiles.some((p) => typeof p !== 'number'))
+        bad(2, 'json: cannot unmarshal into Go value of type []float64');
+      // coreth's checks, in its order and words (-32000, percentiles as Go's %f writes them).
+      if (count === 0n) return { oldestBlock: '0x0', gasUsedRatio: null };
+      const f = (p: number) => p.toFixed(6);
+      if (percentiles.length > 100)
+        throw new RpcError(RpcCode.server, 'invalid reward percentile: over the query limit 100');
+      percentiles.forEach((p, i) => {
+        if (p < 0 || p > 100) throw new RpcError(RpcCode.server, `invalid reward percentile: ${f(p)}`);
+        if (i > 0 && p <= percentiles[i - 1])
+          throw new RpcError(
+            RpcCode.server,
+            `invalid reward percentile: #${i - 1}:${f(percentiles[i - 1])} >= #${i}:${f(p)}`,
+          );
+      });
+      const newest = resolveBlockNumber(chain, ref);
+      if (newest === undefined)
+        throw new RpcError(
+          RpcCode.server,
+          ref.kind === 'number'
+            ? `request beyond head block: requested ${ref.number}, head ${chain.latest.number}`
+            : 'header not found',
+        );
       const blocks = count > 1024n ? 1024n : count;
       const oldest = newest + 1n - blocks > 0n ? newest + 1n - blocks : 0n;
       const baseFees: string[] = [];
