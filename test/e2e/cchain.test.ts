@@ -100,6 +100,32 @@ describe('C-chain through viem', () => {
     });
   });
 
+  it('words refused eth_call and eth_estimateGas runs as geth, not as the engine', async () => {
+    const other = '0x1111111111111111111111111111111111111111';
+    const failure = async (method: string, call: Record<string, string>) =>
+      (await rpc(url, method, method === 'eth_call' ? [call, 'latest'] : [call])).body.error;
+    assert.deepEqual(await failure('eth_call', { from: EWOQ, to: other, gas: '0x1' }), {
+      code: -32000,
+      message: 'err: intrinsic gas too low: have 1, want 21000 (supplied gas 1)',
+    });
+    assert.equal(
+      (await failure('eth_call', { from: other, to: EWOQ, value: '0x10', gasPrice: '0x5' })).message,
+      'err: insufficient funds for gas * price + value: address 0x1111111111111111111111111111111111111111 ' +
+        'have 0 want 250000016 (supplied gas 50000000)',
+    );
+    assert.match(
+      (await failure('eth_call', { from: EWOQ, to: other, maxFeePerGas: '0x0', maxPriorityFeePerGas: '0x0' }))
+        .message,
+      new RegExp(
+        `^err: max fee per gas less than block base fee: address ${EWOQ}, maxFeePerGas: 0, baseFee: \\d+ \\(supplied gas 50000000\\)$`,
+      ),
+    );
+    assert.deepEqual(await failure('eth_estimateGas', { from: EWOQ, to: other, gas: '0x1' }), {
+      code: -32000,
+      message: 'gas required exceeds allowance (1)',
+    });
+  });
+
   it('refuses a wrong chain id, an underpriced tx, a stale nonce and an unfunded sender', async () => {
     const account = privateKeyToAccount(EWOQ_KEY);
     const nonce = await client.getTransactionCount({ address: EWOQ });

@@ -7,7 +7,7 @@
 import type { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTx, type TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { Account, Address, bytesToHex, setLengthLeft, toChecksumAddress } from '@ethereumjs/util';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import { runTx } from '@ethereumjs/vm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
@@ -260,6 +260,26 @@ export function callOutput(result: RunTxResult): Uint8Array {
   throw new RpcError(RpcCode.server, err.error);
 }
 
+/**
+ * A transaction the engine refused before running it, in geth's words (core/error.go): the
+ * engine's own message names its internals and ends with a dump of the block and the tx.
+ */
+export function gethTxError(err: Error, from: Uint8Array = new Uint8Array(20)): string {
+  const text = err.message.split(' (vm hf=')[0].split(' -> ')[0].split('\n')[0];
+  const intrinsic = /tx gas limit (\d+) is lower than the minimum gas limit of (\d+)/.exec(text);
+  if (intrinsic) return `intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`;
+  const funds =
+    /upfront cost is: (\d+) and the sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)/.exec(text);
+  if (funds)
+    return `insufficient funds for gas * price + value: address ${toChecksumAddress(funds[2])} have ${funds[3]} want ${funds[1]}`;
+  const feeCap = /maxFeePerGas \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(text);
+  if (feeCap)
+    return `max fee per gas less than block base fee: address ${toChecksumAddress(new Address(from).toString())}, maxFeePerGas: ${feeCap[1]}, baseFee: ${feeCap[2]}`;
+  return text;
+}
+
+const isIntrinsicGasError = (err: Error) => /lower than the minimum gas limit/.test(err.message);
+
 /** The `Error(string)` reason or a `Panic(uint256)` description of revert data. */
 export function revertReason(data: Uint8Array): string | undefined {
   const hex = Buffer.from(data).toString('hex');
@@ -279,7 +299,12 @@ export function revertReason(data: Uint8Array): string | undefined {
 export async function estimateGas(call: PreparedCall, cap: bigint, intrinsic: bigint): Promise<bigint> {
   const failed = (r: RunTxResult) => r.execResult.exceptionError !== undefined;
   const first = await tryRun(call, cap);
-  if (first instanceof Error) throw new RpcError(RpcCode.server, first.message);
+  // As geth's estimator: too little gas for the intrinsic cost is a failed run, any other refusal
+  // is reported with the gas it was tried with.
+  if (first instanceof Error && isIntrinsicGasError(first))
+    throw new RpcError(RpcCode.server, `gas required exceeds allowance (${cap})`);
+  if (first instanceof Error)
+    throw new RpcError(RpcCode.server, `failed with ${cap} gas: ${gethTxError(first)}`);
   if (failed(first)) {
     callOutput(first);
     throw new RpcError(RpcCode.server, `gas required exceeds allowance (${cap})`);

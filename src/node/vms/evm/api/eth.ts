@@ -34,6 +34,7 @@ import {
   parseCallArgs,
   parseStateOverrides,
   prepareCall,
+  gethTxError,
 } from './call.js';
 import { h, headerJson, logHexJson, logJson, q, receiptJson, txJson, txTypeAndTo } from './format.js';
 import { nativeEcrecover } from '../common.js';
@@ -264,8 +265,10 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
         parseBlockOverrides(params[3], 3),
         true,
       );
-      const result = await call.run(args.gas ?? CALL_GAS_CAP).catch((err: Error) => {
-        throw new RpcError(RpcCode.server, err.message.split(' -> ')[0].split('\n')[0]);
+      const gas = args.gas ?? CALL_GAS_CAP;
+      // geth's doCall wraps a refused call this way.
+      const result = await call.run(gas).catch((err: Error) => {
+        throw new RpcError(RpcCode.server, `err: ${gethTxError(err, args.from)} (supplied gas ${gas})`);
       });
       return h(callOutput(result));
     },
