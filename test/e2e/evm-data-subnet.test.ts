@@ -69,6 +69,8 @@ test('a Subnet-EVM chain is discovered, listed and indexed', async () => {
   assert.equal(listed.rpcUrl, rpcUrl);
   assert.equal(listed.wsUrl, rpcUrl.replace(/^http/, 'ws').replace(/\/rpc$/, '/ws'));
   assert.equal(listed.networkToken.decimals, 18);
+  for (const id of [String(CHAIN_ID), blockchainId])
+    assert.deepEqual(await sdk.data.evm.chains.get({ chainId: id }, at), listed);
 
   await stack.indexer.waitFor(CHAIN_ID, Number(receipt.blockNumber));
   for (const id of [String(CHAIN_ID), blockchainId]) {

@@ -920,6 +920,25 @@ describe('contracts, NFTs and chains', () => {
     assert.equal((await glacier.evmChains.supportedChains({ feature: 'webhooks' as any })).chains.length, 0);
   });
 
+  test('GET /v1/chains/{chainId} answers one chain by EVM chain id or blockchain id', async () => {
+    const { chains } = await sdk.data.evm.chains.list({}, at);
+    const listed = chains.find((x) => x.chainId === chainId);
+    const byEvmId = await sdk.data.evm.chains.get({ chainId }, at);
+    assert.deepEqual(byEvmId, listed);
+    const byBlockchainId = await sdk.data.evm.chains.get(
+      { chainId: stack.devnet.facts.chains.C.blockchainID },
+      at,
+    );
+    assert.deepEqual(byBlockchainId, listed);
+    assert.equal((await glacier.evmChains.getChainInfo({ chainId })).chainName, listed!.chainName);
+    const unknown = await fetch(`${stack.api.url}/v1/chains/999999`);
+    assert.equal(unknown.status, 404);
+    assert.equal(((await unknown.json()) as any).statusCode, 404);
+    const bad = await fetch(`${stack.api.url}/v1/chains/0xa868`);
+    assert.equal(bad.status, 400);
+    assert.equal(((await bad.json()) as any).error, 'Bad Request');
+  });
+
   test('bad input gets the service error body', async () => {
     const bad = await fetch(`${stack.api.url}/v1/chains/${chainId}/addresses/0x123/transactions:listErc20`);
     assert.equal(bad.status, 400);

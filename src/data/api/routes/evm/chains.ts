@@ -1,10 +1,14 @@
-/** `GET /v1/chains`: the C-chain and every Subnet-EVM chain the indexer follows. */
+/**
+ * `GET /v1/chains`: the C-chain and every Subnet-EVM chain the indexer follows; `GET
+ * /v1/chains/{chainId}` one of them (chainkit data.evm.chains.get, the real GetChainResponse).
+ */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_RESPONSES, StringEnum } from '../../schemas/common.js';
+import { resolveEvmChain, type ChainRow } from '../../../evm/read-model.js';
 import { WEIGHT } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
-import { ChainList } from './schemas.js';
+import { ChainInfo, ChainList } from './schemas.js';
 
 const Query = Type.Object(
   {
@@ -13,6 +17,33 @@ const Query = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const Params = Type.Object({ chainId: Type.String() });
+
+/** ChainInfo (and GetChainResponse, the same fields) of an indexed chain. */
+function chainInfo(r: ChainRow) {
+  return {
+    chainId: String(r.evm_chain_id),
+    status: 'OK',
+    chainName: r.name,
+    description: r.description,
+    platformChainId: r.blockchain_id,
+    subnetId: r.subnet_id,
+    vmId: r.vm_id,
+    vmName: 'EVM',
+    rpcUrl: r.rpc_url,
+    wsUrl: r.ws_url,
+    isTestnet: Number(r.is_testnet) === 1,
+    networkToken: {
+      name: r.token_name,
+      symbol: r.token_symbol,
+      decimals: Number(r.token_decimals),
+      description: `native token of ${r.name}`,
+    },
+    private: false,
+    enabledFeatures: JSON.parse(r.features) as string[],
+  };
+}
 
 export function chainRoutes(evm: EvmRouteDeps) {
   return async function (app: FastifyInstance) {
@@ -40,28 +71,26 @@ export function chainRoutes(evm: EvmRouteDeps) {
             return Number(r.is_testnet) === 1;
           })
           .filter((r) => !q.feature || (JSON.parse(r.features) as string[]).includes(q.feature))
-          .map((r) => ({
-            chainId: String(r.evm_chain_id),
-            status: 'OK',
-            chainName: r.name,
-            description: r.description,
-            platformChainId: r.blockchain_id,
-            subnetId: r.subnet_id,
-            vmId: r.vm_id,
-            vmName: 'EVM',
-            rpcUrl: r.rpc_url,
-            wsUrl: r.ws_url,
-            isTestnet: Number(r.is_testnet) === 1,
-            networkToken: {
-              name: r.token_name,
-              symbol: r.token_symbol,
-              decimals: Number(r.token_decimals),
-              description: `native token of ${r.name}`,
-            },
-            private: false,
-            enabledFeatures: JSON.parse(r.features) as string[],
-          }));
+          .map(chainInfo);
         return { chains };
+      },
+    );
+
+    app.get(
+      '/v1/chains/:chainId',
+      {
+        config: { computeUnits: WEIGHT.free },
+        schema: {
+          tags: ['EVM Chains'],
+          operationId: 'getChainInfo',
+          summary: 'Get one EVM chain this service indexes, by EVM chain id or blockchain id',
+          params: Params,
+          response: { 200: ChainInfo, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const p = request.params as Static<typeof Params>;
+        return chainInfo(await resolveEvmChain(evm.db, p.chainId));
       },
     );
   };
