@@ -354,6 +354,60 @@ describe('EVM transfer lists', () => {
     assert.equal(transfer.erc721Token.ownerAddress, bob);
   });
 
+  test('listErc1155 lists mints, the batch (one transfer per id) and the single transfer, a page cut inside the batch included', async () => {
+    const iter = await sdk.data.evm.address.transactions.listErc1155(
+      { chainId, address: alice, pageSize: 1 },
+      at,
+    );
+    const items = await walk<any>(
+      iter,
+      (t) => `${t.txHash}:${t.logIndex}:${t.erc1155Token.tokenId}`,
+      'transactions',
+    );
+    const logs = await pub.getLogs({
+      address: addr.multi,
+      events: [
+        parseAbiItem(
+          'event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)',
+        ),
+        parseAbiItem(
+          'event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)',
+        ),
+      ],
+      fromBlock: 0n,
+      toBlock: latestBlock,
+    });
+    const expected = logs
+      .flatMap((l: any) =>
+        l.eventName === 'TransferSingle'
+          ? [{ l, id: l.args.id, value: l.args.value }]
+          : l.args.ids.map((id: bigint, i: number) => ({ l, id, value: l.args.values[i] })),
+      )
+      .filter(({ l }) => l.args.from === alice || l.args.to === alice)
+      .reverse()
+      .map(({ l, id, value }) => [l.transactionHash, l.logIndex, String(id), String(value)]);
+    assert.equal(expected.length, 5); // two mints, a batch of two ids, one single transfer
+    assert.deepEqual(
+      items.map((t) => [t.txHash, t.logIndex, t.erc1155Token.tokenId, t.value]),
+      expected,
+    );
+    const batch = items.filter((t) => t.txHash === txs.erc1155);
+    assert.equal(batch.length, 2);
+    assert.equal(batch[0].to.address, bob);
+    assert.equal(batch[0].erc1155Token.address, addr.multi);
+    assert.equal(batch[0].erc1155Token.ercType, 'ERC-1155');
+    const block = await pub.getBlock({ blockNumber: BigInt(batch[0].blockNumber) });
+    assert.equal(batch[0].blockHash, block.hash);
+    const bobs = await glacier.evmTransactions.listErc1155Transactions({ chainId, address: bob });
+    assert.deepEqual(
+      bobs.transactions.map((t) => [t.erc1155Token.tokenId, t.value]),
+      [
+        ['2', '1'],
+        ['1', '3'],
+      ],
+    );
+  });
+
   test('listNative lists every transaction of the address with receipt fields', async () => {
     const iter = await sdk.data.evm.address.transactions.listNative(
       { chainId, address: getAddress(signer.address), pageSize: 3 },

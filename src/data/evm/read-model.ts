@@ -296,8 +296,13 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       };
     },
 
+    /**
+     * ERC-20, ERC-721 or ERC-1155 transfers. The keyset of the first two is (block, log index);
+     * an ERC-1155 TransferBatch is one log holding several transfers, so its cursor also carries
+     * the position in the batch (a two-part cursor would skip the rest of a batch cut by a page).
+     */
     async listTokenTransfers(
-      kind: 'erc20' | 'erc721',
+      kind: 'erc20' | 'erc721' | 'erc1155',
       args: ListArgs,
     ): Promise<Page<Record<string, unknown>>> {
       let q = db
@@ -308,13 +313,22 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
         .where('kind', '=', kind);
       if (args.startBlock !== undefined) q = q.where('block_number', '>=', args.startBlock);
       if (args.endBlock !== undefined) q = q.where('block_number', '<', args.endBlock);
-      if (args.after)
+      if (args.after && kind === 'erc1155')
+        q = q.where((eb) =>
+          eb(
+            eb.refTuple('block_number', 'log_index', 'sub_index'),
+            '<',
+            eb.tuple(args.after![0], args.after![1], args.after![2] ?? 0),
+          ),
+        );
+      else if (args.after)
         q = q.where((eb) =>
           eb(eb.refTuple('block_number', 'log_index'), '<', eb.tuple(args.after![0], args.after![1])),
         );
       const rows = await q
         .orderBy('block_number', 'desc')
         .orderBy('log_index', 'desc')
+        .orderBy('sub_index', 'desc')
         .limit(args.limit + 1)
         .execute();
       const page = rows.slice(0, args.limit);
@@ -324,7 +338,7 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
         page.map((r) => r.token),
       );
       const nfts =
-        kind === 'erc721'
+        kind !== 'erc20'
           ? await nftsByKey(
               db,
               args.chain,
@@ -351,12 +365,19 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
               erc20Token: erc20Token(r.token, c),
             };
           const nft = nfts.get(`${r.token}:${r.token_id}`);
+          if (kind === 'erc1155')
+            return { ...base, value: r.value, erc1155Token: erc1155Token(r.token, r.token_id, nft) };
           return {
             ...base,
             erc721Token: erc721Token(r.token, r.token_id, c, nft),
           };
         }),
-        next: rows.length > args.limit ? [Number(last.block_number), Number(last.log_index)] : undefined,
+        next:
+          rows.length <= args.limit
+            ? undefined
+            : kind === 'erc1155'
+              ? [Number(last.block_number), Number(last.log_index), Number(last.sub_index)]
+              : [Number(last.block_number), Number(last.log_index)],
       };
     },
 

@@ -97,6 +97,13 @@ export const Erc721Transfer = Type.Object({
   erc721Token: Erc721Token,
 });
 
+export const Erc1155Transfer = Type.Object({
+  ...transferCommon,
+  logIndex: Type.Integer(),
+  value: Type.String(),
+  erc1155Token: Erc1155Token,
+});
+
 export const InternalTransaction = Type.Object({
   ...transferCommon,
   internalTxType: StringEnum([
@@ -140,6 +147,7 @@ const envelope = <T extends ReturnType<typeof Type.Object>>(key: string, item: T
 
 export const Erc20List = envelope('transactions', Erc20Transfer);
 export const Erc721List = envelope('transactions', Erc721Transfer);
+export const Erc1155List = envelope('transactions', Erc1155Transfer);
 export const InternalList = envelope('transactions', InternalTransaction);
 export const NativeList = envelope('transactions', NativeTransaction);
 

@@ -1,11 +1,11 @@
-/** The four `GET /v1/chains/{chainId}/addresses/{address}/transactions:list*` routes. */
+/** The five `GET /v1/chains/{chainId}/addresses/{address}/transactions:list*` routes. */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseEvmAddress, rangeCheck, resolveEvmChain } from '../../../evm/read-model.js';
 import { ERROR_RESPONSES, PageToken, pageSize } from '../../schemas/common.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
-import { Erc20List, Erc721List, InternalList, NativeList } from './schemas.js';
+import { Erc1155List, Erc20List, Erc721List, InternalList, NativeList } from './schemas.js';
 
 const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
 const Query = Type.Object(
@@ -29,6 +29,11 @@ const KINDS = {
     schema: Erc721List,
     operationId: 'listErc721Transactions',
     summary: 'List ERC-721 transfers',
+  },
+  listErc1155: {
+    schema: Erc1155List,
+    operationId: 'listErc1155Transactions',
+    summary: 'List ERC-1155 transfers (a TransferBatch gives one transfer per token id)',
   },
   listInternals: {
     schema: InternalList,
@@ -79,7 +84,10 @@ export function transferRoutes(evm: EvmRouteDeps) {
               ? await evm.read.listNative(args)
               : kind === 'listInternals'
                 ? await evm.read.listInternals(args)
-                : await evm.read.listTokenTransfers(kind === 'listErc20' ? 'erc20' : 'erc721', args);
+                : await evm.read.listTokenTransfers(
+                    kind === 'listErc20' ? 'erc20' : kind === 'listErc721' ? 'erc721' : 'erc1155',
+                    args,
+                  );
           return {
             ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
             transactions: page.items,
