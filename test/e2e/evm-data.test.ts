@@ -408,6 +408,102 @@ describe('EVM transfer lists', () => {
     );
   });
 
+  test('transactions lists each transaction the address took part in once, with only its own transfers', async () => {
+    for (const who of [bob, carol]) {
+      const desc = await walk<any>(
+        await sdk.data.evm.address.transactions.list({ chainId, address: who, pageSize: 2 }, at),
+        (t) => t.nativeTransaction.txHash,
+        'transactions',
+      );
+      const kinds = await Promise.all(
+        (['listNative', 'listErc20', 'listErc721', 'listErc1155', 'listInternals'] as const).map(
+          async (kind) =>
+            (
+              (await (
+                await fetch(
+                  `${stack.api.url}/v1/chains/${chainId}/addresses/${who}/transactions:${kind}?pageSize=100`,
+                )
+              ).json()) as any
+            ).transactions.map((t: any) => t.txHash as string),
+        ),
+      );
+      assert.deepEqual(new Set(desc.map((t) => t.nativeTransaction.txHash)), new Set(kinds.flat()));
+      const position = (t: any) =>
+        Number(t.nativeTransaction.blockNumber) * 1e4 + t.nativeTransaction.blockIndex;
+      assert.deepEqual(
+        desc.map(position),
+        desc.map(position).sort((a, b) => b - a),
+      );
+      const asc = await walk<any>(
+        await sdk.data.evm.address.transactions.list(
+          { chainId, address: who.toLowerCase(), pageSize: 3, sortOrder: 'asc' },
+          at,
+        ),
+        (t) => t.nativeTransaction.txHash,
+        'transactions',
+      );
+      assert.deepEqual(asc, [...desc].reverse());
+      for (const t of desc)
+        for (const part of [
+          ...t.erc20Transfers,
+          ...t.erc721Transfers,
+          ...t.erc1155Transfers,
+          ...t.internalTransactions,
+        ])
+          assert.ok(
+            part.from.address === who || part.to.address === who,
+            'only the parts naming the address',
+          );
+    }
+    const bobs = await glacier.evmTransactions.listTransactions({ chainId, address: bob, pageSize: 100 });
+    const erc20 = bobs.transactions.find((t) => t.nativeTransaction.txHash === txs.erc20)!;
+    assert.equal(erc20.nativeTransaction.from.address, alice);
+    assert.equal(erc20.nativeTransaction.to.address, addr.token);
+    assert.deepEqual(
+      erc20.erc20Transfers!.map((t) => [t.from.address, t.to.address, t.value]),
+      [[alice, bob, '1500']],
+    );
+    const batch = bobs.transactions.find((t) => t.nativeTransaction.txHash === txs.erc1155)!;
+    assert.deepEqual(
+      batch.erc1155Transfers!.map((t) => [t.erc1155Token.tokenId, t.value]),
+      [
+        ['1', '3'],
+        ['2', '1'],
+      ],
+    );
+    const carols = await sdk.data.evm.address.transactions.list(
+      { chainId, address: carol, pageSize: 100 },
+      at,
+    );
+    const factory = carols.result.transactions.find((t) => t.nativeTransaction.txHash === txs.factory)!;
+    assert.deepEqual(
+      factory.internalTransactions!.map((t) => [t.internalTxType, t.to.address, t.value]),
+      [['CALL', carol, parseEther('1.5').toString()]],
+    );
+    const within = await sdk.data.evm.address.transactions.list(
+      {
+        chainId,
+        address: bob,
+        startBlock: Number(batch.nativeTransaction.blockNumber),
+        endBlock: Number(batch.nativeTransaction.blockNumber) + 1,
+      },
+      at,
+    );
+    assert.deepEqual(
+      within.result.transactions.map((t) => t.nativeTransaction.txHash),
+      [txs.erc1155],
+    );
+    const noActivity = await sdk.data.evm.address.transactions.list(
+      { chainId, address: '0x000000000000000000000000000000000000dEaD' },
+      at,
+    );
+    assert.deepEqual(noActivity.result, { transactions: [] });
+    const badOrder = await fetch(
+      `${stack.api.url}/v1/chains/${chainId}/addresses/${bob}/transactions?sortOrder=sideways`,
+    );
+    assert.equal(badOrder.status, 400);
+  });
+
   test('listNative lists every transaction of the address with receipt fields', async () => {
     const iter = await sdk.data.evm.address.transactions.listNative(
       { chainId, address: getAddress(signer.address), pageSize: 3 },

@@ -282,6 +282,18 @@ export const TransactionDetail = Type.Object({
   }),
 });
 
+/** One item of an address's `transactions` list: its native transaction and its parts. */
+export const TransactionDetailsList = envelope(
+  'transactions',
+  Type.Object({
+    nativeTransaction: NativeTransaction,
+    erc20Transfers: TransactionDetail.properties.erc20Transfers,
+    erc721Transfers: TransactionDetail.properties.erc721Transfers,
+    erc1155Transfers: TransactionDetail.properties.erc1155Transfers,
+    internalTransactions: TransactionDetail.properties.internalTransactions,
+  }),
+);
+
 export const EvmBlock = Type.Object({
   chainId: Type.String(),
   blockNumber: Type.String(),

@@ -1,11 +1,22 @@
-/** The five `GET /v1/chains/{chainId}/addresses/{address}/transactions:list*` routes. */
+/**
+ * The five `GET /v1/chains/{chainId}/addresses/{address}/transactions:list*` routes, and
+ * `…/transactions`, every transaction of the address with its transfers (listTransactions).
+ */
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseEvmAddress, rangeCheck, resolveEvmChain } from '../../../evm/read-model.js';
-import { ERROR_RESPONSES, PageToken, pageSize } from '../../schemas/common.js';
+import { addressTransactions } from '../../../evm/transaction-detail.js';
+import { ERROR_RESPONSES, PageToken, SortOrder, pageSize } from '../../schemas/common.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
-import { Erc1155List, Erc20List, Erc721List, InternalList, NativeList } from './schemas.js';
+import {
+  Erc1155List,
+  Erc20List,
+  Erc721List,
+  InternalList,
+  NativeList,
+  TransactionDetailsList,
+} from './schemas.js';
 
 const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
 const Query = Type.Object(
@@ -15,6 +26,11 @@ const Query = Type.Object(
     pageToken: Type.Optional(PageToken),
     pageSize: pageSize(100, 10),
   },
+  { additionalProperties: false },
+);
+
+const ListQuery = Type.Object(
+  { ...Query.properties, sortOrder: Type.Optional(SortOrder) },
   { additionalProperties: false },
 );
 
@@ -42,6 +58,28 @@ const KINDS = {
   },
 } as const;
 
+/**
+ * The chain, address and block range of an address list request, and the page-token scope that
+ * binds a token to them and to `route` (the list and any ordering).
+ */
+async function listRequest(evm: EvmRouteDeps, request: FastifyRequest, route: unknown[]) {
+  const p = request.params as Static<typeof Params>;
+  const q = request.query as Static<typeof Query>;
+  const chain = await resolveEvmChain(evm.db, p.chainId);
+  const address = parseEvmAddress(p.address);
+  const range = { startBlock: q.startBlock, endBlock: q.endBlock };
+  rangeCheck(range);
+  const scope = [
+    route[0],
+    Number(chain.evm_chain_id),
+    address,
+    range.startBlock ?? null,
+    range.endBlock ?? null,
+    ...route.slice(1),
+  ];
+  return { chain, address, range, scope };
+}
+
 type Cursor = [number, number] | [number, number, number];
 
 export function transferRoutes(evm: EvmRouteDeps) {
@@ -64,19 +102,8 @@ export function transferRoutes(evm: EvmRouteDeps) {
           },
         },
         async (request) => {
-          const p = request.params as Static<typeof Params>;
           const q = request.query as Static<typeof Query>;
-          const chain = await resolveEvmChain(evm.db, p.chainId);
-          const address = parseEvmAddress(p.address);
-          const range = { startBlock: q.startBlock, endBlock: q.endBlock };
-          rangeCheck(range);
-          const scope = [
-            kind,
-            Number(chain.evm_chain_id),
-            address,
-            range.startBlock ?? null,
-            range.endBlock ?? null,
-          ];
+          const { chain, address, range, scope } = await listRequest(evm, request, [kind]);
           const after = q.pageToken ? deps.tokens.open<Cursor>(scope, q.pageToken) : undefined;
           const args = { chain: Number(chain.evm_chain_id), address, ...range, after, limit: q.pageSize };
           const page =
@@ -95,5 +122,39 @@ export function transferRoutes(evm: EvmRouteDeps) {
         },
       );
     }
+
+    app.get(
+      '/v1/chains/:chainId/addresses/:address/transactions',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['EVM Transactions'],
+          operationId: 'listTransactions',
+          summary: 'List the transactions of an address with its transfers and internal transactions',
+          params: Params,
+          querystring: ListQuery,
+          response: { 200: TransactionDetailsList, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const q = request.query as Static<typeof ListQuery>;
+        // Newest first unless asked, as every other EVM list.
+        const order = q.sortOrder ?? 'desc';
+        const { chain, address, range, scope } = await listRequest(evm, request, ['transactions', order]);
+        const after = q.pageToken ? deps.tokens.open<[number, number]>(scope, q.pageToken) : undefined;
+        const page = await addressTransactions(evm.db, {
+          chain: Number(chain.evm_chain_id),
+          address,
+          ...range,
+          order,
+          after,
+          limit: q.pageSize,
+        });
+        return {
+          ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+          transactions: page.items,
+        };
+      },
+    );
   };
 }
