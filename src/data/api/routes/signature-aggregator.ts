@@ -39,7 +39,8 @@ export function signatureAggregatorRoute(aggregator: SignatureAggregator) {
     app.post(
       '/v1/signatureAggregator/:network/aggregateSignatures',
       {
-        config: { computeUnits: WEIGHT.xl },
+        // The real service's execution weight for this route is medium (20 CU), not xl.
+        config: { computeUnits: WEIGHT.medium },
         schema: {
           tags: ['Signature Aggregator'],
           operationId: 'aggregateSignatures',

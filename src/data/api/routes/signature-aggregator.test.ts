@@ -1,0 +1,59 @@
+/**
+ * The aggregation route around a stand-in aggregator: 201 with the signed message, the real
+ * service's execution weight (medium, 20 compute units) and its request checks.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { NETWORKS } from '../../../shared/networks.js';
+import type { AggregateRequest, SignatureAggregator } from '../../aggregator/aggregator.js';
+import { parseApiAccessConfig } from '../api-keys.js';
+import { buildDataApp } from '../app.js';
+import { createPageTokens } from '../page-token.js';
+import { createRateLimiter } from '../rate-limiter.js';
+import type { RouteDeps } from './deps.js';
+import { signatureAggregatorRoute } from './signature-aggregator.js';
+
+async function app(seen: AggregateRequest[]) {
+  const aggregator: SignatureAggregator = {
+    async aggregate(request) {
+      seen.push(request);
+      return { signedMessage: 'ab', signedWeight: 1n, totalWeight: 1n, signers: 1 };
+    },
+  };
+  const deps = {
+    network: NETWORKS.fuji,
+    tokens: createPageTokens(Buffer.alloc(32, 1)),
+  } as unknown as RouteDeps;
+  return buildDataApp({
+    deps,
+    access: parseApiAccessConfig(
+      { tiers: { tiny: { cuPerMinute: 100 } }, keys: [{ key: 'tiny-key-123456', tier: 'tiny' }] },
+      'test',
+    ),
+    limiter: createRateLimiter(),
+    version: 'test',
+    extraRoutes: [signatureAggregatorRoute(aggregator)],
+  });
+}
+
+describe('POST /v1/signatureAggregator/{network}/aggregateSignatures', () => {
+  it('answers 201 and costs the real service weight, medium (20 compute units)', async () => {
+    const seen: AggregateRequest[] = [];
+    const server = await app(seen);
+    try {
+      const res = await server.inject({
+        method: 'POST',
+        url: '/v1/signatureAggregator/fuji/aggregateSignatures',
+        headers: { 'x-glacier-api-key': 'tiny-key-123456' },
+        payload: { message: '0xdead', quorumPercentage: 67 },
+      });
+      assert.equal(res.statusCode, 201);
+      assert.deepEqual(res.json(), { signedMessage: 'ab' });
+      assert.equal(res.headers['ratelimit-limit'], '100');
+      assert.equal(res.headers['ratelimit-remaining'], '80');
+      assert.deepEqual(seen, [{ message: '0xdead', quorumPercentage: 67 }]);
+    } finally {
+      await server.close();
+    }
+  });
+});
