@@ -1,6 +1,6 @@
 /**
  * The aggregation route around a stand-in aggregator: 201 with the signed message, the real
- * service's execution weight (medium, 20 compute units) and its request checks.
+ * service's execution weight (medium, 20 compute units) and the network names it answers under.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -13,7 +13,7 @@ import { createRateLimiter } from '../rate-limiter.js';
 import type { RouteDeps } from './deps.js';
 import { signatureAggregatorRoute } from './signature-aggregator.js';
 
-async function app(seen: AggregateRequest[]) {
+async function app(seen: AggregateRequest[], network = NETWORKS.fuji) {
   const aggregator: SignatureAggregator = {
     async aggregate(request) {
       seen.push(request);
@@ -21,7 +21,7 @@ async function app(seen: AggregateRequest[]) {
     },
   };
   const deps = {
-    network: NETWORKS.fuji,
+    network,
     tokens: createPageTokens(Buffer.alloc(32, 1)),
   } as unknown as RouteDeps;
   return buildDataApp({
@@ -52,6 +52,27 @@ describe('POST /v1/signatureAggregator/{network}/aggregateSignatures', () => {
       assert.equal(res.headers['ratelimit-limit'], '100');
       assert.equal(res.headers['ratelimit-remaining'], '80');
       assert.deepEqual(seen, [{ message: '0xdead', quorumPercentage: 67 }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('on a local devnet answers under fuji and testnet (the spec names no local network), not mainnet', async () => {
+    const seen: AggregateRequest[] = [];
+    const server = await app(seen, NETWORKS.local);
+    try {
+      const post = (network: string) =>
+        server.inject({
+          method: 'POST',
+          url: `/v1/signatureAggregator/${network}/aggregateSignatures`,
+          payload: { message: '0xbeef' },
+        });
+      for (const network of ['fuji', 'testnet', 'local']) assert.equal((await post(network)).statusCode, 201);
+      assert.equal(seen.length, 3);
+      const mainnet = await post('mainnet');
+      assert.equal(mainnet.statusCode, 404);
+      assert.equal(mainnet.json().error, 'Not Found');
+      assert.equal((await post('devnet')).statusCode, 400);
     } finally {
       await server.close();
     }
