@@ -869,6 +869,70 @@ describe('EVM blocks', () => {
     );
     await expectError(`${base}?pageToken=${native.result.nextPageToken}`, 400);
   });
+
+  test("a block's transactions and the chain's latest ones are the node's, in block order, with the status filter", async () => {
+    // A transaction that fails on chain (mined with status 0) for the status filter.
+    const data = new ethers.Interface(c.Token20.abi).encodeFunctionData('transfer', [bob, 10n ** 30n]);
+    const failed = await wallet.sendTransaction({
+      to: addr.token,
+      data: data as Hex,
+      gas: 100_000n,
+      chain: wallet.chain,
+      account: wallet.account!,
+    });
+    const failedReceipt = await pub.waitForTransactionReceipt({ hash: failed });
+    assert.equal(failedReceipt.status, 'reverted');
+    await stack.indexer.waitFor(chainId, Number(failedReceipt.blockNumber));
+
+    const head = failedReceipt.blockNumber;
+    const newestFirst: Hex[] = [];
+    for (let n = head; n >= 1n; n--) {
+      const node = await nodeBlock(n);
+      const page = await sdk.data.evm.blocks.listTransactions({ chainId, blockId: String(n) }, at);
+      assert.deepEqual(
+        page.transactions.map((t) => [t.txHash, t.blockIndex, t.blockHash]),
+        node.transactions.map((hash, i) => [hash, i, node.hash]),
+      );
+      newestFirst.push(...[...node.transactions].reverse());
+    }
+    const byHash = await sdk.data.evm.blocks.listTransactions(
+      { chainId, blockId: failedReceipt.blockHash },
+      at,
+    );
+    assert.equal(byHash.transactions[0].txStatus, '0');
+    const latest = await walk<any>(
+      await sdk.data.evm.transactions.listLatest({ chainId, pageSize: 4 }, at),
+      (t) => t.txHash,
+      'transactions',
+    );
+    assert.deepEqual(
+      latest.map((t) => t.txHash),
+      newestFirst,
+    );
+    const failedOnly = await glacier.evmTransactions.listLatestTransactions({
+      chainId,
+      status: 'failed' as any,
+    });
+    assert.deepEqual(
+      failedOnly.transactions.map((t) => t.txHash),
+      [failed],
+    );
+    const succeeded = await walk<any>(
+      await sdk.data.evm.transactions.listLatest({ chainId, status: 'success', pageSize: 100 }, at),
+      (t) => t.txHash,
+      'transactions',
+    );
+    assert.deepEqual(
+      succeeded.map((t) => t.txHash),
+      newestFirst.filter((h) => h !== failed),
+    );
+    const base = `${stack.api.url}/v1/chains/${chainId}`;
+    assert.equal((await fetch(`${base}/blocks/${head + 1000n}/transactions`)).status, 404);
+    assert.equal((await fetch(`${base}/blocks/latest/transactions`)).status, 400);
+    assert.equal((await fetch(`${base}/blocks/1/transactions?pageSize=101`)).status, 400);
+    assert.equal((await fetch(`${base}/transactions?status=pending`)).status, 400);
+    assert.equal((await fetch(`${base}/transactions?pageSize=0`)).status, 400);
+  });
 });
 
 describe('EVM ERC-20 balances', () => {

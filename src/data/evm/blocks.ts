@@ -6,6 +6,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
 import type { EvmBlockTable } from '../store/schema-evm.js';
 import { InvalidParameterError, NotFoundError } from '../internal/errors.js';
+import { nativeTxItem } from './read-model.js';
 
 /** EvmBlock of the real service from a stored row. */
 export function evmBlockItem(r: Selectable<EvmBlockTable>) {
@@ -51,11 +52,81 @@ export async function latestBlocks(
   };
 }
 
-export async function getBlock(db: Kysely<DataSchema>, chain: number, blockId: string) {
+async function findBlock(db: Kysely<DataSchema>, chain: number, blockId: string) {
   const id = parseBlockId(blockId);
   let q = db.selectFrom('evm_blocks').selectAll().where('chain', '=', chain);
   q = 'hash' in id ? q.where('hash', '=', id.hash) : q.where('number', '=', id.number);
   const row = await q.executeTakeFirst();
   if (!row) throw new NotFoundError(`block ${blockId} is not indexed on chain ${chain}`);
-  return evmBlockItem(row);
+  return row;
+}
+
+export async function getBlock(db: Kysely<DataSchema>, chain: number, blockId: string) {
+  return evmBlockItem(await findBlock(db, chain, blockId));
+}
+
+/**
+ * Native transactions in block order, one per transaction (its sender's row of the party table),
+ * with a keyset cursor on (block, position): a block's in ascending order, or a chain's newest
+ * first, optionally only the succeeded (`status` 1) or failed (0) ones.
+ */
+async function txsInBlockOrder(
+  db: Kysely<DataSchema>,
+  args: {
+    chain: number;
+    block?: number;
+    status?: number;
+    order: 'asc' | 'desc';
+    after?: [number, number];
+    limit: number;
+  },
+) {
+  let q = db
+    .selectFrom('evm_native_txs')
+    .selectAll()
+    .where('chain', '=', args.chain)
+    .whereRef('address', '=', 'from_addr');
+  if (args.block !== undefined) q = q.where('block_number', '=', args.block);
+  if (args.status !== undefined) q = q.where('status', '=', args.status);
+  const after = args.after;
+  if (after)
+    q = q.where((eb) =>
+      eb(
+        eb.refTuple('block_number', 'tx_index'),
+        args.order === 'asc' ? '>' : '<',
+        eb.tuple(after[0], after[1]),
+      ),
+    );
+  const rows = await q
+    .orderBy('block_number', args.order)
+    .orderBy('tx_index', args.order)
+    .limit(args.limit + 1)
+    .execute();
+  const page = rows.slice(0, args.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(nativeTxItem),
+    next:
+      rows.length > args.limit
+        ? ([Number(last.block_number), Number(last.tx_index)] as [number, number])
+        : undefined,
+  };
+}
+
+/** The transactions of one block (by number or hash), in block order. */
+export async function blockTransactions(
+  db: Kysely<DataSchema>,
+  args: { chain: number; blockId: string; after?: [number, number]; limit: number },
+) {
+  const block = await findBlock(db, args.chain, args.blockId);
+  return txsInBlockOrder(db, { ...args, block: Number(block.number), order: 'asc' });
+}
+
+/** The chain's newest transactions, all or only the succeeded or failed ones. */
+export async function latestTransactions(
+  db: Kysely<DataSchema>,
+  args: { chain: number; status?: 'success' | 'failed'; after?: [number, number]; limit: number },
+) {
+  const status = args.status === undefined ? undefined : args.status === 'success' ? 1 : 0;
+  return txsInBlockOrder(db, { ...args, status, order: 'desc' });
 }

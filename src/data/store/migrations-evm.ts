@@ -346,3 +346,16 @@ export async function evmBlockDetails(db: AnyDb): Promise<void> {
       .execute();
   }
 }
+
+/**
+ * The chain's transactions in block order (a block's transactions, the latest of a chain): one
+ * index on the native party table by (chain, block, position). The sender's row stands for the
+ * transaction, so the routes read one row per transaction without a DISTINCT.
+ */
+export async function evmNativeTxsByBlock(db: AnyDb): Promise<void> {
+  await db.schema
+    .createIndex('evm_native_txs_by_block')
+    .on('evm_native_txs')
+    .columns(['chain', 'block_number', 'tx_index'])
+    .execute();
+}

@@ -1,12 +1,16 @@
-/** `GET /v1/chains/{chainId}/blocks` (newest first, keyset pages) and `.../blocks/{blockId}`. */
+/**
+ * `GET /v1/chains/{chainId}/blocks` (newest first, keyset pages), `.../blocks/{blockId}`, the
+ * block's transactions `.../blocks/{blockId}/transactions`, and the chain's latest transactions
+ * `.../transactions`.
+ */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { getBlock, latestBlocks } from '../../../evm/blocks.js';
+import { blockTransactions, getBlock, latestBlocks, latestTransactions } from '../../../evm/blocks.js';
 import { resolveEvmChain } from '../../../evm/read-model.js';
-import { ERROR_RESPONSES, PageToken, pageSize } from '../../schemas/common.js';
+import { ERROR_RESPONSES, PageToken, StringEnum, pageSize } from '../../schemas/common.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
-import { EvmBlock, EvmBlockList } from './schemas.js';
+import { EvmBlock, EvmBlockList, NativeList } from './schemas.js';
 
 const ChainParams = Type.Object({ chainId: Type.String() });
 const BlockParams = Type.Object({ chainId: Type.String(), blockId: Type.String() });
@@ -15,8 +19,31 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const BlockTxsQuery = Type.Object(
+  {
+    pageToken: Type.Optional(PageToken),
+    // chainkit sends 0 unless told otherwise (the real service's default): 0 is a full page.
+    pageSize: Type.Integer({ minimum: 0, maximum: 100, default: 0, description: '0 to 100; 0 means 100' }),
+  },
+  { additionalProperties: false },
+);
+const LatestTxsQuery = Type.Object(
+  {
+    pageToken: Type.Optional(PageToken),
+    pageSize: pageSize(100, 10),
+    status: Type.Optional(StringEnum(['failed', 'success'] as const)),
+  },
+  { additionalProperties: false },
+);
+
 export function blockRoutes(evm: EvmRouteDeps) {
   return async function (app: FastifyInstance, deps: RouteDeps) {
+    /** A ListNativeTransactionsResponse, with the token of the next page when there is one. */
+    const transactionPage = (scope: unknown[], page: { items: unknown[]; next?: [number, number] }) => ({
+      ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+      transactions: page.items,
+    });
+
     app.get(
       '/v1/chains/:chainId/blocks',
       {
@@ -60,6 +87,64 @@ export function blockRoutes(evm: EvmRouteDeps) {
         const p = request.params as Static<typeof BlockParams>;
         const chain = await resolveEvmChain(evm.db, p.chainId);
         return getBlock(evm.db, Number(chain.evm_chain_id), p.blockId);
+      },
+    );
+
+    app.get(
+      '/v1/chains/:chainId/blocks/:blockId/transactions',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['EVM Blocks'],
+          operationId: 'getTransactionsForBlock',
+          summary: 'List the transactions of a block, in block order',
+          params: BlockParams,
+          querystring: BlockTxsQuery,
+          response: { 200: NativeList, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const p = request.params as Static<typeof BlockParams>;
+        const q = request.query as Static<typeof BlockTxsQuery>;
+        const chain = Number((await resolveEvmChain(evm.db, p.chainId)).evm_chain_id);
+        const scope = ['blockTransactions', chain, p.blockId.toLowerCase()];
+        const after = q.pageToken ? deps.tokens.open<[number, number]>(scope, q.pageToken) : undefined;
+        const page = await blockTransactions(evm.db, {
+          chain,
+          blockId: p.blockId,
+          after,
+          limit: q.pageSize || 100,
+        });
+        return transactionPage(scope, page);
+      },
+    );
+
+    app.get(
+      '/v1/chains/:chainId/transactions',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['EVM Transactions'],
+          operationId: 'listLatestTransactions',
+          summary: 'List the latest transactions of the chain, newest first',
+          params: ChainParams,
+          querystring: LatestTxsQuery,
+          response: { 200: NativeList, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const p = request.params as Static<typeof ChainParams>;
+        const q = request.query as Static<typeof LatestTxsQuery>;
+        const chain = Number((await resolveEvmChain(evm.db, p.chainId)).evm_chain_id);
+        const scope = ['latestTransactions', chain, q.status ?? null];
+        const after = q.pageToken ? deps.tokens.open<[number, number]>(scope, q.pageToken) : undefined;
+        const page = await latestTransactions(evm.db, {
+          chain,
+          status: q.status,
+          after,
+          limit: q.pageSize,
+        });
+        return transactionPage(scope, page);
       },
     );
   };
