@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { verifyMerkleProof } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { ethers } from 'ethers';
+import WebSocket from 'ws';
 import {
   createPublicClient,
   createWalletClient,
@@ -102,6 +103,15 @@ describe('C-chain contracts through viem and ethers', () => {
   after(async () => {
     await net?.stop();
   });
+  const transferToEwoq = () =>
+    wallet.writeContract({
+      address: token,
+      abi: artifacts.Token.abi,
+      functionName: 'transfer',
+      args: [EWOQ, 1n],
+      account,
+      chain,
+    });
 
   it('deploys contracts compiled with solc and calls them', async () => {
     const hash = await wallet.deployContract({
@@ -192,12 +202,15 @@ describe('C-chain contracts through viem and ethers', () => {
       fromGetLogs.filter((l: any) => l.transactionHash === hash),
       receiptLogs,
     );
-    const none = await client.getLogs({
-      address: token,
-      fromBlock: receipt.blockNumber + 1n,
-      toBlock: receipt.blockNumber + 1n,
+    // A range past the last accepted block is refused, as coreth refuses it.
+    const past = receipt.blockNumber + 1n;
+    const beyond = await rpc(url, 'eth_getLogs', [
+      { address: token, fromBlock: toHex(past), toBlock: toHex(past) },
+    ]);
+    assert.deepEqual(beyond.body.error, {
+      code: -32000,
+      message: `requested from block ${past} after last accepted block ${receipt.blockNumber}`,
     });
-    assert.equal(none.length, 0);
     const byBlock = await rpc(url, 'eth_getBlockReceipts', [toHex(receipt.blockNumber)]);
     assert.equal(byBlock.body.result[0].transactionHash, hash);
     const single = await rpc(url, 'eth_getTransactionReceipt', [hash]);
@@ -210,6 +223,82 @@ describe('C-chain contracts through viem and ethers', () => {
     assert.equal(await client.uninstallFilter({ filter }), true);
     const gone = await rpc(url, 'eth_getFilterChanges', [filter.id]);
     assert.equal(gone.body.error.message, 'filter not found');
+  });
+
+  it('reads log filters as coreth does: topic wildcards, topic counts, ranges and tags', async () => {
+    const T = keccak256(toHex('Transfer(address,address,uint256)'));
+    const logsOf = async (filter: object) => (await rpc(url, 'eth_getLogs', [filter])).body;
+    const all = (await logsOf({ address: token, fromBlock: '0x0', topics: [T] })).result;
+    assert.ok(all.length >= 3);
+    // A null among a position's alternatives makes it a wildcard.
+    assert.equal(
+      (await logsOf({ address: token, fromBlock: '0x0', topics: [[T, null]] })).result.length,
+      all.length,
+    );
+    assert.equal(
+      (await logsOf({ address: token, fromBlock: '0x0', topics: [[null, T]] })).result.length,
+      all.length,
+    );
+    // Transfer logs carry three topics: a fourth position, even a wildcard, matches none of them.
+    assert.equal(
+      (await logsOf({ address: token, fromBlock: '0x0', topics: [T, null, null] })).result.length,
+      all.length,
+    );
+    assert.deepEqual(
+      (await logsOf({ address: token, fromBlock: '0x0', topics: [T, null, null, null] })).result,
+      [],
+    );
+    const head = await client.getBlockNumber();
+    const refused = async (filter: object, code: number, message: string) =>
+      assert.deepEqual((await logsOf(filter)).error, { code, message }, JSON.stringify(filter));
+    await refused({ fromBlock: '0x2', toBlock: '0x1' }, -32000, 'invalid block range params');
+    await refused(
+      { fromBlock: 'latest', toBlock: '0x1' },
+      -32000,
+      `begin block ${head} is greater than end block 1`,
+    );
+    await refused(
+      { toBlock: toHex(head + 3n) },
+      -32000,
+      `requested to block ${head + 3n} after last accepted block ${head}`,
+    );
+    await refused({ fromBlock: 'pending' }, -32000, 'invalid block range params');
+    await refused({ topics: [null, null, null, null, null] }, -32000, 'exceed max topics');
+    await refused(
+      { blockHash: all[0].blockHash, fromBlock: '0x1' },
+      -32602,
+      'invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other',
+    );
+    await refused(
+      { address: ['0x1234'] },
+      -32602,
+      'invalid argument 0: invalid address at index 0: hex has invalid length 2 after decoding; expected 20 for address',
+    );
+    assert.deepEqual((await logsOf({ fromBlock: 'pending', toBlock: 'pending' })).result, []);
+    const badRange = await rpc(url, 'eth_newFilter', [{ fromBlock: '0x5', toBlock: '0x1' }]);
+    assert.deepEqual(badRange.body.error, {
+      code: -32000,
+      message: 'invalid from and to block combination: from > to',
+    });
+
+    // A filter's `latest` is the head when its logs are read, not when it was installed.
+    const latest = (await rpc(url, 'eth_newFilter', [{ address: token }])).body.result;
+    const pendingFull = (await rpc(url, 'eth_newPendingTransactionFilter', [true])).body.result;
+    const hash = await transferToEwoq();
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    await client.waitForTransactionReceipt({
+      hash: await transferToEwoq(),
+    });
+    const filterLogs = (await rpc(url, 'eth_getFilterLogs', [latest])).body.result;
+    assert.equal(filterLogs.length, 1);
+    assert.ok(BigInt(filterLogs[0].blockNumber) > receipt.blockNumber);
+    // fullTx: the pool's transactions in full, without a block, as coreth writes them.
+    const pooled = (await rpc(url, 'eth_getFilterChanges', [pendingFull])).body.result;
+    assert.equal(pooled[0].hash, hash);
+    assert.equal(pooled[0].blockHash, null);
+    assert.equal(pooled[0].from.toLowerCase(), EWOQ.toLowerCase());
+    const changes = (await rpc(url, 'eth_getFilterChanges', [latest])).body.result;
+    assert.deepEqual(changes.map((l: any) => l.transactionHash).slice(0, 1), [hash]);
   });
 
   it("keeps each call's changes to itself, however many calls share a block", async () => {
@@ -334,14 +423,7 @@ describe('C-chain contracts through viem and ethers', () => {
     let hash: Hex | undefined;
     let receipt: any;
     for (let attempt = 0; attempt < 20; attempt++) {
-      hash = await wallet.writeContract({
-        address: token,
-        abi: artifacts.Token.abi,
-        functionName: 'transfer',
-        args: [EWOQ, 1n],
-        account,
-        chain,
-      });
+      hash = await transferToEwoq();
       receipt = await client.waitForTransactionReceipt({ hash });
       for (
         let i = 0;
@@ -360,6 +442,85 @@ describe('C-chain contracts through viem and ethers', () => {
     assert.ok(logs.some((l: any) => l.transactionHash === hash));
     const raw = await rpc(url, 'eth_subscribe', ['newHeads']);
     assert.equal(raw.body.error.code, -32601);
+  });
+
+  it('answers eth_subscribe and eth_unsubscribe as geth does, each connection its own', async () => {
+    const open = async () => {
+      const socket = new WebSocket(net.facts.urls.cChainWs);
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      const replies = new Map<number, (m: any) => void>();
+      const notes: any[] = [];
+      socket.on('message', (raw) => {
+        const m = JSON.parse(raw.toString());
+        if (m.method === 'eth_subscription') notes.push(m.params);
+        else replies.get(m.id)?.(m);
+      });
+      let next = 0;
+      const call = (method: string, params: unknown[]) =>
+        new Promise<any>((resolve) => {
+          const id = ++next;
+          replies.set(id, resolve);
+          socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+        });
+      return { socket, call, notes };
+    };
+    const a = await open();
+    const b = await open();
+    try {
+      const err = async (params: unknown[]) => (await a.call('eth_subscribe', params)).error;
+      assert.deepEqual(await err(['foo']), {
+        code: -32601,
+        message: 'no "foo" subscription in eth namespace',
+      });
+      assert.deepEqual(await err([]), {
+        code: -32602,
+        message: 'expected subscription name as first argument',
+      });
+      assert.deepEqual(await err(['newHeads', {}]), {
+        code: -32602,
+        message: 'too many arguments, want at most 1',
+      });
+      assert.deepEqual(await err(['logs']), {
+        code: -32602,
+        message: 'missing value for required argument 1',
+      });
+      const T = keccak256(toHex('Transfer(address,address,uint256)'));
+      // Registered before newHeads, so their notifications for a block come before its head's.
+      const four = (
+        await a.call('eth_subscribe', ['logs', { address: token, topics: [T, null, null, null] }])
+      ).result;
+      const three = (
+        await a.call('eth_subscribe', ['logs', { address: token, topics: [[null, T], null, null] }])
+      ).result;
+      const accepted = (await a.call('eth_subscribe', ['newAcceptedTransactions'])).result;
+      const pendingFull = (await a.call('eth_subscribe', ['newPendingTransactions', true])).result;
+      const heads = (await a.call('eth_subscribe', ['newHeads'])).result;
+      // Another connection can neither see nor end them.
+      assert.deepEqual((await b.call('eth_unsubscribe', [heads])).error, {
+        code: -32000,
+        message: 'subscription not found',
+      });
+      const hash = await transferToEwoq();
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      const of = (id: string) => a.notes.filter((n) => n.subscription === id).map((n) => n.result);
+      for (let i = 0; i < 100 && !of(heads).some((h: any) => BigInt(h.number) >= receipt.blockNumber); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(of(four), []);
+      assert.ok(of(three).some((l: any) => l.transactionHash === hash));
+      assert.ok(of(accepted).includes(hash));
+      const full = of(pendingFull).find((t: any) => t.hash === hash);
+      assert.equal(full.blockHash, null);
+      assert.equal(full.from.toLowerCase(), EWOQ.toLowerCase());
+      assert.equal(b.notes.length, 0);
+      assert.equal((await a.call('eth_unsubscribe', [heads])).result, true);
+      assert.deepEqual((await a.call('eth_unsubscribe', [heads])).error, {
+        code: -32000,
+        message: 'subscription not found',
+      });
+    } finally {
+      a.socket.close();
+      b.socket.close();
+    }
   });
 
   it('answers batches in order and refuses oversized ones whole', async () => {

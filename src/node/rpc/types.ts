@@ -16,5 +16,16 @@ export interface RpcResponse {
 /** What a handler may know about the call it serves. */
 export interface CallContext {
   /** Present when the call arrived over a WebSocket connection (subscriptions need it). */
-  readonly connection?: { send(message: unknown): void; onClose(listener: () => void): void };
+  readonly connection?: {
+    send(message: unknown): void;
+    onClose(listener: () => void): void;
+    /**
+     * Runs the listener once the reply to this call (or to the batch holding it) has been sent:
+     * a subscription's notifications wait for it, as geth's notifier does, so a client never
+     * sees a notification for an id it has not been given yet.
+     */
+    afterReply(listener: () => void): void;
+    /** This connection's subscriptions by id, each with its stop function (stopped on close). */
+    readonly subscriptions: Map<string, () => void>;
+  };
 }

@@ -368,8 +368,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
 
     eth_getLogs: (params) => {
       arity(params, 1, 1);
-      const filter = parseLogFilter(chain, params[0], 0);
-      return queryLogs(chain, filter);
+      return queryLogs(chain, parseLogFilter(params[0], 0));
     },
 
     eth_gasPrice: (params) => (arity(params, 0), q(chain.nextBaseFee() + suggestedTip())),
@@ -577,89 +576,188 @@ export function checkProofWindow(chain: EvmChain, n: bigint): void {
     );
 }
 
+/**
+ * A filter's block bound as coreth's `rpc.BlockNumber`: a block number, or one of these tags
+ * (negative, so that `>= 0` tells a number). `accepted` reads as `finalized`, as in coreth.
+ */
+export const BLOCK_TAG = { safe: -4n, finalized: -3n, latest: -2n, pending: -1n } as const;
+
+/** What an eth_getLogs / eth_newFilter / logs-subscription object asks for (coreth's FilterCriteria). */
 export interface LogFilter {
-  fromBlock: bigint;
-  toBlock: bigint;
+  /** Absent: `latest`. */
+  fromBlock?: bigint;
+  toBlock?: bigint;
   addresses: Uint8Array[];
+  /** Per position: null or empty = any. */
   topics: (Uint8Array[] | null)[];
   blockHash?: Uint8Array;
 }
 
-/** Parses an eth_getLogs / eth_newFilter object; `fromBlock`/`toBlock` tags resolve now. */
-export function parseLogFilter(
-  chain: EvmChain,
-  v: unknown,
-  i: number,
-  resolveNow = true,
-): LogFilter & { fromTag?: string; toTag?: string } {
-  if (typeof v !== 'object' || v === null || Array.isArray(v))
-    bad(i, 'json: cannot unmarshal into FilterCriteria');
+/** coreth's `hexutil.Decode` and its errors. */
+function hexBytes(s: string): Uint8Array | string {
+  if (s.length === 0) return 'empty hex string';
+  if (!/^0[xX]/.test(s)) return 'hex string without 0x prefix';
+  if (!/^[0-9a-fA-F]*$/.test(s.slice(2))) return 'invalid hex string';
+  if (s.length % 2 !== 0) return 'hex string of odd length';
+  return Uint8Array.from(Buffer.from(s.slice(2), 'hex'));
+}
+
+function filterAddress(s: string): Uint8Array | string {
+  const b = hexBytes(s);
+  if (typeof b === 'string') return b;
+  return b.length === 20 ? b : `hex has invalid length ${b.length} after decoding; expected 20 for address`;
+}
+
+function filterTopic(s: string, i: number): Uint8Array {
+  const b = hexBytes(s);
+  if (typeof b === 'string') bad(i, b);
+  if (b.length !== 32) bad(i, `hex has invalid length ${b.length} after decoding; expected 32 for topic`);
+  return b;
+}
+
+function filterBlock(v: unknown, i: number): bigint {
+  if (v === 'accepted' || v === 'finalized') return BLOCK_TAG.finalized;
+  if (v === 'safe' || v === 'latest' || v === 'pending') return BLOCK_TAG[v];
+  if (v === 'earliest') return 0n;
+  const ref = blockRef([v], 0);
+  if (ref.kind !== 'number') bad(i, 'invalid block number');
+  return ref.number;
+}
+
+/**
+ * Parses an eth_getLogs / eth_newFilter / logs-subscription object as coreth's
+ * `FilterCriteria.UnmarshalJSON` does (its errors are `invalid argument N: …`). Tags stay tags:
+ * each query resolves them against the chain as it is then.
+ */
+export function parseLogFilter(v: unknown, i: number): LogFilter {
+  if (v === null) return { addresses: [], topics: [] }; // JSON null leaves the struct empty
+  if (typeof v !== 'object' || Array.isArray(v))
+    bad(i, 'json: cannot unmarshal into Go value of type filters.input');
   const o = v as Record<string, unknown>;
   const addresses: Uint8Array[] = [];
   if (o.address != null) {
-    const list = Array.isArray(o.address) ? o.address : [o.address];
-    for (const a of list) {
-      if (typeof a !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(a)) bad(i, 'invalid address');
-      addresses.push(Uint8Array.from(Buffer.from(a.slice(2), 'hex')));
-    }
+    if (typeof o.address === 'string') {
+      const a = filterAddress(o.address);
+      if (typeof a === 'string') bad(i, `invalid address: ${a}`);
+      addresses.push(a);
+    } else if (Array.isArray(o.address)) {
+      if (o.address.length > 1000) bad(i, 'exceed max addresses');
+      o.address.forEach((x: unknown, k) => {
+        if (typeof x !== 'string') bad(i, `non-string address at index ${k}`);
+        const a = filterAddress(x);
+        if (typeof a === 'string') bad(i, `invalid address at index ${k}: ${a}`);
+        addresses.push(a);
+      });
+    } else bad(i, 'invalid addresses in query');
   }
   const topics: (Uint8Array[] | null)[] = [];
   if (o.topics != null) {
-    if (!Array.isArray(o.topics)) bad(i, 'invalid topics');
-    if (o.topics.length > 4) bad(i, 'exceed max topics');
+    if (!Array.isArray(o.topics))
+      bad(
+        i,
+        `json: cannot unmarshal ${typeof o.topics} into Go struct field input.topics of type []interface {}`,
+      );
     for (const t of o.topics) {
       if (t === null) topics.push(null);
-      else {
-        const list = Array.isArray(t) ? t : [t];
-        topics.push(
-          list.map((x) => {
-            if (typeof x !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(x)) bad(i, 'invalid topic');
-            return Uint8Array.from(Buffer.from(x.slice(2), 'hex'));
-          }),
-        );
-      }
+      else if (typeof t === 'string') topics.push([filterTopic(t, i)]);
+      else if (Array.isArray(t)) {
+        // A null among the alternatives makes the position a wildcard, as in coreth.
+        let alternatives: Uint8Array[] | null = [];
+        for (const x of t) {
+          if (x === null) {
+            alternatives = null;
+            break;
+          }
+          if (typeof x !== 'string') bad(i, 'invalid topic(s)');
+          alternatives.push(filterTopic(x, i));
+        }
+        topics.push(alternatives);
+      } else bad(i, 'invalid topic(s)');
     }
   }
-  const head = chain.latest.number;
   if (o.blockHash != null) {
     if (o.fromBlock != null || o.toBlock != null)
-      bad(i, 'cannot specify both BlockHash and FromBlock/Choose either');
+      bad(i, 'cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other');
     if (typeof o.blockHash !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(o.blockHash))
       bad(i, 'invalid block hash');
-    const hash = Uint8Array.from(Buffer.from(o.blockHash.slice(2), 'hex'));
-    const n = chain.store.numberOfHash(hash);
-    if (n === undefined) throw new RpcError(RpcCode.server, 'unknown block');
-    return { fromBlock: n, toBlock: n, addresses, topics, blockHash: hash };
+    const blockHash = Uint8Array.from(Buffer.from(o.blockHash.slice(2), 'hex'));
+    return { addresses, topics, blockHash };
   }
-  const edge = (x: unknown, fallback: bigint): { n: bigint; tag?: string } => {
-    if (x == null) return { n: fallback, tag: 'latest' };
-    const ref = blockRef([x], 0);
-    if (ref.kind === 'tag')
-      return { n: ref.tag === 'earliest' ? 0n : head, tag: ref.tag === 'earliest' ? undefined : 'latest' };
-    if (ref.kind === 'number') return { n: ref.number };
-    bad(i, 'invalid block number');
-  };
-  const from = edge(o.fromBlock, head);
-  const to = edge(o.toBlock, head);
-  void resolveNow;
-  return { fromBlock: from.n, toBlock: to.n, addresses, topics, fromTag: from.tag, toTag: to.tag };
+  const fromBlock = o.fromBlock == null ? undefined : filterBlock(o.fromBlock, i);
+  const toBlock = o.toBlock == null ? undefined : filterBlock(o.toBlock, i);
+  return { fromBlock, toBlock, addresses, topics };
 }
 
-export function queryLogs(chain: EvmChain, f: LogFilter): Record<string, unknown>[] {
+/**
+ * Whether a filter may be installed (`eth_newFilter`, a logs subscription): coreth's
+ * `SubscribeAcceptedLogs` takes these bound combinations and refuses the rest.
+ */
+export function checkFilterRange(f: LogFilter): void {
+  const from = f.fromBlock ?? BLOCK_TAG.latest;
+  const to = f.toBlock ?? BLOCK_TAG.latest;
+  const { latest, pending } = BLOCK_TAG;
+  if (
+    (from === pending && to === pending) ||
+    (from === latest && to === latest) ||
+    (from >= 0n && to >= 0n && to >= from) ||
+    (from >= latest && to === pending) ||
+    (from >= 0n && to === latest)
+  )
+    return;
+  throw new RpcError(RpcCode.server, 'invalid from and to block combination: from > to');
+}
+
+/** Whether an accepted log falls in a filter's numeric bounds (tags do not bound, as in coreth). */
+export function inFilterRange(f: LogFilter, blockNumber: bigint): boolean {
+  if (f.fromBlock !== undefined && f.fromBlock >= 0n && blockNumber < f.fromBlock) return false;
+  if (f.toBlock !== undefined && f.toBlock >= 0n && blockNumber > f.toBlock) return false;
+  return true;
+}
+
+/**
+ * The logs a filter selects among accepted blocks, with coreth's checks and words (all -32000):
+ * `eth_getLogs` (`getLogs`: topic count and numeric `from > to` first) and `eth_getFilterLogs`.
+ */
+export function queryLogs(chain: EvmChain, f: LogFilter, getLogs = true): Record<string, unknown>[] {
+  if (getLogs && f.topics.length > 4) throw new RpcError(RpcCode.server, 'exceed max topics');
   const head = chain.latest.number;
-  const to = f.toBlock > head ? head : f.toBlock;
-  if (f.fromBlock > to) {
-    if (f.fromBlock > head) return [];
-    throw new RpcError(RpcCode.invalidParams, 'invalid block range params');
+  let begin: bigint;
+  let end: bigint;
+  if (f.blockHash) {
+    const n = chain.store.numberOfHash(f.blockHash);
+    if (n === undefined) throw new RpcError(RpcCode.server, 'unknown block');
+    begin = end = n;
+  } else {
+    begin = f.fromBlock ?? BLOCK_TAG.latest;
+    end = f.toBlock ?? BLOCK_TAG.latest;
+    if (getLogs && begin > 0n && end > 0n && begin > end)
+      throw new RpcError(RpcCode.server, 'invalid block range params');
+    // Nothing past the last accepted block (coreth without allow-unfinalized-queries).
+    if (begin >= 0n && begin > head)
+      throw new RpcError(RpcCode.server, `requested from block ${begin} after last accepted block ${head}`);
+    if (end >= 0n && end > head)
+      throw new RpcError(RpcCode.server, `requested to block ${end} after last accepted block ${head}`);
+    const { pending } = BLOCK_TAG;
+    if (begin === pending && end !== pending)
+      throw new RpcError(RpcCode.server, 'invalid block range params');
+    if (begin === pending && end === pending) return []; // pending logs: there is no pending block
+    const endSet = end >= 0n;
+    // Every tag (latest, pending, accepted/finalized, safe) is the last accepted block here.
+    if (begin < 0n) begin = head;
+    if (end < 0n) end = head;
+    if (endSet && end < begin)
+      throw new RpcError(RpcCode.server, `begin block ${begin} is greater than end block ${end}`);
+    if (end - begin >= MAX_LOG_BLOCK_RANGE)
+      throw new RpcError(
+        RpcCode.server,
+        `requested too many blocks from ${begin} to ${end}, maximum is set to ${MAX_LOG_BLOCK_RANGE}`,
+      );
   }
-  if (to - f.fromBlock > MAX_LOG_BLOCK_RANGE)
-    throw new RpcError(
-      RpcCode.server,
-      `requested too many blocks from ${f.fromBlock} to ${to}, maximum is set to ${MAX_LOG_BLOCK_RANGE}`,
-    );
+  // More topics than a log can carry (LOG4) match nothing.
+  if (f.topics.length > 4) return [];
   const logs = chain.store.queryLogsHex({
-    fromBlock: f.fromBlock,
-    toBlock: to,
+    fromBlock: begin,
+    toBlock: end,
     addresses: f.addresses,
     topics: f.topics,
     limit: MAX_LOGS,

@@ -6,26 +6,26 @@
  * five minutes is removed.
  */
 import { randomBytes } from 'node:crypto';
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { AcceptedBlock, EvmChain } from '../evm-chain.js';
 import type { StoredLog } from '../state/chain-store.js';
 import { arity, bad, bool } from './args.js';
-import { parseLogFilter, queryLogs, type LogFilter } from './eth.js';
-import { headerJson, logJson } from './format.js';
+import { checkFilterRange, inFilterRange, parseLogFilter, queryLogs, type LogFilter } from './eth.js';
+import { decodeStoredTx, headerJson, logJson, txJson } from './format.js';
 
 export const FILTER_TIMEOUT_MS = 5 * 60_000;
 
 type Filter =
   | {
       kind: 'logs';
-      criteria: LogFilter & { toTag?: string };
+      criteria: LogFilter;
       logs: Record<string, unknown>[];
       lastPoll: number;
     }
   | { kind: 'blocks'; hashes: string[]; lastPoll: number }
-  | { kind: 'pending'; hashes: string[]; lastPoll: number };
+  | { kind: 'pending'; hashes: string[]; full: boolean; lastPoll: number };
 
 function newId(): string {
   return '0x' + randomBytes(16).toString('hex');
@@ -35,6 +35,9 @@ export function logMatches(
   f: { addresses: Uint8Array[]; topics: (Uint8Array[] | null)[] },
   l: StoredLog,
 ): boolean {
+  // As coreth's filterLogs: a log with fewer topics than the filter lists (trailing nulls
+  // included) does not match.
+  if (f.topics.length > l.topics.length) return false;
   if (f.addresses.length && !f.addresses.some((a) => Buffer.from(a).equals(Buffer.from(l.address))))
     return false;
   for (let i = 0; i < f.topics.length; i++) {
@@ -46,6 +49,16 @@ export function logMatches(
   return true;
 }
 
+/** A transaction in full, as coreth writes it for `fullTx`: NewRPCTransaction without a block. */
+function txJsonOf(chain: EvmChain, hash: string): unknown {
+  const pooled = chain.pool.get(hash);
+  if (pooled) return txJson(pooled.tx, pooled.sender);
+  const stored = chain.store.txByHash(hexToBytes(hash as `0x${string}`));
+  return stored
+    ? txJson(decodeStoredTx(chain.common, stored), bytesToHex(stored.sender), undefined, stored.hash)
+    : hash;
+}
+
 export function createFilterApi(chain: EvmChain): { handlers: Record<string, EvmHandler>; close(): void } {
   const filters = new Map<string, Filter>();
 
@@ -55,8 +68,7 @@ export function createFilterApi(chain: EvmChain): { handlers: Record<string, Evm
       if (f.kind === 'blocks') f.hashes.push(hash);
       else if (f.kind === 'logs') {
         const c = f.criteria;
-        if (b.number < c.fromBlock) continue;
-        if (c.toTag === undefined && b.number > c.toBlock) continue;
+        if (!inFilterRange(c, b.number)) continue;
         for (const l of b.logs) if (logMatches(c, l)) f.logs.push(logJson(l, b.hash));
       }
     }
@@ -85,7 +97,8 @@ export function createFilterApi(chain: EvmChain): { handlers: Record<string, Evm
     handlers: {
       eth_newFilter: (params) => {
         arity(params, 1, 1);
-        const criteria = parseLogFilter(chain, params[0], 0);
+        const criteria = parseLogFilter(params[0], 0);
+        checkFilterRange(criteria);
         const id = newId();
         filters.set(id, { kind: 'logs', criteria, logs: [], lastPoll: Date.now() });
         return id;
@@ -98,23 +111,24 @@ export function createFilterApi(chain: EvmChain): { handlers: Record<string, Evm
       },
       eth_newPendingTransactionFilter: (params) => {
         arity(params, 1);
-        bool(params, 0); // geth's optional fullTx flag: polls return hashes either way
+        const full = bool(params, 0); // geth's optional fullTx flag: polls return whole txs
         const id = newId();
-        filters.set(id, { kind: 'pending', hashes: [], lastPoll: Date.now() });
+        filters.set(id, { kind: 'pending', hashes: [], full, lastPoll: Date.now() });
         return id;
       },
       eth_getFilterChanges: (params) => {
         const [, f] = get(params);
         f.lastPoll = Date.now();
         if (f.kind === 'logs') return f.logs.splice(0);
-        return f.hashes.splice(0);
+        const hashes = f.hashes.splice(0);
+        return f.kind === 'pending' && f.full ? hashes.map((hash) => txJsonOf(chain, hash)) : hashes;
       },
       eth_getFilterLogs: (params) => {
         const [, f] = get(params);
         if (f.kind !== 'logs') throw new RpcError(RpcCode.server, 'filter not found');
         f.lastPoll = Date.now();
-        const c = f.criteria;
-        return queryLogs(chain, { ...c, toBlock: c.toTag ? chain.latest.number : c.toBlock });
+        // The criteria's tags resolve now, as coreth runs the filter's range again.
+        return queryLogs(chain, f.criteria, false);
       },
       eth_uninstallFilter: (params) => {
         arity(params, 1, 1);
@@ -129,21 +143,32 @@ export function createFilterApi(chain: EvmChain): { handlers: Record<string, Evm
   };
 }
 
-/** `eth_subscribe` / `eth_unsubscribe`: only over a WebSocket connection, as in geth. */
+/**
+ * `eth_subscribe` / `eth_unsubscribe`: only over a WebSocket connection, as in geth, and each
+ * connection sees only its own subscriptions. Subscriptions: `newHeads`, `logs` (criteria
+ * required), `newPendingTransactions` and coreth's `newAcceptedTransactions` (both with geth's
+ * optional `fullTx` flag). Errors as geth's: -32601 for an unknown subscription name, -32602 for
+ * bad arguments, -32000 `subscription not found` to unsubscribe an id this connection lacks.
+ */
 export function createSubscriptionApi(chain: EvmChain): Record<string, EvmHandler> {
-  const subs = new Map<string, () => void>();
   return {
     eth_subscribe: (params, ctx) => {
       const conn = ctx.connection;
       if (!conn) throw new RpcError(RpcCode.methodNotFound, 'notifications not supported');
-      if (params.length === 0)
-        throw new RpcError(RpcCode.invalidParams, 'missing value for required argument 0');
       const kind = params[0];
+      if (typeof kind !== 'string')
+        throw new RpcError(RpcCode.invalidParams, 'expected subscription name as first argument');
       const id = newId();
-      const notify = (result: unknown) =>
-        conn.send({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } });
+      // Notifications wait until the reply carrying the id has gone out (geth buffers them too).
+      let buffered: unknown[] | undefined = [];
+      const notify = (result: unknown) => {
+        const message = { jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } };
+        if (buffered) buffered.push(message);
+        else conn.send(message);
+      };
       let off: () => void;
       if (kind === 'newHeads') {
+        arity(params, 1);
         const fn = (b: AcceptedBlock) => {
           const json = headerJson(b.header, b.hash, 0);
           delete json.size;
@@ -154,33 +179,49 @@ export function createSubscriptionApi(chain: EvmChain): Record<string, EvmHandle
         chain.on('block', fn);
         off = () => chain.off('block', fn);
       } else if (kind === 'logs') {
-        const criteria =
-          params[1] === undefined ? { addresses: [], topics: [] } : parseLogFilter(chain, params[1], 1);
+        arity(params, 2, 2);
+        const criteria = parseLogFilter(params[1], 1);
+        checkFilterRange(criteria);
         const fn = (b: AcceptedBlock) => {
+          if (!inFilterRange(criteria, b.number)) return;
           for (const l of b.logs) if (logMatches(criteria, l)) notify(logJson(l, b.hash));
         };
         chain.on('block', fn);
         off = () => chain.off('block', fn);
       } else if (kind === 'newPendingTransactions') {
-        const fn = (hash: string) => notify(hash);
+        arity(params, 2);
+        const full = bool(params, 1);
+        const fn = (hash: string) => notify(full ? txJsonOf(chain, hash) : hash);
         chain.on('pendingTx', fn);
         off = () => chain.off('pendingTx', fn);
+      } else if (kind === 'newAcceptedTransactions') {
+        arity(params, 2);
+        const full = bool(params, 1);
+        const fn = (b: AcceptedBlock) => {
+          for (const t of b.txHashes) notify(full ? txJsonOf(chain, bytesToHex(t)) : bytesToHex(t));
+        };
+        chain.on('block', fn);
+        off = () => chain.off('block', fn);
       } else {
-        throw new RpcError(RpcCode.invalidParams, `no "${String(kind)}" subscription in eth namespace`);
+        throw new RpcError(RpcCode.methodNotFound, `no "${kind}" subscription in eth namespace`);
       }
-      subs.set(id, off);
-      conn.onClose(() => {
-        off();
-        subs.delete(id);
+      conn.subscriptions.set(id, off);
+      conn.afterReply(() => {
+        const waiting = buffered ?? [];
+        buffered = undefined;
+        for (const m of waiting) conn.send(m);
       });
       return id;
     },
-    eth_unsubscribe: (params) => {
+    eth_unsubscribe: (params, ctx) => {
       arity(params, 1, 1);
-      const off = typeof params[0] === 'string' ? subs.get(params[0]) : undefined;
-      if (!off) return false;
+      const subs = ctx.connection?.subscriptions;
+      const id = params[0];
+      if (typeof id !== 'string') bad(0, 'json: cannot unmarshal non-string into Go value of type rpc.ID');
+      const off = subs?.get(id);
+      if (!off) throw new RpcError(RpcCode.server, 'subscription not found');
       off();
-      subs.delete(params[0] as string);
+      subs!.delete(id);
       return true;
     },
   };

@@ -21,7 +21,12 @@ export function createWsUpgrade(endpoint: EvmEndpoint): {
     const send = (message: unknown) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
-    const ctx: CallContext = { connection: { send, onClose: (l) => closeListeners.push(l) } };
+    const onClose = (l: () => void) => closeListeners.push(l);
+    const subscriptions = new Map<string, () => void>();
+    onClose(() => {
+      for (const stop of subscriptions.values()) stop();
+      subscriptions.clear();
+    });
     ws.on('close', () => {
       for (const l of closeListeners.splice(0)) l();
     });
@@ -34,6 +39,10 @@ export function createWsUpgrade(endpoint: EvmEndpoint): {
         send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
         return;
       }
+      const replied: (() => void)[] = [];
+      const ctx: CallContext = {
+        connection: { send, onClose, afterReply: (l) => replied.push(l), subscriptions },
+      };
       endpoint
         .handle(body, ctx)
         .then((answer) => {
@@ -41,7 +50,10 @@ export function createWsUpgrade(endpoint: EvmEndpoint): {
         })
         .catch((err) =>
           send({ jsonrpc: '2.0', id: null, error: { code: -32603, message: (err as Error).message } }),
-        );
+        )
+        .finally(() => {
+          for (const l of replied.splice(0)) l();
+        });
     });
   });
   return {

@@ -327,6 +327,10 @@ export class ChainStore {
       where.push(`topic${i} IN (${alternatives.map(() => '?').join(',')})`);
       for (const t of alternatives) args.push(buf(t));
     });
+    // As coreth's filterLogs: a log needs at least as many topics as the filter lists, wildcards
+    // included (topics are stored from topic0 on, so the last listed one must be present).
+    if (q.topics.length > 4) where.push('0');
+    else if (q.topics.length > 0) where.push(`topic${q.topics.length - 1} IS NOT NULL`);
     const sql = `SELECT * FROM ${this.t.logs} WHERE ${where.join(' AND ')} ORDER BY block_number, log_index LIMIT ${q.limit + 1}`;
     return { sql, args };
   }
