@@ -1115,6 +1115,28 @@ describe('contracts, NFTs and chains', () => {
     assert.equal(multi[0].metadata.indexStatus, 'INDEXED');
   });
 
+  test('one collection token by id equals its entry of the collection list', async () => {
+    await stack.fetcher.idle();
+    for (const contract of [addr.nft, addr.multi]) {
+      const listed = (await sdk.data.nfts.list({ chainId, address: contract, pageSize: 100 }, at)).result
+        .tokens;
+      for (const token of listed) {
+        const one = await sdk.data.nfts.get(
+          { chainId, address: contract.toLowerCase(), tokenId: token.tokenId },
+          at,
+        );
+        assert.deepEqual(one, token);
+      }
+    }
+    const burnt = await glacier.nfTs.getTokenDetails({ chainId, address: addr.nft, tokenId: '3' });
+    assert.equal(burnt.metadata.indexStatus, 'MISSING_TOKEN');
+    const base = `${stack.api.url}/v1/chains/${chainId}/nfts/collections`;
+    assert.equal((await fetch(`${base}/${addr.nft}/tokens/99`)).status, 404);
+    assert.equal((await fetch(`${base}/${addr.token}/tokens/1`)).status, 404);
+    for (const bad of ['0x1', '-1', '1.5', (2n ** 256n).toString()])
+      assert.equal((await fetch(`${base}/${addr.nft}/tokens/${bad}`)).status, 400, bad);
+  });
+
   test('chains list the C-chain with its URLs and honour the network and feature filters', async () => {
     const { chains } = await sdk.data.evm.chains.list({}, at);
     const cChain = chains.find((x) => x.chainId === chainId);

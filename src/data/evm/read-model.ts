@@ -248,6 +248,25 @@ export function erc1155Token(token: string, tokenId: string, nft: Selectable<Evm
   };
 }
 
+/** An Erc721Token or Erc1155Token (by the stored standard) of a collection listing. */
+function nftTokenItem(r: Selectable<EvmNftTokenTable>, c: Selectable<EvmContractTable> | undefined) {
+  const kind = r.erc_type === 'ERC-1155' ? 'ERC-1155' : 'ERC-721';
+  const base = {
+    address: checksumAddress(r.contract),
+    ercType: kind,
+    tokenId: r.token_id,
+    tokenUri: r.token_uri ?? '',
+    metadata: nftMetadata(r, kind),
+  };
+  if (kind === 'ERC-1155') return base;
+  return {
+    ...base,
+    name: c?.name ?? '',
+    symbol: c?.symbol ?? '',
+    ...(r.owner ? { ownerAddress: checksumAddress(r.owner) } : {}),
+  };
+}
+
 /** The fields of an internal transaction that do not name its block. */
 export function internalTxItem(r: Selectable<EvmInternalTxTable>) {
   return {
@@ -513,25 +532,28 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       const page = rows.slice(0, args.limit);
       const c = (await contractsByAddress(db, args.chain, [args.contract])).get(args.contract);
       return {
-        items: page.map((r) => {
-          const kind = r.erc_type === 'ERC-1155' ? 'ERC-1155' : 'ERC-721';
-          const base = {
-            address: checksumAddress(r.contract),
-            ercType: kind,
-            tokenId: r.token_id,
-            tokenUri: r.token_uri ?? '',
-            metadata: nftMetadata(r, kind),
-          };
-          if (kind === 'ERC-1155') return base;
-          return {
-            ...base,
-            name: c?.name ?? '',
-            symbol: c?.symbol ?? '',
-            ...(r.owner ? { ownerAddress: checksumAddress(r.owner) } : {}),
-          };
-        }),
+        items: page.map((r) => nftTokenItem(r, c)),
         next: rows.length > args.limit ? page[page.length - 1].token_key : undefined,
       };
+    },
+
+    /** One token of a collection (`tokenId` decimal), or a 404 when the indexer never saw it. */
+    async collectionToken(args: { chain: number; contract: string; tokenId: string }) {
+      if (!/^\d{1,78}$/.test(args.tokenId) || BigInt(args.tokenId) >= 2n ** 256n)
+        throw new InvalidParameterError(`invalid tokenId "${args.tokenId}": expected a decimal uint256`);
+      const row = await db
+        .selectFrom('evm_nft_tokens')
+        .selectAll()
+        .where('chain', '=', args.chain)
+        .where('contract', '=', args.contract)
+        .where('token_key', '=', BigInt(args.tokenId).toString().padStart(78, '0'))
+        .executeTakeFirst();
+      if (!row)
+        throw new NotFoundError(
+          `token ${args.tokenId} of ${checksumAddress(args.contract)} is not indexed on chain ${args.chain}`,
+        );
+      const c = (await contractsByAddress(db, args.chain, [args.contract])).get(args.contract);
+      return nftTokenItem(row, c);
     },
 
     async chains(): Promise<ChainRow[]> {

@@ -1,13 +1,17 @@
-/** `GET /v1/chains/{chainId}/nfts/collections/{address}/tokens`: a collection's tokens with metadata. */
+/**
+ * `GET /v1/chains/{chainId}/nfts/collections/{address}/tokens`: a collection's tokens with
+ * metadata; `.../tokens/{tokenId}` one of them (getTokenDetails).
+ */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseEvmAddress, resolveEvmChain } from '../../../evm/read-model.js';
 import { ERROR_RESPONSES, PageToken, pageSize } from '../../schemas/common.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
-import { NftTokenList } from './schemas.js';
+import { NftToken, NftTokenList } from './schemas.js';
 
 const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
+const TokenParams = Type.Object({ chainId: Type.String(), address: Type.String(), tokenId: Type.String() });
 const Query = Type.Object(
   { pageToken: Type.Optional(PageToken), pageSize: pageSize(100, 10) },
   { additionalProperties: false },
@@ -45,6 +49,29 @@ export function nftRoutes(evm: EvmRouteDeps) {
           ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
           tokens: page.items,
         };
+      },
+    );
+
+    app.get(
+      '/v1/chains/:chainId/nfts/collections/:address/tokens/:tokenId',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['NFTs'],
+          operationId: 'getTokenDetails',
+          summary: 'Get one token of a collection with its metadata',
+          params: TokenParams,
+          response: { 200: NftToken, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const p = request.params as Static<typeof TokenParams>;
+        const chain = await resolveEvmChain(evm.db, p.chainId);
+        return evm.read.collectionToken({
+          chain: Number(chain.evm_chain_id),
+          contract: parseEvmAddress(p.address),
+          tokenId: p.tokenId,
+        });
       },
     );
   };
