@@ -583,6 +583,46 @@ describe('EVM balances', () => {
     assert.equal(now.nativeTokenBalance.balance, (await pub.getBalance({ address: alice })).toString());
   });
 
+  test('listErc721 lists the tokens held now, as ownerOf on the chain says, with collection metadata', async () => {
+    await stack.fetcher.idle();
+    for (const who of [alice, bob, carol]) {
+      const held = await walk<any>(
+        await sdk.data.evm.address.balances.listErc721({ chainId, address: who, pageSize: 1 }, at),
+        (t) => `${t.address}:${t.tokenId}`,
+        'erc721TokenBalances',
+      );
+      const owned: string[] = [];
+      for (const id of [1n, 2n, 3n]) {
+        const owner = await pub.readContract({
+          address: addr.nft,
+          abi: c.Nft721.abi,
+          functionName: 'ownerOf',
+          args: [id],
+        });
+        if (owner === who) owned.push(String(id));
+      }
+      assert.deepEqual(
+        held.map((t) => t.tokenId),
+        owned,
+        who,
+      );
+      for (const t of held) {
+        assert.equal(t.address, addr.nft);
+        assert.equal(t.name, 'Flurry Apes');
+        assert.equal(t.ownerAddress, who);
+        assert.equal(t.chainId, chainId);
+        assert.equal(t.metadata.indexStatus, 'INDEXED');
+      }
+    }
+    const filtered = await glacier.evmBalances.listErc721Balances({
+      chainId,
+      address: alice,
+      contractAddress: addr.multi,
+    });
+    assert.deepEqual(filtered.erc721TokenBalances, []);
+    assert.equal(filtered.nativeTokenBalance.balance, String(await pub.getBalance({ address: alice })));
+  });
+
   test('listErc1155 at a block and now, filtered by contract, equals balanceOf on the chain', async () => {
     const balanceOf = (who: Hex, id: bigint, blockNumber?: bigint) =>
       pub.readContract({

@@ -149,7 +149,7 @@ export function nftMetadata(row: Selectable<EvmNftTokenTable> | undefined, kind:
  */
 export async function tokenBalances(
   db: Kysely<DataSchema>,
-  kind: 'erc20' | 'erc1155',
+  kind: 'erc20' | 'erc721' | 'erc1155',
   args: BalanceArgs,
 ): Promise<{ items: TokenBalance[]; next?: [string, string] }> {
   let q = db
@@ -295,6 +295,14 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
     return q;
   }
 
+  /** The stored tokens of a page of token balances. */
+  const nftsOf = (chain: number, items: TokenBalance[]) =>
+    nftsByKey(
+      db,
+      chain,
+      items.map((b) => ({ contract: b.token, tokenId: b.tokenId })),
+    );
+
   return {
     async listNative(args: ListArgs): Promise<Page<Record<string, unknown>>> {
       let q = partyQuery('evm_native_txs', args);
@@ -436,17 +444,34 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
     /** ERC-1155 balances at a block (see tokenBalances) with their tokens' metadata. */
     async erc1155Balances(args: BalanceArgs) {
       const page = await tokenBalances(db, 'erc1155', args);
-      const nfts = await nftsByKey(
-        db,
-        args.chain,
-        page.items.map((b) => ({ contract: b.token, tokenId: b.tokenId })),
-      );
+      const nfts = await nftsOf(args.chain, page.items);
       return {
         next: page.next,
         items: page.items.map((b) => ({
           ...erc1155Token(b.token, b.tokenId, nfts.get(`${b.token}:${b.tokenId}`)),
           chainId: String(args.chain),
           balance: b.balance.toString(),
+        })),
+      };
+    },
+
+    /**
+     * ERC-721 tokens the address holds (see tokenBalances: each transfer moves a count of 1, so a
+     * token it received and did not send on is held), with the collection and token metadata.
+     */
+    async erc721Balances(args: BalanceArgs) {
+      const page = await tokenBalances(db, 'erc721', args);
+      const contracts = await contractsByAddress(
+        db,
+        args.chain,
+        page.items.map((b) => b.token),
+      );
+      const nfts = await nftsOf(args.chain, page.items);
+      return {
+        next: page.next,
+        items: page.items.map((b) => ({
+          ...erc721Token(b.token, b.tokenId, contracts.get(b.token), nfts.get(`${b.token}:${b.tokenId}`)),
+          chainId: String(args.chain),
         })),
       };
     },

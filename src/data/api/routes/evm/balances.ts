@@ -1,9 +1,10 @@
 /**
  * `balances:getNative` (the node's balance at the block, priced from the configured source),
- * `balances:listErc20` and `balances:listErc1155` (balances at the block from the indexed transfers).
+ * `balances:listErc20` and `balances:listErc1155` (balances at the block from the indexed
+ * transfers), `balances:listErc721` (the ERC-721 tokens held now, from the same transfers).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseEvmAddress, resolveEvmChain, type ChainRow } from '../../../evm/read-model.js';
 import { CURRENCIES, type Currency } from '../../api-keys.js';
 import { ERROR_RESPONSES, PageToken, StringEnum, pageSize } from '../../schemas/common.js';
@@ -11,7 +12,7 @@ import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
 import { callChainNode } from './node-rpc.js';
 import { nativeTokenPrice } from './prices.js';
-import { Erc1155BalanceList, Erc20BalanceList, NativeBalanceResponse } from './schemas.js';
+import { Erc1155BalanceList, Erc20BalanceList, Erc721BalanceList, NativeBalanceResponse } from './schemas.js';
 
 const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
 const BlockNumber = Type.String({
@@ -29,6 +30,14 @@ const Erc1155Query = Type.Object(
     pageSize: pageSize(500, 10),
     contractAddress: Type.Optional(Type.String()),
     currency: Type.Optional(StringEnum(CURRENCIES)),
+  },
+  { additionalProperties: false },
+);
+const Erc721Query = Type.Object(
+  {
+    pageToken: Type.Optional(PageToken),
+    pageSize: pageSize(500, 10),
+    contractAddress: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -123,7 +132,7 @@ export function balanceRoutes(evm: EvmRouteDeps) {
      * block, so the two halves of the answer agree.
      */
     const tokenBalanceList = async (
-      kind: 'erc20' | 'erc1155',
+      kind: 'erc20' | 'erc721' | 'erc1155',
       p: Static<typeof Params>,
       q: { blockNumber?: string; pageToken?: string; pageSize: number; currency?: Currency },
       contracts: string[] | undefined,
@@ -136,7 +145,11 @@ export function balanceRoutes(evm: EvmRouteDeps) {
       const after = q.pageToken ? deps.tokens.open<[string, string]>(scope, q.pageToken) : undefined;
       const args = { chain: chainId, address, blockNumber, contracts, after, limit: q.pageSize };
       const page =
-        kind === 'erc20' ? await evm.read.erc20Balances(args) : await evm.read.erc1155Balances(args);
+        kind === 'erc20'
+          ? await evm.read.erc20Balances(args)
+          : kind === 'erc721'
+            ? await evm.read.erc721Balances(args)
+            : await evm.read.erc1155Balances(args);
       return {
         ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
         nativeTokenBalance: await nativeBalance(
@@ -146,25 +159,32 @@ export function balanceRoutes(evm: EvmRouteDeps) {
           q.currency ?? 'usd',
           evm.prices,
         ),
-        [kind === 'erc20' ? 'erc20TokenBalances' : 'erc1155TokenBalances']: page.items,
+        [`${kind}TokenBalances`]: page.items,
       };
+    };
+
+    /** The NFT balance lists: one contract at most (`contractAddress`). */
+    const nftBalanceList = (kind: 'erc721' | 'erc1155') => async (request: FastifyRequest) => {
+      const q = request.query as Static<typeof Erc1155Query>;
+      const contract = q.contractAddress ? parseEvmAddress(q.contractAddress, 'contractAddress') : undefined;
+      return tokenBalanceList(
+        kind,
+        request.params as Static<typeof Params>,
+        q,
+        contract ? [contract] : undefined,
+      );
     };
 
     app.get(
       '/v1/chains/:chainId/addresses/:address/balances::listErc1155',
       routeOptions('listErc1155Balances', 'ERC-1155 balances at a block', Erc1155Query, Erc1155BalanceList),
-      async (request) => {
-        const q = request.query as Static<typeof Erc1155Query>;
-        const contract = q.contractAddress
-          ? parseEvmAddress(q.contractAddress, 'contractAddress')
-          : undefined;
-        return tokenBalanceList(
-          'erc1155',
-          request.params as Static<typeof Params>,
-          q,
-          contract ? [contract] : undefined,
-        );
-      },
+      nftBalanceList('erc1155'),
+    );
+
+    app.get(
+      '/v1/chains/:chainId/addresses/:address/balances::listErc721',
+      routeOptions('listErc721Balances', 'ERC-721 tokens held', Erc721Query, Erc721BalanceList),
+      nftBalanceList('erc721'),
     );
 
     app.get(

@@ -178,6 +178,12 @@ export const Erc1155BalanceList = Type.Object({
   erc1155TokenBalances: Type.Array(Erc1155Balance),
 });
 
+export const Erc721BalanceList = Type.Object({
+  nextPageToken: Opt(Type.String()),
+  nativeTokenBalance: NativeTokenBalance,
+  erc721TokenBalances: Type.Array(Type.Object({ ...Erc721Token.properties, chainId: Type.String() })),
+});
+
 export const NativeBalanceResponse = Type.Object({ nativeTokenBalance: NativeTokenBalance });
 
 export const Contract = Type.Object({
