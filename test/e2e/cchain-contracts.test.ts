@@ -399,8 +399,115 @@ describe('C-chain contracts through viem and ethers', () => {
         args: [EWOQ],
       }),
     );
+    // coreth decodes the keys inside the method: their errors are -32000.
     const bad = await rpc(url, 'eth_getProof', [token, ['0xzz'], 'latest']);
-    assert.equal(bad.body.error.code, -32602);
+    assert.deepEqual(bad.body.error, { code: -32000, message: 'hex string invalid' });
+  });
+
+  it('answers eth_getProof and state reads at past blocks, by number or EIP-1898 hash, as coreth does', async () => {
+    // The token's deployment block: EWOQ held the whole supply then, before later transfers.
+    const deployed = (await client.getLogs({ address: token, fromBlock: 0n }))[0];
+    const at = { blockHash: deployed.blockHash, requireCanonical: true };
+    const past = await client.getBlock({ blockHash: deployed.blockHash });
+    const slot = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [EWOQ, 0n]));
+    const proof = (await rpc(url, 'eth_getProof', [token, [slot, '0x1'], at])).body.result;
+    // geth's field order; a 32-byte key is echoed, a shorter one written as a quantity.
+    assert.deepEqual(Object.keys(proof), [
+      'address',
+      'accountProof',
+      'balance',
+      'codeHash',
+      'nonce',
+      'storageHash',
+      'storageProof',
+    ]);
+    assert.deepEqual(
+      proof.storageProof.map((p: any) => p.key),
+      [slot, '0x1'],
+    );
+    const accountRlp = await verifyMerkleProof(
+      hexToBytes(keccak256(token)),
+      proof.accountProof.map((p: Hex) => hexToBytes(p)),
+      { root: hexToBytes(past.stateRoot) } as any,
+    );
+    const storageRoot = (RLP.decode(accountRlp!) as Uint8Array[])[2];
+    assert.equal(toHex(storageRoot), proof.storageHash);
+    const valueRlp = await verifyMerkleProof(
+      hexToBytes(keccak256(slot)),
+      proof.storageProof[0].proof.map((p: Hex) => hexToBytes(p)),
+      { root: storageRoot } as any,
+    );
+    assert.equal(BigInt(toHex(RLP.decode(valueRlp!) as Uint8Array)), 10n ** 24n);
+    assert.equal(BigInt(proof.storageProof[0].value), 10n ** 24n);
+    const stored = (await rpc(url, 'eth_getStorageAt', [token, slot, at])).body.result;
+    assert.equal(BigInt(stored), 10n ** 24n);
+    // coreth's decodeHash: no 0x and odd lengths are fine.
+    assert.equal((await rpc(url, 'eth_getStorageAt', [token, slot.slice(2), at])).body.result, stored);
+
+    // An account without storage answers each key 0 with an empty proof; one that does not
+    // exist has zero code and storage hashes (geth's StateDB), and its exclusion proof verifies.
+    const eoa = (await rpc(url, 'eth_getProof', [EWOQ, ['0x0'], at])).body.result;
+    assert.deepEqual(eoa.storageProof, [{ key: '0x0', value: '0x0', proof: [] }]);
+    const nobody = '0x00000000000000000000000000000000000000aa';
+    const none = (await rpc(url, 'eth_getProof', [nobody, ['0x5'], 'latest'])).body.result;
+    const zero = toHex(new Uint8Array(32));
+    assert.equal(none.codeHash, zero);
+    assert.equal(none.storageHash, zero);
+    assert.deepEqual(none.storageProof, [{ key: '0x5', value: '0x0', proof: [] }]);
+    const head = await client.getBlock();
+    assert.equal(
+      await verifyMerkleProof(
+        hexToBytes(keccak256(nobody)),
+        none.accountProof.map((p: Hex) => hexToBytes(p)),
+        { root: hexToBytes(head.stateRoot) } as any,
+      ),
+      null,
+    );
+
+    const error = async (method: string, params: unknown[]) => (await rpc(url, method, params)).body.error;
+    const unknown = toHex(new Uint8Array(32).fill(0x12));
+    const future = toHex(head.number + 5n);
+    assert.deepEqual(await error('eth_getBalance', [EWOQ, future]), {
+      code: -32000,
+      message: 'cannot query unfinalized data',
+    });
+    assert.deepEqual(await error('eth_getBlockByNumber', [future, false]), {
+      code: -32000,
+      message: 'cannot query unfinalized data',
+    });
+    assert.deepEqual(await error('eth_getCode', [token, { blockHash: unknown }]), {
+      code: -32000,
+      message: 'header for hash not found',
+    });
+    assert.deepEqual(
+      await error('eth_getBalance', [EWOQ, { blockHash: deployed.blockHash, blockNumber: '0x1' }]),
+      {
+        code: -32602,
+        message: 'invalid argument 1: cannot specify both BlockHash and BlockNumber, choose one or the other',
+      },
+    );
+    assert.deepEqual(await error('eth_getBalance', [EWOQ, {}]), {
+      code: -32000,
+      message: 'invalid arguments; neither block nor hash specified',
+    });
+    assert.deepEqual(await error('eth_getBalance', [EWOQ]), {
+      code: -32602,
+      message: 'missing value for required argument 1',
+    });
+    assert.deepEqual(await error('eth_getStorageAt', [token, '0x' + '00'.repeat(33), 'latest']), {
+      code: -32000,
+      message: 'unable to decode storage key: hex string too long, want at most 32 bytes',
+    });
+    assert.deepEqual(await error('eth_getProof', [token, [], { blockHash: unknown }]), {
+      code: -32000,
+      message: `historical proof query not allowed: block from hash ${unknown} doesn't exist`,
+    });
+    // coreth's header methods: the block's fields without size, uncles and transactions.
+    const header = (await rpc(url, 'eth_getHeaderByHash', [deployed.blockHash])).body.result;
+    assert.equal(header.stateRoot, past.stateRoot);
+    assert.equal(header.size, undefined);
+    assert.deepEqual((await rpc(url, 'eth_getHeaderByNumber', [toHex(past.number)])).body.result, header);
+    assert.equal((await rpc(url, 'eth_getHeaderByHash', [unknown])).body.result, null);
   });
 
   it('pushes newHeads and logs over the WebSocket endpoint', async () => {

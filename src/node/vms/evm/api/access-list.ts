@@ -11,7 +11,7 @@ import type { EvmChain } from '../evm-chain.js';
 import { AccessListTracer } from '../trace/access-list-tracer.js';
 import { arity, blockRef } from './args.js';
 import { CALL_GAS_CAP, parseCallArgs, prepareCall } from './call.js';
-import { resolveBlockNumber } from './eth.js';
+import { stateBlockOf } from './eth.js';
 
 const q = (n: bigint) => '0x' + n.toString(16);
 
@@ -23,8 +23,7 @@ export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler>
     eth_createAccessList: async (params) => {
       arity(params, 2, 1);
       const args = parseCallArgs(params[0], 0);
-      const n = resolveBlockNumber(chain, blockRef(params, 1));
-      if (n === undefined) throw new RpcError(RpcCode.server, 'header not found');
+      const n = stateBlockOf(chain, blockRef(params, 1));
       const from = args.from ?? new Uint8Array(20);
       // The call reads its access list at every run: each round sets the one it runs with.
       const callArgs = { ...args };

@@ -99,11 +99,15 @@ export function blockRef(params: unknown[], i: number, fallback = 'latest'): Blo
     if (number >= 1n << 63n) bad(i, 'block number larger than int64');
     return { kind: 'number', number };
   }
-  if (typeof v === 'object' && v !== null) {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+    // EIP-1898, read as coreth's BlockNumberOrHash (every accepted block is canonical, so
+    // requireCanonical never refuses one).
     const o = v as Record<string, unknown>;
-    if (typeof o.blockHash === 'string')
-      return { kind: 'hash', hash: dataValue(o.blockHash, i, 'blockHash', 32) };
-    if (o.blockNumber !== undefined) return blockRef([o.blockNumber], 0);
+    if (o.blockHash != null && o.blockNumber != null)
+      bad(i, 'cannot specify both BlockHash and BlockNumber, choose one or the other');
+    if (o.blockHash != null) return { kind: 'hash', hash: dataValue(o.blockHash, i, 'blockHash', 32) };
+    if (o.blockNumber != null) return blockRef([o.blockNumber], 0);
+    throw new RpcError(RpcCode.server, 'invalid arguments; neither block nor hash specified');
   }
   bad(i, 'hex string without 0x prefix');
 }

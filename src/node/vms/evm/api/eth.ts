@@ -7,9 +7,12 @@ import { createTx } from '@ethereumjs/tx';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import {
   Address,
+  bytesToBigInt,
   bytesToHex,
   createAddressFromString,
+  equalsBytes,
   hashPersonalMessage,
+  KECCAK256_RLP,
   setLengthLeft,
 } from '@ethereumjs/util';
 import secp from 'secp256k1';
@@ -59,10 +62,36 @@ export function resolveBlockNumber(chain: EvmChain, ref: BlockRef): bigint | und
   return chain.store.numberOfHash(ref.hash);
 }
 
+/**
+ * The block whose state a read uses, refused as coreth's StateAndHeaderByNumberOrHash refuses it
+ * (without allow-unfinalized-queries): a number past the last accepted block is `cannot query
+ * unfinalized data`, an unknown hash `header for hash not found`.
+ */
+export function stateBlockOf(chain: EvmChain, ref: BlockRef): bigint {
+  const n = resolveBlockNumber(chain, ref);
+  if (n !== undefined) return n;
+  throw new RpcError(
+    RpcCode.server,
+    ref.kind === 'hash' ? 'header for hash not found' : 'cannot query unfinalized data',
+  );
+}
+
 function stateBlock(chain: EvmChain, params: unknown[], i: number): bigint {
-  const n = resolveBlockNumber(chain, blockRef(params, i));
-  if (n === undefined) throw new RpcError(RpcCode.server, 'header not found');
-  return n;
+  return stateBlockOf(chain, blockRef(params, i));
+}
+
+/**
+ * A storage key as coreth's decodeHash reads it (0x optional, odd lengths padded, at most 32
+ * bytes), with the byte length it was given; its errors are the handler's (-32000).
+ */
+function storageKey(v: unknown, i: number, prefix = ''): { key: Uint8Array; length: number } {
+  if (typeof v !== 'string') bad(i, 'json: cannot unmarshal non-string into Go value of type string');
+  let hex = /^0[xX]/.test(v) ? v.slice(2) : v;
+  if (hex.length % 2) hex = '0' + hex;
+  if (!/^[0-9a-fA-F]*$/.test(hex)) throw new RpcError(RpcCode.server, `${prefix}hex string invalid`);
+  const length = hex.length / 2;
+  if (length > 32) throw new RpcError(RpcCode.server, `${prefix}hex string too long, want at most 32 bytes`);
+  return { key: setLengthLeft(Uint8Array.from(Buffer.from(hex, 'hex')), 32), length };
 }
 
 export function txBloom(common: Common, logs: { address: Uint8Array; topics: Uint8Array[] }[]): Uint8Array {
@@ -123,6 +152,16 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       else logsByTx.set(l.txIndex, [l]);
     }
     return txs.map((t) => receiptWith(t, found.hash, logsByTx.get(t.index) ?? []));
+  }
+
+  /** coreth's rpcMarshalHeader: the block's fields without size, uncles and transactions. */
+  function headerOnly(n: bigint): Record<string, unknown> | null {
+    const block = chain.store.blockByNumber(n);
+    if (!block) return null;
+    const out = headerJson(decodeHeader(block.header), block.hash, 0);
+    delete out.size;
+    delete out.uncles;
+    return out;
   }
 
   function blockFromRef(params: unknown[], i: number): bigint | undefined {
@@ -226,13 +265,13 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     eth_blockNumber: (params) => (arity(params, 0), q(chain.latest.number)),
 
     eth_getBalance: async (params) => {
-      arity(params, 2, 1);
+      arity(params, 2, 2);
       const addr = new Address(address(params, 0));
       const acct = await chain.stateAt(stateBlock(chain, params, 1)).getAccount(addr);
       return q(acct?.balance ?? 0n);
     },
     eth_getTransactionCount: async (params) => {
-      arity(params, 2, 1);
+      arity(params, 2, 2);
       const addr = new Address(address(params, 0));
       const ref = blockRef(params, 1);
       const n = stateBlock(chain, params, 1);
@@ -241,15 +280,18 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       return q(nonce);
     },
     eth_getCode: async (params) => {
-      arity(params, 2, 1);
+      arity(params, 2, 2);
       const addr = new Address(address(params, 0));
       return h(await chain.stateAt(stateBlock(chain, params, 1)).getCode(addr));
     },
     eth_getStorageAt: async (params) => {
-      arity(params, 3, 2);
+      arity(params, 3, 3);
       const addr = new Address(address(params, 0));
-      const slot = setLengthLeft(bigToBytes(quantityOrData(params, 1)), 32);
-      const value = await chain.stateAt(stateBlock(chain, params, 2)).getStorage(addr, slot);
+      if (typeof params[1] !== 'string')
+        bad(1, 'json: cannot unmarshal non-string into Go value of type string');
+      const n = stateBlock(chain, params, 2);
+      const slot = storageKey(params[1], 1, 'unable to decode storage key: ').key;
+      const value = await chain.stateAt(n).getStorage(addr, slot);
       return h(setLengthLeft(value, 32));
     },
 
@@ -292,8 +334,18 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
 
     eth_getBlockByNumber: (params) => {
       arity(params, 2, 1);
-      const n = blockFromRef(params, 0);
-      return n === undefined ? null : blockJson(n, bool(params, 1));
+      // coreth's BlockByNumber refuses a number past the last accepted block.
+      const n = stateBlock(chain, params, 0);
+      return blockJson(n, bool(params, 1));
+    },
+    eth_getHeaderByNumber: (params) => {
+      arity(params, 1, 1);
+      return headerOnly(stateBlock(chain, params, 0));
+    },
+    eth_getHeaderByHash: (params) => {
+      arity(params, 1, 1);
+      const n = chain.store.numberOfHash(data(params, 0, 32));
+      return n === undefined ? null : headerOnly(n);
     },
     eth_getBlockByHash: (params) => {
       arity(params, 2, 1);
@@ -452,17 +504,36 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       const addr = new Address(address(params, 0));
       if (!Array.isArray(params[1]))
         bad(1, 'json: cannot unmarshal non-array into Go value of type []string');
-      const slots = (params[1] as unknown[]).map((s, i) => {
-        if (typeof s !== 'string' || !/^0x[0-9a-fA-F]{0,64}$/.test(s)) bad(1, `invalid storage key at ${i}`);
-        return setLengthLeft(
-          Buffer.from(s.slice(2).padStart(s.length % 2 ? s.length - 1 : s.length - 2, '0'), 'hex'),
-          32,
-        );
-      });
-      const n = stateBlock(chain, params, 2);
-      checkProofWindow(chain, n);
-      const proof = await getMerkleStateProof(chain.scratchStateAt(n), addr, slots);
-      return proof;
+      const ref = blockRef(params, 2);
+      // coreth's order: the window, then the keys, then the state.
+      checkProofWindow(chain, ref);
+      const keys = (params[1] as unknown[]).map((k) => storageKey(k, 1));
+      const n = stateBlockOf(chain, ref);
+      const state = chain.scratchStateAt(n);
+      const account = await state.getAccount(addr);
+      const proof = await getMerkleStateProof(
+        state,
+        addr,
+        keys.map((k) => k.key),
+      );
+      const hasStorage = account !== undefined && !equalsBytes(account.storageRoot, KECCAK256_RLP);
+      const zero = h(new Uint8Array(32));
+      // geth's AccountResult, field for field: a 32-byte key is echoed, a shorter one written as a
+      // quantity; a key of an account without storage answers 0 with an empty proof; an account
+      // that does not exist has zero code and storage hashes.
+      return {
+        address: proof.address,
+        accountProof: proof.accountProof,
+        balance: proof.balance,
+        codeHash: account ? proof.codeHash : zero,
+        nonce: proof.nonce,
+        storageHash: account ? proof.storageHash : zero,
+        storageProof: keys.map((k, i) => ({
+          key: k.length === 32 ? h(k.key) : q(bytesToBigInt(k.key)),
+          value: hasStorage ? proof.storageProof[i].value : '0x0',
+          proof: hasStorage ? proof.storageProof[i].proof : [],
+        })),
+      };
     },
 
     personal_listAccounts: (params) => (
@@ -546,34 +617,29 @@ async function classifyPool(chain: EvmChain) {
   return chain.pool.classify((s) => nonces.get(s) ?? 0n);
 }
 
-function bigToBytes(n: bigint): Uint8Array {
-  let hex = n.toString(16);
-  if (hex.length % 2) hex = '0' + hex;
-  return Uint8Array.from(Buffer.from(hex, 'hex'));
-}
-
-function quantityOrData(params: unknown[], i: number): bigint {
-  const v = params[i];
-  if (typeof v === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(v)) return BigInt(v);
-  bad(i, 'invalid storage slot');
-}
-
-export function checkProofWindow(chain: EvmChain, n: bigint): void {
+/**
+ * coreth's stateQueryBlockNumberAllowed: an archival node takes any block when the window is 0;
+ * otherwise (and always when pruning, with its 32-block state history) a block more than the
+ * window below the last accepted one is refused. Tags other than `earliest` always pass.
+ */
+export function checkProofWindow(chain: EvmChain, ref: BlockRef): void {
+  const window = chain.config.pruning ? PRUNING_PROOF_WINDOW : chain.config.historicalProofQueryWindow;
+  if (!chain.config.pruning && window === 0n) return;
+  const refuse = (reason: string): never => {
+    throw new RpcError(RpcCode.server, `historical proof query not allowed: ${reason}`);
+  };
+  let number: bigint;
+  if (ref.kind === 'tag') {
+    if (ref.tag !== 'earliest') return;
+    number = 0n;
+  } else if (ref.kind === 'number') number = ref.number;
+  else number = chain.store.numberOfHash(ref.hash) ?? refuse(`block from hash ${h(ref.hash)} doesn't exist`);
   const head = chain.latest.number;
-  if (chain.config.pruning) {
-    if (head - n > PRUNING_PROOF_WINDOW)
-      throw new RpcError(
-        RpcCode.server,
-        `block ${n} is outside the ${PRUNING_PROOF_WINDOW}-block proof window of a pruning node (last accepted ${head})`,
-      );
-    return;
-  }
-  const window = chain.config.historicalProofQueryWindow;
-  if (window > 0n && head - n > window)
-    throw new RpcError(
-      RpcCode.server,
-      `block ${n} is older than the historical proof query window of ${window} blocks (last accepted ${head}); set historical-proof-query-window to 0 to allow any block`,
-    );
+  const oldest = head > window ? head - window : 0n;
+  if (number >= oldest) return;
+  refuse(
+    `block number ${number} is before the oldest allowed block number ${oldest} (window of ${window} blocks)`,
+  );
 }
 
 /**
