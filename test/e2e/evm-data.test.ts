@@ -1058,6 +1058,47 @@ describe('EVM ERC-20 balances', () => {
     );
   });
 
+  test('a walk without blockNumber keeps the block of its first page while the chain moves on', async () => {
+    const first = await sdk.data.evm.address.balances.listErc20({ chainId, address: bob, pageSize: 1 }, at);
+    const token = first.result.nextPageToken;
+    assert.ok(token);
+    // A new block between the pages: bob is paid in the token and in AVAX.
+    await write(addr.token, 'Token20', 'transfer', [bob, 1n]);
+    await stack.indexer.waitFor(chainId, Number(latestBlock));
+    const pinned = first.result.nativeTokenBalance.balance;
+    const base = `${stack.api.url}/v1/chains/${chainId}/addresses/${bob}`;
+    for (const kind of ['listErc20', 'listErc1155']) {
+      const page1 = (await (await fetch(`${base}/balances:${kind}?pageSize=1`)).json()) as any;
+      if (kind === 'listErc20') assert.equal(page1.nativeTokenBalance.balance, pinned);
+      await pub.waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({
+          to: bob,
+          value: 1n,
+          chain: wallet.chain,
+          account: wallet.account!,
+        }),
+      });
+      latestBlock = await pub.getBlockNumber();
+      await stack.indexer.waitFor(chainId, Number(latestBlock));
+      const page2 = await fetch(
+        `${base}/balances:${kind}?pageSize=1&pageToken=${encodeURIComponent(page1.nextPageToken)}`,
+      );
+      assert.equal(page2.status, 200, `${kind}: ${await page2.clone().text()}`);
+      const body = (await page2.json()) as any;
+      assert.equal(body.nativeTokenBalance.balance, page1.nativeTokenBalance.balance, kind);
+    }
+    const second = await sdk.data.evm.address.balances.listErc20(
+      { chainId, address: bob, pageSize: 1, pageToken: token },
+      at,
+    );
+    assert.equal(second.result.nativeTokenBalance.balance, pinned);
+    // A page token is still bound to its filters: with blockNumber it is another listing.
+    const other = await fetch(
+      `${base}/balances:listErc20?pageSize=1&blockNumber=1&pageToken=${encodeURIComponent(token)}`,
+    );
+    assert.equal(other.status, 400);
+  });
+
   test('bad addresses, page sizes and foreign page tokens are 400s in the error body', async () => {
     const base = `${stack.api.url}/v1/chains/${chainId}/addresses`;
     const expect400 = async (url: string) => {

@@ -140,9 +140,16 @@ export function balanceRoutes(evm: EvmRouteDeps) {
       const chain = await resolveEvmChain(evm.db, p.chainId);
       const address = parseEvmAddress(p.address);
       const chainId = Number(chain.evm_chain_id);
-      const blockNumber = q.blockNumber !== undefined ? Number(q.blockNumber) : await evm.read.head(chainId);
-      const scope = [`list-${kind}-balances`, chainId, address, blockNumber ?? null, contracts ?? null];
-      const after = q.pageToken ? deps.tokens.open<[string, string]>(scope, q.pageToken) : undefined;
+      const requested = q.blockNumber !== undefined ? Number(q.blockNumber) : undefined;
+      const scope = [`list-${kind}-balances`, chainId, address, requested ?? null, contracts ?? null];
+      // The cursor carries the block the listing reads: without blockNumber, the next pages stay
+      // at the newest block of the first page's time, however far the chain has moved since (the
+      // token was bound to that head, so a new block made every later page a 400).
+      const cursor = q.pageToken
+        ? deps.tokens.open<[string, string, number | null]>(scope, q.pageToken)
+        : undefined;
+      const blockNumber = requested ?? cursor?.[2] ?? (await evm.read.head(chainId));
+      const after = cursor ? ([cursor[0], cursor[1]] as [string, string]) : undefined;
       const args = { chain: chainId, address, blockNumber, contracts, after, limit: q.pageSize };
       const page =
         kind === 'erc20'
@@ -151,7 +158,9 @@ export function balanceRoutes(evm: EvmRouteDeps) {
             ? await evm.read.erc721Balances(args)
             : await evm.read.erc1155Balances(args);
       return {
-        ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+        ...(page.next
+          ? { nextPageToken: deps.tokens.issue(scope, [...page.next, blockNumber ?? null]) }
+          : {}),
         nativeTokenBalance: await nativeBalance(
           chain,
           address,
