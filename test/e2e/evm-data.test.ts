@@ -1164,6 +1164,36 @@ describe('contracts, NFTs and chains', () => {
     );
   });
 
+  test('one contract by address equals its deployment entry; an account that is no contract is a 404', async () => {
+    const deployed = await walk<any>(
+      await sdk.data.evm.address.contracts.listDeployments({ chainId, address: alice, pageSize: 100 }, at),
+      (d) => d.address,
+      'contracts',
+    );
+    assert.ok(deployed.length >= 5);
+    for (const d of deployed)
+      assert.deepEqual(
+        await sdk.data.evm.contracts.getMetadata({ chainId, address: d.address.toLowerCase() }, at),
+        d,
+      );
+    const token = await glacier.evmContracts.getContractMetadata({ chainId, address: addr.token });
+    assert.deepEqual(
+      [token.ercType, token.name, (token as any).symbol, (token as any).decimals],
+      ['ERC-20', 'Flurry Dollar', 'FUSD', 6],
+    );
+    const factory = await sdk.data.evm.contracts.getMetadata({ chainId, address: addr.factory }, at);
+    assert.equal(factory.ercType, 'UNKNOWN');
+    assert.equal(factory.deploymentDetails?.deployerAddress, alice);
+    for (const [who, status] of [
+      [carol, 404],
+      ['0x123', 400],
+    ] as const) {
+      const res = await fetch(`${stack.api.url}/v1/chains/${chainId}/addresses/${who}`);
+      assert.equal(res.status, status, who);
+      assert.equal(((await res.json()) as any).statusCode, status);
+    }
+  });
+
   test('collection tokens carry owners and resolved metadata', async () => {
     await stack.fetcher.idle();
     const tokens = await walk<any>(

@@ -267,6 +267,22 @@ function nftTokenItem(r: Selectable<EvmNftTokenTable>, c: Selectable<EvmContract
   };
 }
 
+/** A contract as the real service's Erc20/Erc721/Erc1155/UnknownContract shows it. */
+function contractItem(address: string, c: Selectable<EvmContractTable> | undefined) {
+  const ercType = c?.erc_type ?? 'UNKNOWN';
+  const out: Record<string, unknown> = { address: checksumAddress(address), ercType };
+  if (c?.tx_hash && c.deployer)
+    out.deploymentDetails = {
+      txHash: c.tx_hash,
+      deployerAddress: checksumAddress(c.deployer),
+      ...(c.deployer_contract ? { deployerContractAddress: checksumAddress(c.deployer_contract) } : {}),
+    };
+  if (c?.name) out.name = c.name;
+  if (ercType !== 'UNKNOWN' && c?.symbol) out.symbol = c.symbol;
+  if (ercType === 'ERC-20') out.decimals = c?.decimals ?? 0;
+  return out;
+}
+
 /** The fields of an internal transaction that do not name its block. */
 export function internalTxItem(r: Selectable<EvmInternalTxTable>) {
   return {
@@ -519,23 +535,7 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       );
       const last = page[page.length - 1];
       return {
-        items: page.map((r) => {
-          const c = contracts.get(r.address);
-          const ercType = c?.erc_type ?? 'UNKNOWN';
-          const out: Record<string, unknown> = { address: checksumAddress(r.address), ercType };
-          if (c?.tx_hash && c.deployer)
-            out.deploymentDetails = {
-              txHash: c.tx_hash,
-              deployerAddress: checksumAddress(c.deployer),
-              ...(c.deployer_contract
-                ? { deployerContractAddress: checksumAddress(c.deployer_contract) }
-                : {}),
-            };
-          if (c?.name) out.name = c.name;
-          if (ercType !== 'UNKNOWN' && c?.symbol) out.symbol = c.symbol;
-          if (ercType === 'ERC-20') out.decimals = c?.decimals ?? 0;
-          return out;
-        }),
+        items: page.map((r) => contractItem(r.address, contracts.get(r.address))),
         next:
           rows.length > args.limit
             ? ([Number(last.block_number), Number(last.seq)] as [number, number])
@@ -560,6 +560,16 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
         items: page.map((r) => nftTokenItem(r, c)),
         next: rows.length > args.limit ? page[page.length - 1].token_key : undefined,
       };
+    },
+
+    /** A contract the indexer saw deployed or emitting token events, or a 404. */
+    async contract(args: { chain: number; address: string }) {
+      const c = (await contractsByAddress(db, args.chain, [args.address])).get(args.address);
+      if (!c)
+        throw new NotFoundError(
+          `${checksumAddress(args.address)} is not a contract indexed on chain ${args.chain}`,
+        );
+      return contractItem(args.address, c);
     },
 
     /** One token of a collection (`tokenId` decimal), or a 404 when the indexer never saw it. */

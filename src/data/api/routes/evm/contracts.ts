@@ -1,11 +1,14 @@
-/** `GET /v1/chains/{chainId}/contracts/{address}/deployments`: contracts deployed by an address. */
+/**
+ * `GET /v1/chains/{chainId}/contracts/{address}/deployments`: contracts deployed by an address;
+ * `GET /v1/chains/{chainId}/addresses/{address}`: one contract's metadata (getContractMetadata).
+ */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseEvmAddress, resolveEvmChain } from '../../../evm/read-model.js';
 import { ERROR_RESPONSES, PageToken, pageSize } from '../../schemas/common.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
-import { ContractList } from './schemas.js';
+import { Contract, ContractList } from './schemas.js';
 
 const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
 const Query = Type.Object(
@@ -45,6 +48,25 @@ export function contractRoutes(evm: EvmRouteDeps) {
           ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
           contracts: page.items,
         };
+      },
+    );
+
+    app.get(
+      '/v1/chains/:chainId/addresses/:address',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['EVM Contracts'],
+          operationId: 'getContractMetadata',
+          summary: 'Get the standard, name, symbol and deployment of a contract',
+          params: Params,
+          response: { 200: Contract, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const p = request.params as Static<typeof Params>;
+        const chain = await resolveEvmChain(evm.db, p.chainId);
+        return evm.read.contract({ chain: Number(chain.evm_chain_id), address: parseEvmAddress(p.address) });
       },
     );
   };
