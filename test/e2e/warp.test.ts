@@ -399,10 +399,41 @@ describe('Warp from the C-chain to an L1', () => {
     blockMsg.writeUInt32BE(38, 38);
     Buffer.from(head.hash.slice(2), 'hex').copy(blockMsg, 48);
     await verifyWithNoble(net, subnetId, blockMsg, blockAgg.body.result);
-    const unknown = await rpc(net.facts.urls.cChainRpc, 'warp_getMessageSignature', [
-      utils.base58check.encode(Buffer.alloc(32, 7)),
-    ]);
-    assert.match(unknown.body.error.message, /not found/);
+    // Unknown ids, worded as subnet-evm's warp service words them.
+    const missing = utils.base58check.encode(Buffer.alloc(32, 7));
+    const error = async (url: string, method: string, params: unknown[]) =>
+      (await rpc(url, method, params)).body.error;
+    assert.deepEqual(await error(net.facts.urls.cChainRpc, 'warp_getMessageSignature', [missing]), {
+      code: -32000,
+      message: `failed to get message ${missing} with error not found`,
+    });
+    assert.deepEqual(await error(l1Rpc, 'warp_getMessage', [missing]), {
+      code: -32000,
+      message: `failed to get message ${missing} with error not found`,
+    });
+    assert.deepEqual(await error(l1Rpc, 'warp_getMessageAggregateSignature', [missing, 67, '']), {
+      code: -32000,
+      message: 'not found',
+    });
+    assert.deepEqual(await error(l1Rpc, 'warp_getBlockSignature', [missing]), {
+      code: -32000,
+      message: `failed to get signature for block ${missing} with error failed to validate block message: 2: failed to get block ${missing}: not found`,
+    });
+    assert.deepEqual(await error(l1Rpc, 'warp_getBlockAggregateSignature', [blockId, 67, 'nope']), {
+      code: -32000,
+      message: 'failed to parse subnetID: "nope"',
+    });
+    // eth_feeConfig reads its block as HeaderByNumberOrHash.
+    assert.deepEqual(await error(l1Rpc, 'eth_feeConfig', [toHex(head.number + 5n)]), {
+      code: -32000,
+      message: 'cannot query unfinalized data',
+    });
+    assert.deepEqual(await error(l1Rpc, 'eth_feeConfig', [{ blockHash: toHex(Buffer.alloc(32, 7)) }]), {
+      code: -32000,
+      message: 'header for hash not found',
+    });
+    const atHead = await rpc(l1Rpc, 'eth_feeConfig', [{ blockHash: head.hash }]);
+    assert.equal(atHead.body.result.feeConfig.gasLimit, 15_000_000);
     // A validator refuses a message that no contract sent.
     const forged = Buffer.from(unsigned);
     forged[forged.length - 1] ^= 0x01;
@@ -486,7 +517,8 @@ describe('Warp from the C-chain to an L1', () => {
       await call(`${net.url}/ext/devnet`, 'devnet.setValidatorFault', { nodeID: offline, fault: 'none' });
     }
     const bad = await rpc(url, 'validators.getCurrentValidators', { nodeIDs: ['nope'] });
-    assert.match(bad.body.error.message, /invalid nodeID/);
+    assert.equal(bad.body.error.code, -32000);
+    assert.match(bad.body.error.message, /^couldn't unmarshal an argument.*invalid nodeID/);
   });
 });
 

@@ -6,7 +6,8 @@
  * Timestamps may be omitted, "latest", a JSON number or a hex/decimal string.
  */
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
-import { arity } from '../api/args.js';
+import { arity, blockRef } from '../api/args.js';
+import { stateBlockOf } from '../api/eth.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { feeConfigJson } from './fee-config.js';
 import type { SubnetEvmChain } from './subnet-evm-chain.js';
@@ -29,33 +30,6 @@ function timestampParam(chain: SubnetEvmChain, params: unknown[]): number {
     return Number(n);
   }
   return invalid(0, 'timestamp must be a number, a hex string or "latest"');
-}
-
-function blockParam(chain: SubnetEvmChain, params: unknown[]): bigint {
-  const v = params[0];
-  const head = chain.latest.number;
-  if (
-    v === undefined ||
-    v === null ||
-    v === 'latest' ||
-    v === 'accepted' ||
-    v === 'pending' ||
-    v === 'safe' ||
-    v === 'finalized'
-  )
-    return head;
-  if (v === 'earliest') return 0n;
-  if (typeof v === 'string' && /^0x[0-9a-fA-F]{64}$/.test(v)) {
-    const n = chain.store.numberOfHash(Buffer.from(v.slice(2), 'hex'));
-    if (n === undefined) throw new RpcError(RpcCode.server, 'header not found');
-    return n;
-  }
-  if (typeof v === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(v)) {
-    const n = BigInt(v);
-    if (n > head) throw new RpcError(RpcCode.server, 'header not found');
-    return n;
-  }
-  return invalid(0, 'block must be a block number, a block hash or a tag');
 }
 
 export function subnetChainConfigJson(chain: SubnetEvmChain): Record<string, unknown> {
@@ -123,7 +97,8 @@ export function createSubnetEvmApi(chain: SubnetEvmChain): Record<string, EvmHan
   return {
     eth_feeConfig: async (params) => {
       arity(params, 1);
-      const { feeConfig, lastChangedAt } = await chain.feeConfigAt(blockParam(chain, params));
+      // subnet-evm reads the block as HeaderByNumberOrHash, with its errors.
+      const { feeConfig, lastChangedAt } = await chain.feeConfigAt(stateBlockOf(chain, blockRef(params, 0)));
       return { feeConfig: feeConfigJson(feeConfig), lastChangedAt: Number(lastChangedAt) };
     },
     eth_getChainConfig: (params) => (arity(params, 0), subnetChainConfigJson(chain)),

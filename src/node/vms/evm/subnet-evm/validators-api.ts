@@ -7,7 +7,7 @@
 import type { ChainContext } from '../../../chains/chain.js';
 import { formatNodeId, fromCb58, parseNodeId, toCb58 } from '../../../../shared/encoding.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
-import { fail } from '../../../rpc/errors.js';
+import { ParamsShapeError } from '../../../rpc/params.js';
 import type { PlatformChain } from '../../platformvm/chain.js';
 import type { UptimeTracker } from './uptime.js';
 
@@ -59,15 +59,16 @@ export function createValidatorsEndpoint(
       const raw = params.get('nodeIDs');
       let wanted: Set<string> | undefined;
       if (raw !== undefined && raw !== null) {
+        // A list that does not decode into []ids.NodeID fails to unmarshal, as on the reference.
         if (!Array.isArray(raw) || raw.some((x) => typeof x !== 'string'))
-          fail('nodeIDs must be an array of strings');
-        for (const id of raw as string[]) {
+          throw new ParamsShapeError('nodeIDs: expected an array of strings');
+        (raw as string[]).forEach((id, i) => {
           try {
             parseNodeId(id);
           } catch {
-            fail(`invalid nodeID: ${id}`);
+            throw new ParamsShapeError(`nodeIDs[${i}]: invalid nodeID: ${JSON.stringify(id)}`);
           }
-        }
+        });
         // An empty list asks for every validator, as the reference does.
         if ((raw as string[]).length > 0) wanted = new Set(raw as string[]);
       }

@@ -61,13 +61,23 @@ export function createWarpApi(
   const chainID = fromCb58(chain.blockchainID);
   const self = ctx.genesis.validators[0];
 
-  const messageBytes = (id: Uint8Array): Uint8Array => {
+  // The reference's words: GetMessage/GetMessageSignature wrap the database's `not found`,
+  // GetMessageAggregateSignature answers it bare; a block signature wraps the verifier's
+  // AppError (code 2, VerifyErrCode) for a block that is not accepted.
+  const messageBytes = (id: Uint8Array, wrap = true): Uint8Array => {
     const bytes = backend.messageById(id);
-    if (!bytes) fail(`failed to get warp message ${toCb58(id)} from db: not found`);
+    if (!bytes) fail(wrap ? `failed to get message ${toCb58(id)} with error not found` : 'not found');
     return bytes;
   };
-  const blockMessage = (blockID: Uint8Array): Uint8Array => {
-    if (!backend.isAcceptedBlock(blockID)) fail(`failed to get block ${toCb58(blockID)}: not found`);
+  const blockMessage = (blockID: Uint8Array, forSignature = true): Uint8Array => {
+    if (!backend.isAcceptedBlock(blockID)) {
+      const id = toCb58(blockID);
+      fail(
+        forSignature
+          ? `failed to get signature for block ${id} with error failed to validate block message: 2: failed to get block ${id}: not found`
+          : `failed to get block ${id}: not found`,
+      );
+    }
     return encodeUnsignedMessage(networkID, chainID, encodeHashPayload(blockID));
   };
   const sign = async (bytes: Uint8Array, secret = self.blsSecretKey): Promise<Uint8Array> =>
@@ -82,7 +92,7 @@ export function createWarpApi(
           ? fromCb58(subnetParam)
           : fromCb58(chain.subnetID);
     } catch {
-      throw new RpcError(RpcCode.invalidParams, 'invalid argument 2: subnetID is not a valid ID');
+      fail(`failed to parse subnetID: ${JSON.stringify(subnetParam)}`);
     }
     const validators = platform.vm.state.validators.at(subnet, platform.vm.height());
     const set = canonicalValidatorSet(
@@ -119,11 +129,15 @@ export function createWarpApi(
     },
     warp_getMessageAggregateSignature: (params) => {
       arity(params, 3, 1);
-      return aggregate(messageBytes(idParam(params, 0, 'messageID')), quorumParam(params, 1), params[2]);
+      return aggregate(
+        messageBytes(idParam(params, 0, 'messageID'), false),
+        quorumParam(params, 1),
+        params[2],
+      );
     },
     warp_getBlockAggregateSignature: (params) => {
       arity(params, 3, 1);
-      return aggregate(blockMessage(idParam(params, 0, 'blockID')), quorumParam(params, 1), params[2]);
+      return aggregate(blockMessage(idParam(params, 0, 'blockID'), false), quorumParam(params, 1), params[2]);
     },
   };
 }
