@@ -408,6 +408,38 @@ describe('GET /v2/chains/{chainId}/metrics/{metric} through chainkit', () => {
   });
 });
 
+describe('GET /v2/chains and /v2/chains/{chainId}', () => {
+  test('list and get the indexed chains through chainkit, for 1 compute unit each', async () => {
+    const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+    const at = { serverURL: metrics.url };
+    const cChain = {
+      evmChainId: Number(chainId),
+      chainName: 'c_chain',
+      blockchainId: stack.devnet.facts.chains.C.blockchainID,
+      subnetId: '11111111111111111111111111111111LpoYY',
+      network: 'testnet',
+    };
+    const pages = [];
+    for await (const page of await sdk.metrics.chains.list({}, at)) pages.push(page.result);
+    assert.equal(pages.length, 1);
+    assert.deepEqual(pages[0].chains, [cChain]);
+    const testnet = await fetch(`${metrics.url}/v2/chains?network=fuji`);
+    assert.deepEqual(((await testnet.json()) as any).chains, [cChain]);
+    const before = Number(testnet.headers.get('ratelimit-remaining'));
+    const mainnet = await fetch(`${metrics.url}/v2/chains?network=mainnet`);
+    assert.deepEqual(await mainnet.json(), { chains: [] });
+    assert.equal(Number(mainnet.headers.get('ratelimit-remaining')), before - 1);
+    for (const id of [chainId, stack.devnet.facts.chains.C.blockchainID])
+      assert.deepEqual(await sdk.metrics.chains.get({ chainId: id }, at), cChain);
+    const unknown = await fetch(`${metrics.url}/v2/chains/999999`);
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(Object.keys((await unknown.json()) as any).sort(), ['error', 'message', 'statusCode']);
+    assert.equal((await fetch(`${metrics.url}/v2/chains/abc`)).status, 400);
+    assert.equal((await fetch(`${metrics.url}/v2/chains?network=devnet`)).status, 400);
+    assert.equal((await fetch(`${metrics.url}/v2/chains?pageToken=abc`)).status, 400);
+  });
+});
+
 describe('GET /v2/health-check', () => {
   test('answers through chainkit, free of rate-limit charges', async () => {
     const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });

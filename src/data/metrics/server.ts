@@ -2,7 +2,8 @@
  * The metrics service: its own HTTP server (default port 9701), no authentication, metered per
  * client address with compute units (429 with retry-after when spent). It serves the legacy
  * `GET /v1/avg_tps/{chainId}` and the `GET /v2/chains/{chainId}/metrics/{metric}` the public
- * SDKs call, both read from the buckets the indexer maintains. Errors use the metrics body
+ * SDKs call, both read from the buckets the indexer maintains, and the chains it has metrics of
+ * (`GET /v2/chains`, `GET /v2/chains/{chainId}`). Errors use the metrics body
  * `{message: [..], error, statusCode}`.
  */
 import Fastify, {
@@ -27,6 +28,7 @@ import { createRateLimiter } from '../api/rate-limiter.js';
 import { lazySchemaCompilers } from '../api/lazy-schema-compilers.js';
 import type { Tier } from '../api/api-keys.js';
 import { StringEnum } from '../api/schemas/common.js';
+import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
 import type { DataSchema } from '../store/schema.js';
 import { evmSource } from '../indexer/evm/write-batch.js';
 import { SPANS, type Span } from './buckets.js';
@@ -79,6 +81,24 @@ const HealthCheck = Type.Object({
 });
 /** Served free of charge, as the reference marks it (`x-execution-weight: free`). */
 const HEALTH_PATH = '/v2/health-check';
+
+/** Served for 1 CU, as the reference marks them (`free`). */
+const FREE_PATHS = new Set(['/v2/chains', '/v2/chains/:chainId']);
+
+const MetricsChain = Type.Object({
+  evmChainId: Type.Number(),
+  chainName: Type.String(),
+  blockchainId: Type.String(),
+  subnetId: Type.String(),
+  network: StringEnum(['mainnet', 'testnet'] as const),
+});
+const ChainsQuery = Type.Object(
+  {
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    network: Type.Optional(StringEnum(['mainnet', 'fuji', 'testnet'] as const)),
+  },
+  { additionalProperties: false },
+);
 
 const V1Response = Type.Object({
   results: Type.Array(Value),
@@ -159,7 +179,11 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   });
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.url === HEALTH_PATH) return;
-    const charge = limiter.charge(`anon:${request.ip}`, tier, cost);
+    const charge = limiter.charge(
+      `anon:${request.ip}`,
+      tier,
+      FREE_PATHS.has(request.routeOptions.url ?? '') ? 1 : cost,
+    );
     reply.header('ratelimit-limit', String(charge.limit));
     reply.header('ratelimit-remaining', String(charge.remaining));
     if (!charge.allowed) {
@@ -184,6 +208,63 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     if (!row) throw new NotFoundError(`chain ${value} is not indexed by this service`);
     return { chain: Number(row.evm_chain_id), blockchainId: row.blockchain_id };
   }
+
+  /** A chain as the metrics API's Chain: a local devnet counts as a test network. */
+  const chainItem = (r: {
+    evm_chain_id: number;
+    blockchain_id: string;
+    subnet_id: string;
+    name: string;
+    is_testnet: number;
+  }) => ({
+    evmChainId: Number(r.evm_chain_id),
+    // The reference's aliases are snake_case (`c_chain`); an L1's is made from its name.
+    chainName:
+      r.subnet_id === PRIMARY_NETWORK_ID
+        ? 'c_chain'
+        : r.name
+            .toLowerCase()
+            .replace(/[^a-z0-9]+/g, '_')
+            .replace(/^_|_$/g, ''),
+    blockchainId: r.blockchain_id,
+    subnetId: r.subnet_id,
+    network: Number(r.is_testnet) === 1 ? ('testnet' as const) : ('mainnet' as const),
+  });
+  const chainRows = () =>
+    db
+      .selectFrom('evm_chains')
+      .select(['evm_chain_id', 'blockchain_id', 'subnet_id', 'name', 'is_testnet'])
+      .orderBy('evm_chain_id');
+
+  app.get(
+    '/v2/chains',
+    {
+      schema: {
+        querystring: ChainsQuery,
+        response: {
+          200: Type.Object({ nextPageToken: Type.Optional(Type.String()), chains: Type.Array(MetricsChain) }),
+          ...ERRORS,
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof ChainsQuery>;
+      // Every chain fits one page: a token can only come from elsewhere.
+      if (q.pageToken !== undefined) throw new InvalidPageTokenError('invalid pageToken');
+      const want = q.network === undefined ? undefined : q.network === 'mainnet' ? 'mainnet' : 'testnet';
+      const chains = (await chainRows().execute()).map(chainItem);
+      return { chains: chains.filter((c) => want === undefined || c.network === want) };
+    },
+  );
+
+  app.get(
+    '/v2/chains/:chainId',
+    { schema: { params: V1Params, response: { 200: MetricsChain, ...ERRORS } } },
+    async (request) => {
+      const { chain } = await chainOf((request.params as Static<typeof V1Params>).chainId);
+      return chainItem(await chainRows().where('evm_chain_id', '=', chain).executeTakeFirstOrThrow());
+    },
+  );
 
   // The reference metrics API's health check: the store answers (503 with the failure when not).
   app.get(
