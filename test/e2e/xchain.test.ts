@@ -313,6 +313,28 @@ describe('X-chain with avalanchejs v5', () => {
     await waitAccepted(url, mintID);
     const mintJson = await checkVisible(mintID, mintSigned);
     assert.equal(mintJson.unsignedTx.operations[0].operation.groupID, 7);
+    // nftfx outputs marshal from a map, members in alphabetical order.
+    const createJson = (await xResult(url, 'avm.getTx', { txID: assetID, encoding: 'json' })).tx;
+    assert.deepEqual(Object.keys(createJson.unsignedTx.initialStates[0].outputs[0]), [
+      'addresses',
+      'groupID',
+      'locktime',
+      'threshold',
+    ]);
+    // getAssetDescription of the family; of a tx that creates no asset and of an id no tx has,
+    // the reference's errors.
+    assert.deepEqual(await xResult(url, 'avm.getAssetDescription', { assetID }), {
+      assetID,
+      name: 'Flurry Art',
+      symbol: 'ART',
+      denomination: '0',
+    });
+    const notAsset = await xCall(url, 'avm.getAssetDescription', { assetID: mintID });
+    assert.equal(notAsset.error?.message, "transaction doesn't create an asset");
+    const noTx = await xCall(url, 'avm.getAssetDescription', {
+      assetID: utils.base58check.encode(new Uint8Array(32).fill(3)),
+    });
+    assert.equal(noTx.error?.message, 'not found');
     const nft = (await utxosOf(url, EWOQ_X)).find(
       (u: Utxo) => u.utxoId.txID.toString() === mintID && u.getAssetId() === assetID,
     );
@@ -336,7 +358,15 @@ describe('X-chain with avalanchejs v5', () => {
     const transferSigned = await signWith(transfer, ['secp', 'nft']);
     const transferID = await issue(url, transferSigned);
     await waitAccepted(url, transferID);
-    await checkVisible(transferID, transferSigned);
+    const transferJson = await checkVisible(transferID, transferSigned);
+    assert.deepEqual(Object.keys(transferJson.unsignedTx.operations[0].operation.output), [
+      'addresses',
+      'groupID',
+      'locktime',
+      'payload',
+      'threshold',
+    ]);
+    assert.equal(transferJson.unsignedTx.operations[0].operation.output.payload, '0x68656c6c6f');
     const theirs = await utxosOf(url, RECIPIENT_X);
     assert.ok(theirs.some((u) => u.utxoId.txID.toString() === transferID && u.getAssetId() === assetID));
     assert.ok(

@@ -43,10 +43,15 @@ export class JsonFormatter {
       }
       case 'secpMint':
         return this.owners(out.owners);
-      case 'nftMint':
-        return { groupID: out.groupId, ...this.owners(out.owners) };
-      case 'nftTransfer':
-        return { groupID: out.groupId, payload: plainHex(out.payload), ...this.owners(out.owners) };
+      // nftfx outputs marshal as a map too: their members in alphabetical order.
+      case 'nftMint': {
+        const { addresses, ...rest } = this.owners(out.owners);
+        return { addresses, groupID: out.groupId, ...rest };
+      }
+      case 'nftTransfer': {
+        const { addresses, locktime, threshold } = this.owners(out.owners);
+        return { addresses, groupID: out.groupId, locktime, payload: plainHex(out.payload), threshold };
+      }
     }
   }
 

@@ -95,7 +95,20 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
       const text = params.string('assetID');
       const id = text === NATIVE_ASSET.symbol ? deps.avaxAssetId : text;
       const asset = vm.state.asset(id);
-      if (!asset) fail(`asset '${text}' not found`);
+      if (!asset) {
+        // The reference's three refusals: a string that is neither an alias nor an id, an id no
+        // accepted tx has (the database's `not found`), and a tx that creates no asset.
+        // (A 32-byte id with its checksum is at most 50 characters: longer text is not decoded.)
+        let isId: boolean;
+        try {
+          isId = id.length <= 50 && fromCb58(id).length === 32;
+        } catch {
+          isId = false;
+        }
+        if (!isId) fail(`asset '${text}' not found`);
+        if (vm.state.tx(id) ?? vm.genesisTx(id)) fail("transaction doesn't create an asset");
+        fail('not found');
+      }
       return {
         assetID: asset.id,
         name: asset.name,
