@@ -797,6 +797,39 @@ describe('EVM transaction detail', () => {
     assert.ok(res.internalTransactions!.every((t) => !t.isReverted));
   });
 
+  test("a contract's deployment transaction is the detail of the transaction that created it", async () => {
+    const token = await sdk.data.evm.contracts.getDeploymentTransaction(
+      { chainId, address: addr.token.toLowerCase() },
+      at,
+    );
+    const receipt = await pub.getTransactionReceipt({ hash: token.nativeTransaction.txHash as Hex });
+    assert.equal(getAddress(receipt.contractAddress!), addr.token);
+    assert.deepEqual(
+      token,
+      await sdk.data.evm.transactions.get({ chainId, txHash: receipt.transactionHash }, at),
+    );
+    assert.equal(token.nativeTransaction.method?.callType, 'CONTRACT_CREATION');
+    assert.deepEqual(
+      token.erc20Transfers?.map((t) => [t.to.address, t.value]),
+      [[alice, '1000000']],
+    );
+    // A child the factory created: the factory call that created it.
+    const children = (
+      await sdk.data.evm.address.contracts.listDeployments({ chainId, address: addr.factory }, at)
+    ).result.contracts;
+    const child = await glacier.evmTransactions.getDeploymentTransaction({
+      chainId,
+      address: children[0].address,
+      currency: 'eur' as any,
+    });
+    assert.equal(child.nativeTransaction.txHash, txs.factory);
+    assert.deepEqual(child.networkTokenDetails.currentPrice, { currencyCode: 'eur', value: TEST_PRICES.eur });
+    const base = `${stack.api.url}/v1/chains/${chainId}/contracts`;
+    assert.equal((await fetch(`${base}/${alice}/transactions:getDeployment`)).status, 404);
+    assert.equal((await fetch(`${base}/0x12/transactions:getDeployment`)).status, 400);
+    assert.equal((await fetch(`${base}/${addr.token}/transactions:getDeployment?currency=xyz`)).status, 400);
+  });
+
   test('a malformed hash is a 400, an unknown one a 404, in the service error body', async () => {
     const base = `${stack.api.url}/v1/chains/${chainId}/transactions`;
     const malformed = await fetch(`${base}/0x1234`);
