@@ -504,6 +504,59 @@ describe('EVM transfer lists', () => {
     assert.equal(badOrder.status, 400);
   });
 
+  test("a token contract's transfers: every Transfer log of the contract once, newest first, of its standard", async () => {
+    const erc20 = await walk<any>(
+      await sdk.data.evm.contracts.listTransfers({ chainId, address: addr.token, pageSize: 2 }, at),
+      (t) => `${t.txHash}:${t.logIndex}`,
+      'transfers',
+    );
+    const logs = await pub.getLogs({
+      address: addr.token,
+      event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+      fromBlock: 0n,
+      toBlock: latestBlock,
+    });
+    assert.deepEqual(
+      erc20.map((t) => [t.txHash, t.logIndex, t.from.address, t.to.address, t.value, t.erc20Token.symbol]),
+      [...logs]
+        .reverse()
+        .map((l) => [l.transactionHash, l.logIndex, l.args.from, l.args.to, String(l.args.value), 'FUSD']),
+    );
+    // A batch is one transfer per id, and a page may end inside it.
+    const multi = await walk<any>(
+      await sdk.data.evm.contracts.listTransfers({ chainId, address: addr.multi, pageSize: 1 }, at),
+      (t) => `${t.txHash}:${t.logIndex}:${t.erc1155Token.tokenId}`,
+      'transfers',
+    );
+    assert.deepEqual(
+      multi.map((t) => [t.erc1155Token.tokenId, t.value]),
+      [
+        ['1', '2'],
+        ['2', '1'],
+        ['1', '3'],
+        ['2', '5'],
+        ['1', '10'],
+      ],
+    );
+    const nft = (await glacier.evmTransactions.listTransfers({ chainId, address: addr.nft, pageSize: 100 }))
+      .transfers as any[];
+    assert.deepEqual(
+      nft.map((t) => t.erc721Token.tokenId),
+      ['3', '2', '3', '2', '1'],
+    );
+    const mintBlock = Number(nft[nft.length - 1].blockNumber);
+    const first = await sdk.data.evm.contracts.listTransfers(
+      { chainId, address: addr.nft, startBlock: mintBlock, endBlock: mintBlock + 1 },
+      at,
+    );
+    assert.deepEqual(
+      first.result.transfers.map((t: any) => t.erc721Token.tokenId),
+      ['1'],
+    );
+    const none = await sdk.data.evm.contracts.listTransfers({ chainId, address: addr.factory }, at);
+    assert.deepEqual(none.result, { transfers: [] });
+  });
+
   test('listNative lists every transaction of the address with receipt fields', async () => {
     const iter = await sdk.data.evm.address.transactions.listNative(
       { chainId, address: getAddress(signer.address), pageSize: 3 },

@@ -319,6 +319,80 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       items.map((b) => ({ contract: b.token, tokenId: b.tokenId })),
     );
 
+  /** Erc20Transfer, Erc721Transfer or Erc1155Transfer of token party rows, by their kind. */
+  async function transferItems(chain: number, rows: Selectable<DataSchema['evm_token_transfers']>[]) {
+    const contracts = await contractsByAddress(
+      db,
+      chain,
+      rows.map((r) => r.token),
+    );
+    const nfts = await nftsByKey(
+      db,
+      chain,
+      rows.filter((r) => r.kind !== 'erc20').map((r) => ({ contract: r.token, tokenId: r.token_id })),
+    );
+    return rows.map((r) => {
+      const c = contracts.get(r.token);
+      const base = {
+        blockNumber: String(r.block_number),
+        blockTimestamp: Number(r.block_ts),
+        blockHash: r.block_hash,
+        txHash: r.tx_hash,
+        from: rich(r.from_addr),
+        to: rich(r.to_addr),
+        logIndex: Number(r.log_index),
+      };
+      if (r.kind === 'erc20') return { ...base, value: r.value, erc20Token: erc20Token(r.token, c) };
+      const nft = nfts.get(`${r.token}:${r.token_id}`);
+      if (r.kind === 'erc1155')
+        return { ...base, value: r.value, erc1155Token: erc1155Token(r.token, r.token_id, nft) };
+      return { ...base, erc721Token: erc721Token(r.token, r.token_id, c, nft) };
+    });
+  }
+
+  const tokenRows = () => db.selectFrom('evm_token_transfers').selectAll();
+
+  /**
+   * A page of token transfer rows, newest first. The keyset is (block, log index), or with
+   * `inBatch` also the position in a TransferBatch, one log holding several transfers (a two-part
+   * cursor would skip the rest of a batch cut by a page).
+   */
+  async function transferPage(
+    q: ReturnType<typeof tokenRows>,
+    chain: number,
+    after: Cursor | undefined,
+    limit: number,
+    inBatch: boolean,
+  ): Promise<Page<Record<string, unknown>>> {
+    if (after && inBatch)
+      q = q.where((eb) =>
+        eb(
+          eb.refTuple('block_number', 'log_index', 'sub_index'),
+          '<',
+          eb.tuple(after[0], after[1], after[2] ?? 0),
+        ),
+      );
+    else if (after)
+      q = q.where((eb) => eb(eb.refTuple('block_number', 'log_index'), '<', eb.tuple(after[0], after[1])));
+    const rows = await q
+      .orderBy('block_number', 'desc')
+      .orderBy('log_index', 'desc')
+      .orderBy('sub_index', 'desc')
+      .limit(limit + 1)
+      .execute();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: await transferItems(chain, page),
+      next:
+        rows.length <= limit
+          ? undefined
+          : inBatch
+            ? [Number(last.block_number), Number(last.log_index), Number(last.sub_index)]
+            : [Number(last.block_number), Number(last.log_index)],
+    };
+  }
+
   return {
     async listNative(args: ListArgs): Promise<Page<Record<string, unknown>>> {
       let q = partyQuery('evm_native_txs', args);
@@ -339,89 +413,32 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       };
     },
 
-    /**
-     * ERC-20, ERC-721 or ERC-1155 transfers. The keyset of the first two is (block, log index);
-     * an ERC-1155 TransferBatch is one log holding several transfers, so its cursor also carries
-     * the position in the batch (a two-part cursor would skip the rest of a batch cut by a page).
-     */
+    /** An address's ERC-20, ERC-721 or ERC-1155 transfers (see transferPage for the keyset). */
     async listTokenTransfers(
       kind: 'erc20' | 'erc721' | 'erc1155',
       args: ListArgs,
     ): Promise<Page<Record<string, unknown>>> {
-      let q = db
-        .selectFrom('evm_token_transfers')
-        .selectAll()
+      let q = tokenRows()
         .where('chain', '=', args.chain)
         .where('address', '=', args.address)
         .where('kind', '=', kind);
       if (args.startBlock !== undefined) q = q.where('block_number', '>=', args.startBlock);
       if (args.endBlock !== undefined) q = q.where('block_number', '<', args.endBlock);
-      if (args.after && kind === 'erc1155')
-        q = q.where((eb) =>
-          eb(
-            eb.refTuple('block_number', 'log_index', 'sub_index'),
-            '<',
-            eb.tuple(args.after![0], args.after![1], args.after![2] ?? 0),
-          ),
-        );
-      else if (args.after)
-        q = q.where((eb) =>
-          eb(eb.refTuple('block_number', 'log_index'), '<', eb.tuple(args.after![0], args.after![1])),
-        );
-      const rows = await q
-        .orderBy('block_number', 'desc')
-        .orderBy('log_index', 'desc')
-        .orderBy('sub_index', 'desc')
-        .limit(args.limit + 1)
-        .execute();
-      const page = rows.slice(0, args.limit);
-      const contracts = await contractsByAddress(
-        db,
-        args.chain,
-        page.map((r) => r.token),
-      );
-      const nfts =
-        kind !== 'erc20'
-          ? await nftsByKey(
-              db,
-              args.chain,
-              page.map((r) => ({ contract: r.token, tokenId: r.token_id })),
-            )
-          : new Map();
-      const last = page[page.length - 1];
-      return {
-        items: page.map((r) => {
-          const c = contracts.get(r.token);
-          const base = {
-            blockNumber: String(r.block_number),
-            blockTimestamp: Number(r.block_ts),
-            blockHash: r.block_hash,
-            txHash: r.tx_hash,
-            from: rich(r.from_addr),
-            to: rich(r.to_addr),
-            logIndex: Number(r.log_index),
-          };
-          if (kind === 'erc20')
-            return {
-              ...base,
-              value: r.value,
-              erc20Token: erc20Token(r.token, c),
-            };
-          const nft = nfts.get(`${r.token}:${r.token_id}`);
-          if (kind === 'erc1155')
-            return { ...base, value: r.value, erc1155Token: erc1155Token(r.token, r.token_id, nft) };
-          return {
-            ...base,
-            erc721Token: erc721Token(r.token, r.token_id, c, nft),
-          };
-        }),
-        next:
-          rows.length <= args.limit
-            ? undefined
-            : kind === 'erc1155'
-              ? [Number(last.block_number), Number(last.log_index), Number(last.sub_index)]
-              : [Number(last.block_number), Number(last.log_index)],
-      };
+      return transferPage(q, args.chain, args.after, args.limit, kind === 'erc1155');
+    },
+
+    /**
+     * A token contract's transfers of every standard, newest first: one row per transfer (its
+     * sender's), keyset on (block, log index, position in a batch).
+     */
+    async tokenTransfers(args: BlockRange & { chain: number; token: string; after?: Cursor; limit: number }) {
+      let q = tokenRows()
+        .where('chain', '=', args.chain)
+        .where('token', '=', args.token)
+        .whereRef('address', '=', 'from_addr');
+      if (args.startBlock !== undefined) q = q.where('block_number', '>=', args.startBlock);
+      if (args.endBlock !== undefined) q = q.where('block_number', '<', args.endBlock);
+      return transferPage(q, args.chain, args.after, args.limit, true);
     },
 
     async listInternals(args: ListArgs): Promise<Page<Record<string, unknown>>> {

@@ -359,3 +359,15 @@ export async function evmNativeTxsByBlock(db: AnyDb): Promise<void> {
     .columns(['chain', 'block_number', 'tx_index'])
     .execute();
 }
+
+/**
+ * A token contract's transfers (`tokens/{address}/transfers`): the token party table by
+ * (chain, token, log position). The sender's row stands for the transfer.
+ */
+export async function evmTokenTransfersByToken(db: AnyDb): Promise<void> {
+  await db.schema
+    .createIndex('evm_token_transfers_by_token')
+    .on('evm_token_transfers')
+    .columns(['chain', 'token', 'block_number', 'log_index', 'sub_index'])
+    .execute();
+}

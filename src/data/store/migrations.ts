@@ -3,7 +3,13 @@
  * has shipped: add a new one. Column types are the ones both dialects read identically.
  */
 import type { Kysely, Migration } from 'kysely';
-import { evmBlockDetails, evmCumulativeMetrics, evmInitial, evmNativeTxsByBlock } from './migrations-evm.js';
+import {
+  evmBlockDetails,
+  evmCumulativeMetrics,
+  evmInitial,
+  evmNativeTxsByBlock,
+  evmTokenTransfersByToken,
+} from './migrations-evm.js';
 
 type AnyDb = Kysely<any>;
 
@@ -240,4 +246,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_rate_limit_usage': { up: rateLimitUsage },
   '0006_evm_block_details': { up: evmBlockDetails },
   '0007_evm_native_txs_by_block': { up: evmNativeTxsByBlock },
+  '0008_evm_token_transfers_by_token': { up: evmTokenTransfersByToken },
 };

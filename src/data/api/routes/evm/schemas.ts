@@ -148,6 +148,11 @@ const envelope = <T extends ReturnType<typeof Type.Object>>(key: string, item: T
 export const Erc20List = envelope('transactions', Erc20Transfer);
 export const Erc721List = envelope('transactions', Erc721Transfer);
 export const Erc1155List = envelope('transactions', Erc1155Transfer);
+/** A token contract's transfers: each item is of the contract's standard. */
+export const TransferList = Type.Object({
+  nextPageToken: Opt(Type.String()),
+  transfers: Type.Array(Type.Union([Erc20Transfer, Erc721Transfer, Erc1155Transfer])),
+});
 export const InternalList = envelope('transactions', InternalTransaction);
 export const NativeList = envelope('transactions', NativeTransaction);
 

@@ -1,6 +1,7 @@
 /**
- * The five `GET /v1/chains/{chainId}/addresses/{address}/transactions:list*` routes, and
- * `…/transactions`, every transaction of the address with its transfers (listTransactions).
+ * The five `GET /v1/chains/{chainId}/addresses/{address}/transactions:list*` routes,
+ * `…/transactions`, every transaction of the address with its transfers (listTransactions), and
+ * `GET /v1/chains/{chainId}/tokens/{address}/transfers`, a token contract's transfers.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -16,6 +17,7 @@ import {
   InternalList,
   NativeList,
   TransactionDetailsList,
+  TransferList,
 } from './schemas.js';
 
 const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
@@ -153,6 +155,37 @@ export function transferRoutes(evm: EvmRouteDeps) {
         return {
           ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
           transactions: page.items,
+        };
+      },
+    );
+
+    app.get(
+      '/v1/chains/:chainId/tokens/:address/transfers',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['EVM Transactions'],
+          operationId: 'listTransfers',
+          summary: "List a token contract's ERC-20, ERC-721 or ERC-1155 transfers",
+          params: Params,
+          querystring: Query,
+          response: { 200: TransferList, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const q = request.query as Static<typeof Query>;
+        const { chain, address, range, scope } = await listRequest(evm, request, ['tokenTransfers']);
+        const after = q.pageToken ? deps.tokens.open<Cursor>(scope, q.pageToken) : undefined;
+        const page = await evm.read.tokenTransfers({
+          chain: Number(chain.evm_chain_id),
+          token: address,
+          ...range,
+          after,
+          limit: q.pageSize,
+        });
+        return {
+          ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+          transfers: page.items,
         };
       },
     );
