@@ -8,12 +8,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../shared/logger.js';
 import { NETWORKS, type NetworkIdentity } from '../shared/networks.js';
-import { loadApiAccessConfig, type Currency } from './api/api-keys.js';
+import { loadApiAccessConfig, scaleTier, type Currency } from './api/api-keys.js';
 import type { RouteDeps } from './api/routes/deps.js';
 import { createEvmRoutes } from './api/routes/evm/index.js';
 import { startDataApi, type RunningDataApi } from './api/server.js';
 import { startEvmIndexer, type RunningEvmIndexer } from './indexer/evm/evm-indexer.js';
-import { startMetricsService, type RunningMetricsService } from './metrics/server.js';
+import { METRICS_PUBLISHED_TIER, startMetricsService, type RunningMetricsService } from './metrics/server.js';
 import { nftResolverOptionsFromEnv } from './nft/config.js';
 import { startNftFetcher, type RunningNftFetcher } from './nft/fetcher.js';
 import { createMetadataResolver } from './nft/metadata-resolver.js';
@@ -162,6 +162,8 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
           db: database.db,
           host: options.host,
           port: options.metricsPort,
+          // The keys file's tierScale sizes the metrics budget as it sizes the built-in tiers.
+          tier: access ? scaleTier(METRICS_PUBLISHED_TIER, access.tierScale) : undefined,
           logger,
         });
     }

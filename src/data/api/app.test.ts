@@ -560,7 +560,11 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       );
       const anon = await get('/v1/networks/fuji/subnets', {});
       assert.equal(anon.status, 200);
-      assert.equal(anon.headers['ratelimit-limit'], '6000');
+      // The published 6,000 CU a minute, a hundredfold on the devnet (DEVNET_TIER_SCALE); a key
+      // of the published pro tier still has more.
+      assert.equal(anon.headers['ratelimit-limit'], '600000');
+      const pro = await get('/v1/networks/fuji/subnets', PRO);
+      assert.equal(pro.headers['ratelimit-limit'], '2000000');
     });
 
     it('meters compute units per route and answers 429 with retry-after when they run out', async () => {

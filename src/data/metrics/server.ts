@@ -26,7 +26,7 @@ import { pageTokenSecret } from '../store/queries/meta.js';
 import { STATUS_TEXT } from '../api/plugins/errors.js';
 import { createRateLimiter } from '../api/rate-limiter.js';
 import { lazySchemaCompilers } from '../api/lazy-schema-compilers.js';
-import type { Tier } from '../api/api-keys.js';
+import { scaleTier, type Tier } from '../api/api-keys.js';
 import { StringEnum } from '../api/schemas/common.js';
 import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
 import type { DataSchema } from '../store/schema.js';
@@ -35,11 +35,14 @@ import { SPANS, type Span } from './buckets.js';
 import { createUuidPageTokens } from './page-tokens.js';
 import { METRICS, readSeries, type Metric } from './series.js';
 
+/** The real metrics service's budget per client address. */
+export const METRICS_PUBLISHED_TIER = { cuPerMinute: 8000, cuPerDay: 1_200_000 };
+
 export interface MetricsServiceOptions {
   db: Kysely<DataSchema>;
   host: string;
   port: number;
-  /** Budget per client address (the real service: 8,000 CU per minute, 1,200,000 per day). */
+  /** Budget per client address (default: METRICS_PUBLISHED_TIER × DEVNET_TIER_SCALE). */
   tier?: Omit<Tier, 'name'>;
   /** Compute units per request (the metrics route's execution weight: small = 20). */
   costPerRequest?: number;
@@ -127,7 +130,7 @@ function body(statusCode: number, message: string) {
 export async function buildMetricsApp(options: MetricsServiceOptions): Promise<FastifyInstance> {
   const { db } = options;
   const now = options.now ?? Date.now;
-  const tier: Tier = { name: 'metrics', cuPerMinute: 8000, cuPerDay: 1_200_000, ...options.tier };
+  const tier: Tier = { name: 'metrics', ...(options.tier ?? scaleTier(METRICS_PUBLISHED_TIER)) };
   const cost = options.costPerRequest ?? 20;
   const limiter = createRateLimiter(now);
   const uuidTokens = createUuidPageTokens(db, now);
