@@ -4,6 +4,7 @@ import os from 'node:os';
 import { createLogger } from '../shared/logger.js';
 import { startGenesisProofs } from '../node/genesis/proofs-off-thread.js';
 import { FLURRY_VERSION } from '../node/version.js';
+import { DataDirLockedError, dataDirLockHolder } from '../node/storage/data-dir-lock.js';
 import type { RunningDataService } from '../data/service.js';
 import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts, type DataReadyFacts } from './banner.js';
 import { parseOptions, USAGE, UsageError } from './options.js';
@@ -25,7 +26,17 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (options.reset) fs.rmSync(options.dataDir, { recursive: true, force: true });
+  if (options.reset) {
+    // Deleting a data dir a running node writes to would pull its state out from under it.
+    const holder = dataDirLockHolder(options.dataDir);
+    if (holder !== undefined) {
+      process.stderr.write(
+        `flurry: --reset refused: ${new DataDirLockedError(options.dataDir, holder).message}\n`,
+      );
+      return 1;
+    }
+    fs.rmSync(options.dataDir, { recursive: true, force: true });
+  }
   const logger = createLogger(options.logLevel);
   if (options.command === 'indexer' || options.command === 'api') return runDataRole(options, logger, t0);
   // A cold start's genesis proofs are made on another CPU while this thread loads the node's

@@ -20,6 +20,7 @@ import { ContainerIndex } from './index/container-index.js';
 import { createIndexEndpoint } from './index/index-api.js';
 import { NodeHttpServer, Router } from './rpc/http-server.js';
 import { NodeDatabase } from './storage/database.js';
+import { DataDirLockedError, lockDataDir } from './storage/data-dir-lock.js';
 import { SharedMemory } from './vms/components/shared-memory.js';
 import { createDevnetEndpoint, ValidatorPeers } from './warp/validator-peers.js';
 import { createSignPool } from './warp/sign-pool.js';
@@ -61,11 +62,31 @@ export async function startNode(
 ): Promise<RunningNode> {
   const startedAtMs = Date.now();
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const db = new NodeDatabase(path.join(config.dataDir, NODE_DB_FILE));
+  // Before opening node.db: a second node on the same data dir must not write a single row.
+  let lock: ReturnType<typeof lockDataDir>;
   try {
-    return await assemble(config, db, logger, startedAtMs, options);
+    lock = lockDataDir(config.dataDir);
   } catch (err) {
-    db.close();
+    if (err instanceof DataDirLockedError) throw new NodeStartError(err.message);
+    throw err;
+  }
+  let db: NodeDatabase | undefined;
+  try {
+    db = new NodeDatabase(path.join(config.dataDir, NODE_DB_FILE));
+    const node = await assemble(config, db, logger, startedAtMs, options);
+    return {
+      ...node,
+      async close() {
+        try {
+          await node.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    db?.close();
+    lock.release();
     throw err;
   }
 }

@@ -174,6 +174,28 @@ describe('devnet durability', () => {
     assert.equal(await again.stop(), 0);
   });
 
+  it('refuses a second node on a data dir in use, and --reset of it, until the first stops', async () => {
+    const dataDir = tempDir();
+    const first = await startDevnet({ dataDir });
+    try {
+      for (const args of [[], ['--reset']])
+        await assert.rejects(
+          startDevnet({ dataDir, command: 'node', args }),
+          new RegExp(
+            `exited with 1 before ready: flurry: .*data dir ${dataDir} is in use .*pid ${first.process.pid}`,
+          ),
+        );
+      // The first node kept its state and still answers.
+      assert.equal((await call(`${first.url}/ext/info`, 'info.getNodeID')).nodeID, first.facts.nodeID);
+    } finally {
+      assert.equal(await first.stop(), 0);
+    }
+    // Stopped (and after a SIGKILL, see above), the data dir is free again.
+    const again = await startDevnet({ dataDir });
+    assert.equal(again.facts.nodeID, first.facts.nodeID);
+    assert.equal(await again.stop(), 0);
+  });
+
   it('derives validators and keys from the seed deterministically', async () => {
     const a = await startDevnet({ args: ['--seed', 'same', '--validators', '3'] });
     const b = await startDevnet({ args: ['--seed', 'same', '--validators', '3'] });
