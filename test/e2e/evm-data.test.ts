@@ -145,6 +145,16 @@ async function walk<T>(
   return items;
 }
 
+/** GET `url`, expecting `status` in the service error body `{message, statusCode, error}`. */
+async function expectError(url: string, status: number) {
+  const res = await fetch(url);
+  assert.equal(res.status, status, url);
+  const body = (await res.json()) as any;
+  assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
+  assert.equal(body.statusCode, status);
+  return body;
+}
+
 before(async () => {
   metadataServer = await serveMetadata();
   metaBase = `http://127.0.0.1:${(metadataServer.address() as AddressInfo).port}`;
@@ -724,6 +734,126 @@ describe('EVM balances', () => {
   });
 });
 
+describe('EVM collectible balances', () => {
+  const ownerOf = (id: bigint) =>
+    pub.readContract({ address: addr.nft, abi: c.Nft721.abi, functionName: 'ownerOf', args: [id] });
+  const balanceOf = (who: Hex, id: bigint) =>
+    pub.readContract({
+      address: addr.multi,
+      abi: c.Multi1155.abi,
+      functionName: 'balanceOf',
+      args: [id, who],
+    }) as Promise<bigint>;
+
+  test('listCollectibles holds the ERC-721 tokens ownerOf gives and the ERC-1155 balances balanceOf gives, each once', async () => {
+    await stack.fetcher.idle();
+    for (const who of [alice, bob, carol]) {
+      const expected: [string, string, string, string | undefined][] = [];
+      for (const id of [1n, 2n, 3n])
+        if ((await ownerOf(id).catch(() => undefined)) === who)
+          expected.push([addr.nft, 'ERC-721', String(id), undefined]);
+      for (const id of [1n, 2n]) {
+        const balance = await balanceOf(who, id);
+        if (balance > 0n) expected.push([addr.multi, 'ERC-1155', String(id), String(balance)]);
+      }
+      // The service orders by contract address (lower case), then token id.
+      expected.sort((a, b) => (a[0].toLowerCase() < b[0].toLowerCase() ? -1 : 1));
+      const held = await walk<any>(
+        await sdk.data.evm.address.balances.listCollectibles({ chainId, address: who, pageSize: 1 }, at),
+        (t) => `${t.address}:${t.tokenId}`,
+        'collectibleBalances',
+      );
+      assert.deepEqual(
+        held.map((t) => [t.address, t.ercType, t.tokenId, t.balance]),
+        expected,
+        who,
+      );
+      for (const t of held) {
+        assert.equal(t.chainId, chainId);
+        assert.equal(t.metadata.indexStatus, 'INDEXED');
+        if (t.ercType === 'ERC-721') {
+          assert.equal(t.name, 'Flurry Apes');
+          assert.equal(t.symbol, 'FAPE');
+          assert.equal(t.ownerAddress, who);
+          assert.equal(t.tokenUri, `${metaBase}/good/${t.tokenId}`);
+        } else
+          // ERC-1155 `{id}` is substituted with the id in 64 hex digits (EIP-1155).
+          assert.equal(t.tokenUri, `${metaBase}/good/${BigInt(t.tokenId).toString(16).padStart(64, '0')}`);
+      }
+    }
+    // Each half equals its own balance list.
+    const all = (
+      await sdk.data.evm.address.balances.listCollectibles({ chainId, address: alice, pageSize: 500 }, at)
+    ).result.collectibleBalances;
+    const erc721 = (
+      await sdk.data.evm.address.balances.listErc721({ chainId, address: alice, pageSize: 500 }, at)
+    ).result.erc721TokenBalances;
+    const erc1155 = (
+      await sdk.data.evm.address.balances.listErc1155({ chainId, address: alice, pageSize: 500 }, at)
+    ).result.erc1155TokenBalances;
+    assert.deepEqual(
+      all.filter((t) => t.ercType === 'ERC-721'),
+      erc721,
+    );
+    assert.deepEqual(
+      all.filter((t) => t.ercType === 'ERC-1155'),
+      erc1155,
+    );
+  });
+
+  test('listCollectibles filters by contract; bad addresses, page sizes and foreign page tokens are 400s', async () => {
+    const only1155 = await glacier.evmBalances.listCollectibleBalances({
+      chainId,
+      address: alice,
+      contractAddress: addr.multi,
+    });
+    assert.deepEqual(
+      only1155.collectibleBalances.map((t) => [t.ercType, t.tokenId]),
+      [
+        ['ERC-1155', '1'],
+        ['ERC-1155', '2'],
+      ],
+    );
+    const none = await glacier.evmBalances.listCollectibleBalances({
+      chainId,
+      address: alice,
+      contractAddress: addr.token,
+    });
+    assert.deepEqual(none.collectibleBalances, []);
+    assert.equal(none.nextPageToken, undefined);
+
+    const base = `${stack.api.url}/v1/chains/${chainId}/addresses`;
+    assert.match((await expectError(`${base}/0x123/balances:listCollectibles`, 400)).message, /address/);
+    assert.match(
+      (await expectError(`${base}/${alice}/balances:listCollectibles?contractAddress=0xzz`, 400)).message,
+      /contractAddress/,
+    );
+    await expectError(`${base}/${alice}/balances:listCollectibles?pageSize=0`, 400);
+    await expectError(`${base}/${alice}/balances:listCollectibles?pageSize=501`, 400);
+    await expectError(`${base}/${alice}/balances:listCollectibles?pageToken=abcdefghijklmnopqrstuvwxyz`, 400);
+    await expectError(`${stack.api.url}/v1/chains/999999/addresses/${alice}/balances:listCollectibles`, 404);
+    // A token of the ERC-1155 list, or of another address, is refused here.
+    const erc1155 = await sdk.data.evm.address.balances.listErc1155(
+      { chainId, address: alice, pageSize: 1 },
+      at,
+    );
+    assert.ok(erc1155.result.nextPageToken);
+    const first = await sdk.data.evm.address.balances.listCollectibles(
+      { chainId, address: alice, pageSize: 1 },
+      at,
+    );
+    assert.ok(first.result.nextPageToken);
+    await expectError(
+      `${base}/${alice}/balances:listCollectibles?pageToken=${erc1155.result.nextPageToken}`,
+      400,
+    );
+    await expectError(
+      `${base}/${bob}/balances:listCollectibles?pageToken=${first.result.nextPageToken}`,
+      400,
+    );
+  });
+});
+
 describe('EVM transaction detail', () => {
   test('the native transaction equals the chain transaction, its receipt and its block', async () => {
     for (const hash of Object.values(txs)) {
@@ -973,14 +1103,6 @@ describe('EVM blocks', () => {
 
   test('bad block ids, page tokens and page sizes are 400s, unknown blocks 404s, in the error body', async () => {
     const base = `${stack.api.url}/v1/chains/${chainId}/blocks`;
-    const expectError = async (url: string, status: number) => {
-      const res = await fetch(url);
-      assert.equal(res.status, status, url);
-      const body = (await res.json()) as any;
-      assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
-      assert.equal(body.statusCode, status);
-      return body;
-    };
     assert.match((await expectError(`${base}/0x1234`, 400)).message, /blockId/);
     await expectError(`${base}/latest`, 400);
     await expectError(`${base}/${latestBlock + 1000n}`, 404);

@@ -68,6 +68,8 @@ interface BalanceArgs {
 }
 
 interface TokenBalance {
+  /** `erc20`, `erc721` or `erc1155`. */
+  kind: string;
   token: string;
   /** Decimal token id; empty for ERC-20. */
   tokenId: string;
@@ -142,28 +144,39 @@ export function nftMetadata(row: Selectable<EvmNftTokenTable> | undefined, kind:
   return out;
 }
 
+/** Sort key of a token balance: contract, token id, then standard (a contract emitting both). */
+const balanceKey = (b: { token: string; key: string; kind: string }) => [b.token, b.key, b.kind];
+
+function compareKeys(a: string[], b: string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return a.length - b.length;
+}
+
 /**
  * Token balances at a block, summed from the indexed transfers, in (contract, token id) order;
- * zero balances are left out. One page needs every transfer of the address of that kind: the
- * amounts are decimal text beyond 2^53, which neither store can sum the same way.
+ * zero balances are left out. One page needs every transfer of the address of those kinds: the
+ * amounts are decimal text beyond 2^53, which neither store can sum the same way. With several
+ * kinds (the collectibles list) the cursor also holds the kind, else [contract, token key].
  */
 export async function tokenBalances(
   db: Kysely<DataSchema>,
-  kind: 'erc20' | 'erc721' | 'erc1155',
-  args: BalanceArgs,
-): Promise<{ items: TokenBalance[]; next?: [string, string] }> {
+  kinds: 'erc20' | 'erc721' | 'erc1155' | ('erc721' | 'erc1155')[],
+  args: Omit<BalanceArgs, 'after'> & { after?: string[] },
+): Promise<{ items: TokenBalance[]; next?: string[] }> {
+  const several = Array.isArray(kinds);
   let q = db
     .selectFrom('evm_token_transfers')
-    .select(['token', 'token_id', 'from_addr', 'to_addr', 'value'])
+    .select(['kind', 'token', 'token_id', 'from_addr', 'to_addr', 'value'])
     .where('chain', '=', args.chain)
     .where('address', '=', args.address)
-    .where('kind', '=', kind);
+    .where('kind', 'in', several ? kinds : [kinds]);
   if (args.blockNumber !== undefined) q = q.where('block_number', '<=', args.blockNumber);
   if (args.contracts) q = q.where('token', 'in', args.contracts);
   const balances = new Map<string, TokenBalance>();
   for (const r of await q.execute()) {
-    const id = `${r.token}:${r.token_id}`;
+    const id = `${r.kind}:${r.token}:${r.token_id}`;
     const b = balances.get(id) ?? {
+      kind: r.kind,
       token: r.token,
       tokenId: r.token_id,
       key: r.token_id.padStart(78, '0'),
@@ -174,15 +187,17 @@ export async function tokenBalances(
     if (r.from_addr === args.address) b.balance -= v;
     balances.set(id, b);
   }
+  const after = args.after;
   const ordered = [...balances.values()]
     .filter((b) => b.balance > 0n)
-    .filter(
-      (b) => !args.after || b.token > args.after[0] || (b.token === args.after[0] && b.key > args.after[1]),
-    )
-    .sort((a, b) => (a.token === b.token ? (a.key < b.key ? -1 : 1) : a.token < b.token ? -1 : 1));
+    .filter((b) => !after || compareKeys(balanceKey(b).slice(0, after.length), after) > 0)
+    .sort((a, b) => compareKeys(balanceKey(a), balanceKey(b)));
   const page = ordered.slice(0, args.limit);
   const last = page[page.length - 1];
-  return { items: page, next: ordered.length > args.limit ? [last.token, last.key] : undefined };
+  return {
+    items: page,
+    next: ordered.length > args.limit ? balanceKey(last).slice(0, several ? 3 : 2) : undefined,
+  };
 }
 
 /** NativeTransaction of the real service from a stored row. */
@@ -506,6 +521,33 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
           ...erc721Token(b.token, b.tokenId, contracts.get(b.token), nfts.get(`${b.token}:${b.tokenId}`)),
           chainId: String(args.chain),
         })),
+      };
+    },
+
+    /**
+     * ERC-721 tokens held and ERC-1155 balances together (the collectibles list), in (contract,
+     * token id) order: each as the ERC-721 or ERC-1155 balance list shows it.
+     */
+    async collectibleBalances(args: Omit<BalanceArgs, 'after'> & { after?: string[] }) {
+      const page = await tokenBalances(db, ['erc721', 'erc1155'], args);
+      const contracts = await contractsByAddress(
+        db,
+        args.chain,
+        page.items.filter((b) => b.kind === 'erc721').map((b) => b.token),
+      );
+      const nfts = await nftsOf(args.chain, page.items);
+      return {
+        next: page.next,
+        items: page.items.map((b) => {
+          const nft = nfts.get(`${b.token}:${b.tokenId}`);
+          return b.kind === 'erc721'
+            ? { ...erc721Token(b.token, b.tokenId, contracts.get(b.token), nft), chainId: String(args.chain) }
+            : {
+                ...erc1155Token(b.token, b.tokenId, nft),
+                chainId: String(args.chain),
+                balance: b.balance.toString(),
+              };
+        }),
       };
     },
 

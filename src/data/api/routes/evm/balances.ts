@@ -1,7 +1,8 @@
 /**
  * `balances:getNative` (the node's balance at the block, priced from the configured source),
  * `balances:listErc20` and `balances:listErc1155` (balances at the block from the indexed
- * transfers), `balances:listErc721` (the ERC-721 tokens held now, from the same transfers).
+ * transfers), `balances:listErc721` (the ERC-721 tokens held now, from the same transfers),
+ * `balances:listCollectibles` (both NFT standards in one list).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -12,7 +13,13 @@ import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
 import { callChainNode } from './node-rpc.js';
 import { nativeTokenPrice } from './prices.js';
-import { Erc1155BalanceList, Erc20BalanceList, Erc721BalanceList, NativeBalanceResponse } from './schemas.js';
+import {
+  CollectibleBalanceList,
+  Erc1155BalanceList,
+  Erc20BalanceList,
+  Erc721BalanceList,
+  NativeBalanceResponse,
+} from './schemas.js';
 
 const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
 const BlockNumber = Type.String({
@@ -194,6 +201,49 @@ export function balanceRoutes(evm: EvmRouteDeps) {
       '/v1/chains/:chainId/addresses/:address/balances::listErc721',
       routeOptions('listErc721Balances', 'ERC-721 tokens held', Erc721Query, Erc721BalanceList),
       nftBalanceList('erc721'),
+    );
+
+    /**
+     * ERC-721 and ERC-1155 holdings in one list, in (contract, token id) order, at the newest
+     * indexed block of the first page (the cursor keeps it, as in the lists above).
+     */
+    app.get(
+      '/v1/chains/:chainId/addresses/:address/balances::listCollectibles',
+      routeOptions(
+        'listCollectibleBalances',
+        'ERC-721 and ERC-1155 tokens held',
+        Erc721Query,
+        CollectibleBalanceList,
+      ),
+      async (request) => {
+        const p = request.params as Static<typeof Params>;
+        const q = request.query as Static<typeof Erc721Query>;
+        const chain = await resolveEvmChain(evm.db, p.chainId);
+        const address = parseEvmAddress(p.address);
+        const contract = q.contractAddress
+          ? parseEvmAddress(q.contractAddress, 'contractAddress')
+          : undefined;
+        const chainId = Number(chain.evm_chain_id);
+        const scope = ['list-collectible-balances', chainId, address, contract ?? null];
+        const cursor = q.pageToken
+          ? deps.tokens.open<[string, string, string, number | null]>(scope, q.pageToken)
+          : undefined;
+        const blockNumber = cursor ? (cursor[3] ?? undefined) : await evm.read.head(chainId);
+        const page = await evm.read.collectibleBalances({
+          chain: chainId,
+          address,
+          blockNumber,
+          contracts: contract ? [contract] : undefined,
+          after: cursor?.slice(0, 3) as string[] | undefined,
+          limit: q.pageSize,
+        });
+        return {
+          ...(page.next
+            ? { nextPageToken: deps.tokens.issue(scope, [...page.next, blockNumber ?? null]) }
+            : {}),
+          collectibleBalances: page.items,
+        };
+      },
     );
 
     app.get(

@@ -189,6 +189,14 @@ export const Erc721BalanceList = Type.Object({
   erc721TokenBalances: Type.Array(Type.Object({ ...Erc721Token.properties, chainId: Type.String() })),
 });
 
+/** ERC-721 tokens held and ERC-1155 balances in one list (`balances:listCollectibles`). */
+export const CollectibleBalanceList = Type.Object({
+  nextPageToken: Opt(Type.String()),
+  collectibleBalances: Type.Array(
+    Type.Union([Erc721BalanceList.properties.erc721TokenBalances.items, Erc1155Balance]),
+  ),
+});
+
 export const NativeBalanceResponse = Type.Object({ nativeTokenBalance: NativeTokenBalance });
 
 export const Contract = Type.Object({
