@@ -23,6 +23,7 @@ import {
 } from '../internal/errors.js';
 import { createPageTokens } from '../api/page-token.js';
 import { pageTokenSecret } from '../store/queries/meta.js';
+import { toStoreError } from '../store/database.js';
 import { STATUS_TEXT } from '../api/plugins/errors.js';
 import { createRateLimiter } from '../api/rate-limiter.js';
 import { lazySchemaCompilers } from '../api/lazy-schema-compilers.js';
@@ -170,6 +171,10 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       status = err.statusCode === 404 ? 404 : 400;
       message = err.message;
+    } else if (toStoreError(err).retryable) {
+      // The database went away or does not answer: unavailable for now, as the REST service says.
+      status = 503;
+      message = 'the data store is unavailable; retry later';
     }
     if (status >= 500) options.logger?.error({ err, url: request.url }, 'metrics request failed');
     reply.status(status).type('application/json; charset=utf-8').send(body(status, message));

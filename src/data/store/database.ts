@@ -114,11 +114,21 @@ const RETRYABLE_CODES = new Set([
   '40P01', // deadlock
 ]);
 
+/**
+ * `pg` reports a lost or never-made connection without a code: a server that went away under a
+ * pooled client, or a connect that hit `connectionTimeoutMillis` (a host that does not answer).
+ */
+const CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
 /** Maps a driver error to a StoreError that says whether another attempt may succeed. */
 export function toStoreError(err: unknown, message?: string): StoreError {
   if (err instanceof StoreError) return err;
   const code = (err as { code?: string })?.code ?? '';
-  const retryable = RETRYABLE_CODES.has(code) || code.startsWith('08');
+  const retryable =
+    RETRYABLE_CODES.has(code) ||
+    code.startsWith('08') ||
+    (code === '' && err instanceof Error && CONNECTION_LOST.test(err.message));
   const text = err instanceof Error ? err.message : String(err);
   return new StoreError(message ? `${message}: ${text}` : text, retryable, { cause: err });
 }

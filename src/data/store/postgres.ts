@@ -11,6 +11,9 @@ export function openPostgres(url: string, poolSize = 10): { pool: pg.Pool; diale
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // A host that takes the TCP connection but never answers (a stopped server, a dropped
+    // route) must fail the request (a 503) rather than hold it for the OS's minutes-long timeout.
+    connectionTimeoutMillis: 5000,
     types: {
       getTypeParser: ((oid: number, format?: any) =>
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as any,

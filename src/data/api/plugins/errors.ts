@@ -18,6 +18,7 @@ import {
   UpstreamInvalidError,
   UpstreamUnavailableError,
 } from '../../internal/errors.js';
+import { toStoreError } from '../../store/database.js';
 
 export const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -93,6 +94,11 @@ export function registerErrorHandling(app: FastifyInstance, logger?: Logger): vo
           ? err.statusCode
           : 400;
       message = err.message;
+    } else if (toStoreError(err).retryable) {
+      // A driver error (the database went away or does not answer) reaches here unwrapped: the
+      // store is unavailable for now, which the Errors table calls a 503, not a broken server.
+      status = 503;
+      message = 'the data store is unavailable; retry later';
     } else {
       status = 500;
       message = 'Internal Server Error';

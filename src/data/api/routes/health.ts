@@ -23,7 +23,8 @@ export default async function healthRoute(app: FastifyInstance, deps: RouteDeps)
       schema: {
         tags: ['Health Check'],
         summary: 'Get the health of the service',
-        response: { 200: HealthCheck, 503: HealthCheck, ...ERROR_RESPONSES },
+        // The 503 is the health report itself, not the error body: it must come after the spread.
+        response: { ...ERROR_RESPONSES, 200: HealthCheck, 503: HealthCheck },
       },
     },
     async (_request, reply) => {

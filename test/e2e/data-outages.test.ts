@@ -1,0 +1,183 @@
+/**
+ * The data roles as an operator runs them, through outages: `flurry api` over PostgreSQL when the
+ * database goes away, stops answering and comes back. The database sits behind a TCP relay the
+ * test can cut (connections refused), blackhole (accepted, never answered) and restore.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import readline from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { tempDir } from '../helpers/devnet.js';
+import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+
+/** A TCP relay to `target` on a fixed local port: up, down (refusing) or blackhole. */
+async function startRelay(target: { host: string; port: number }) {
+  const sockets = new Set<net.Socket>();
+  let mode: 'up' | 'blackhole' = 'up';
+  let server: net.Server | undefined;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = net.createServer((client) => {
+        sockets.add(client);
+        client.on('close', () => sockets.delete(client));
+        client.on('error', () => {});
+        if (mode === 'blackhole') return; // accepted, never answered
+        const upstream = net.connect(target.port, target.host);
+        sockets.add(upstream);
+        upstream.on('close', () => sockets.delete(upstream));
+        upstream.on('error', () => client.destroy());
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  const cutAll = () => {
+    for (const s of sockets) s.destroy();
+  };
+  await listen();
+  return {
+    get port() {
+      return port;
+    },
+    /** Refuses connections and drops the open ones, as a stopped server does. */
+    async down() {
+      cutAll();
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    },
+    async up() {
+      mode = 'up';
+      if (!server?.listening) await listen();
+    },
+    /** Drops the open connections and accepts new ones without ever answering. */
+    blackhole() {
+      mode = 'blackhole';
+      cutAll();
+    },
+    async close() {
+      cutAll();
+      if (server?.listening) await new Promise<void>((resolve) => server!.close(() => resolve()));
+    },
+  };
+}
+
+interface Role {
+  child: ChildProcess;
+  facts: any;
+  exited: Promise<number | null>;
+}
+
+async function startRole(args: string[]): Promise<Role> {
+  const child = spawn(process.execPath, [BIN, ...args, '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FLURRY_LOG_LEVEL: 'fatal' },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const facts = await new Promise<any>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited ${code}: ${stderr}`)));
+  });
+  return { child, facts, exited };
+}
+
+async function getJson(url: string): Promise<{ status: number; body: any; ms: number }> {
+  const t0 = Date.now();
+  const res = await fetch(url, { signal: AbortSignal.timeout(20_000) });
+  return { status: res.status, body: await res.json(), ms: Date.now() - t0 };
+}
+
+describe('flurry api over PostgreSQL through database outages', { skip: postgresUnavailable() }, () => {
+  let cluster: PostgresCluster;
+  let relay: Awaited<ReturnType<typeof startRelay>>;
+  let api: Role;
+  let data: string;
+  let metrics: string;
+
+  before(async () => {
+    cluster = await startPostgres();
+    const direct = new URL(await cluster.createDatabase('outage'));
+    relay = await startRelay({ host: direct.hostname, port: Number(direct.port) });
+    direct.port = String(relay.port);
+    api = await startRole([
+      'api',
+      '--database-url',
+      direct.href,
+      '--data-dir',
+      tempDir('flurry-outage-'),
+      '--data-port',
+      '0',
+      '--metrics-port',
+      '0',
+    ]);
+    data = api.facts.urls.data;
+    metrics = api.facts.urls.metrics;
+  });
+  after(async () => {
+    if (api && api.child.exitCode === null) {
+      api.child.kill('SIGTERM');
+      await api.exited;
+    }
+    await relay?.close();
+    await cluster?.stop();
+  });
+
+  const utxos = () =>
+    getJson(
+      `${data}/v1/networks/local/blockchains/p-chain/utxos?addresses=P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u`,
+    );
+
+  async function expectUnavailable() {
+    const health = await getJson(`${data}/v1/health-check`);
+    assert.equal(health.status, 503);
+    assert.equal(health.body.status, 'error');
+    assert.equal(health.body.error.database.status, 'down');
+    const list = await utxos();
+    assert.equal(list.status, 503);
+    assert.deepEqual(Object.keys(list.body).sort(), ['error', 'message', 'statusCode']);
+    assert.equal(list.body.statusCode, 503);
+    const metricsHealth = await getJson(`${metrics}/v2/health-check`);
+    assert.equal(metricsHealth.status, 503);
+    const chains = await getJson(`${metrics}/v2/chains`);
+    assert.equal(chains.status, 503);
+    return [health, list, metricsHealth, chains];
+  }
+
+  async function expectRecovered() {
+    for (let i = 0; ; i++) {
+      const health = await getJson(`${data}/v1/health-check`);
+      if (health.status === 200) break;
+      assert.ok(i < 100, `recovered: ${JSON.stringify(health.body)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal((await utxos()).status, 200);
+    assert.equal((await getJson(`${metrics}/v2/health-check`)).status, 200);
+  }
+
+  it('answers 503 (health report, then error bodies) while the database is down, and recovers', async () => {
+    assert.equal((await getJson(`${data}/v1/health-check`)).status, 200);
+    assert.equal((await utxos()).status, 200);
+    await relay.down();
+    await expectUnavailable();
+    await relay.up();
+    await expectRecovered();
+  });
+
+  it('answers 503 within seconds, not never, while the database accepts but does not answer', async () => {
+    relay.blackhole();
+    const answers = await expectUnavailable();
+    for (const a of answers) assert.ok(a.ms < 10_000, `answered in ${a.ms} ms`);
+    await relay.up();
+    await expectRecovered();
+    assert.equal(api.child.exitCode, null, 'the API process is still running');
+  });
+});
