@@ -147,9 +147,15 @@ async function runDataRole(
       announce: (facts) => print({ ...facts, startupMs: Math.round(performance.now() - t0) }),
     });
   }
+  // A signal while the indexer still waits for its node ends the wait (and the process, cleanly).
+  const abort = new AbortController();
   const stopped = new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+    const stop = (signal: string) => {
+      abort.abort();
+      resolve(signal);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
   });
   let data: RunningDataService;
   try {
@@ -167,10 +173,13 @@ async function runDataRole(
       apiKeysFile: options.apiKeysFile,
       apiKeysJson: process.env.FLURRY_API_KEYS,
       batchSize: options.indexerBatchSize,
+      // The indexer may be started before its node (or while it restarts): wait for it.
+      waitForNode: { signal: abort.signal },
       logger,
       version: FLURRY_VERSION,
     });
   } catch (err) {
+    if (abort.signal.aborted) return 0;
     process.stderr.write(`flurry: ${options.command} did not start: ${(err as Error).message}\n`);
     return 1;
   }

@@ -45,6 +45,11 @@ export interface DataServiceOptions {
   batchSize?: number;
   logger: Logger;
   version: string;
+  /**
+   * Indexer: wait for a node that is not reachable yet rather than fail the start (the
+   * `indexer` role, whose node may start after it); aborting gives up.
+   */
+  waitForNode?: { signal?: AbortSignal };
   /** Further REST routes (e.g. the signature aggregator). */
   extraRoutes?: (ctx: {
     db: Kysely<DataSchema>;
@@ -100,7 +105,13 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
     let network = options.network;
     if (options.indexer) {
       const node = createNodeClient(options.nodeUrl!);
-      primary = await startPrimaryIndexer({ db: database.db, node, logger, batchSize: options.batchSize });
+      primary = await startPrimaryIndexer({
+        db: database.db,
+        node,
+        logger,
+        batchSize: options.batchSize,
+        waitForNode: options.waitForNode,
+      });
       const identity = identityOf(primary.network);
       network = identity;
       // The EVM half starts while the API does: neither waits for the other.

@@ -1,7 +1,8 @@
 /**
  * The data roles as an operator runs them, through outages: `flurry api` over PostgreSQL when the
  * database goes away, stops answering and comes back. The database sits behind a TCP relay the
- * test can cut (connections refused), blackhole (accepted, never answered) and restore.
+ * test can cut (connections refused), blackhole (accepted, never answered) and restore; and
+ * `flurry indexer` started before the node it reads.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { tempDir } from '../helpers/devnet.js';
+import { startDevnet, tempDir } from '../helpers/devnet.js';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flurry.js');
@@ -179,5 +180,64 @@ describe('flurry api over PostgreSQL through database outages', { skip: postgres
     await relay.up();
     await expectRecovered();
     assert.equal(api.child.exitCode, null, 'the API process is still running');
+  });
+});
+
+describe('flurry indexer started before its node', () => {
+  async function freePort(): Promise<number> {
+    const srv = net.createServer();
+    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+    const { port } = srv.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => srv.close(() => resolve()));
+    return port;
+  }
+
+  function spawnIndexer(nodePort: number) {
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'indexer',
+        '--json',
+        '--data-dir',
+        tempDir('flurry-early-'),
+        '--node-url',
+        `http://127.0.0.1:${nodePort}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLURRY_LOG_LEVEL: 'warn' } },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const ready = new Promise<any>((resolve) =>
+      readline.createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l))),
+    );
+    return { child, exited, ready, stderr: () => stderr };
+  }
+
+  it('waits for the node with a log line, then indexes; SIGTERM while waiting exits 0', async () => {
+    const port = await freePort();
+    const early = spawnIndexer(port);
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(early.child.exitCode, null, `still running: ${early.stderr()}`);
+    assert.match(early.stderr(), /waiting for the node; retrying/);
+    assert.doesNotMatch(early.stderr(), /\n\s+at /, 'no stack trace');
+    const node = await startDevnet({ command: 'node', args: ['--node-port', String(port)] });
+    try {
+      const facts = await early.ready;
+      assert.equal(facts.role, 'indexer');
+      assert.equal(facts.networkID, node.facts.networkID);
+      early.child.kill('SIGTERM');
+      assert.equal(await early.exited, 0);
+    } finally {
+      await node.stop();
+    }
+
+    const waiting = spawnIndexer(port);
+    await new Promise((r) => setTimeout(r, 1500));
+    const t0 = Date.now();
+    waiting.child.kill('SIGTERM');
+    assert.equal(await waiting.exited, 0, waiting.stderr());
+    assert.ok(Date.now() - t0 < 5000, 'stops promptly');
   });
 });

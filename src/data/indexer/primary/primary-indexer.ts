@@ -13,6 +13,7 @@ import { withRetry } from '../../store/database.js';
 import { getMeta, setMeta } from '../../store/queries/meta.js';
 import type { DataSchema } from '../../store/schema.js';
 import type { NodeClient } from '../../internal/node-client.js';
+import { UpstreamUnavailableError } from '../../internal/errors.js';
 import { parsePBlock, parseXBlock } from './blocks.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
 import { indexGenesis } from './genesis.js';
@@ -27,6 +28,11 @@ export interface PrimaryIndexerConfig {
   batchSize?: number;
   /** Head polling interval once caught up. */
   pollMs?: number;
+  /**
+   * Wait for a node that cannot be reached yet (started after the indexer, restarting) instead
+   * of failing the start; aborting the signal gives up with the last error.
+   */
+  waitForNode?: { signal?: AbortSignal };
 }
 
 export interface PrimaryIndexer {
@@ -46,11 +52,45 @@ const SOURCES: Source[] = [
   { name: 'X/block', chain: 'X' },
 ];
 
+/** The node's identity; with `waitForNode`, retried (saying so) while the node is unreachable. */
+async function identifyNode(config: PrimaryIndexerConfig): Promise<IndexedNetwork> {
+  const { node, logger, waitForNode } = config;
+  let waitingSince: number | undefined;
+  let lastLog = 0;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const network = await identifyNetwork(node);
+      if (waitingSince !== undefined)
+        logger?.info({ node: node.url, waitedMs: Date.now() - waitingSince }, 'node reachable; indexing');
+      return network;
+    } catch (err) {
+      if (!waitForNode || !(err instanceof UpstreamUnavailableError) || waitForNode.signal?.aborted)
+        throw err;
+      const now = Date.now();
+      waitingSince ??= now;
+      // One line when the wait begins, then one every 30 s: visible, not a flood.
+      if (now - lastLog >= 30_000) {
+        lastLog = now;
+        logger?.warn({ node: node.url, err: err.message }, 'waiting for the node; retrying');
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          waitForNode.signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(100 * 2 ** attempt, 2000));
+        waitForNode.signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+}
+
 export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise<PrimaryIndexer> {
   const { db, node, logger } = config;
   const batchSize = Math.min(config.batchSize ?? MAX_RANGE, MAX_RANGE);
   const pollMs = config.pollMs ?? 25;
-  const network = await identifyNetwork(node);
+  const network = await identifyNode(config);
   await checkStoreNetwork(db, network);
 
   let stopped = false;
