@@ -145,6 +145,10 @@ async function runDataRole(
         }
       },
       announce: (facts) => print({ ...facts, startupMs: Math.round(performance.now() - t0) }),
+    }).catch((err: Error) => {
+      // The store could not be prepared (wrong URL, password, database): one line, as without workers.
+      process.stderr.write(`flurry: ${options.command} did not start: ${err.message}\n`);
+      return 1;
     });
   }
   // A signal while the indexer still waits for its node ends the wait (and the process, cleanly).

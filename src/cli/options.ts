@@ -155,7 +155,9 @@ export function parseOptions(
   const nodeUrl = optional('node-url');
   if (nodeUrl && !/^https?:\/\/[^/]+/i.test(nodeUrl))
     throw new UsageError('--node-url must be an http(s):// URL');
-  if (command === 'indexer' && !nodeUrl) throw new UsageError('the indexer command needs --node-url');
+  // `flurry indexer --help` asks how to give it a node: answer that, not the missing flag.
+  if (command === 'indexer' && !nodeUrl && values.help !== true)
+    throw new UsageError('the indexer command needs --node-url');
   return {
     command,
     help: values.help === true,

@@ -241,3 +241,24 @@ describe('flurry indexer started before its node', () => {
     assert.ok(Date.now() - t0 < 5000, 'stops promptly');
   });
 });
+
+describe('flurry api with a wrong --database-url', () => {
+  it('says so in one line and exits 1, with and without workers', async () => {
+    for (const extra of [[], ['--workers', '2']]) {
+      const child = spawn(
+        process.execPath,
+        [BIN, 'api', '--database-url', 'postgres://u:secret@127.0.0.1:1/db', '--data-port', '0', ...extra],
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLURRY_LOG_LEVEL: 'fatal' } },
+      );
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      assert.equal(code, 1, extra.join(' '));
+      assert.match(
+        stderr,
+        /^flurry: api did not start: cannot open the data store at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db: .*ECONNREFUSED/,
+      );
+      assert.equal(stderr.trim().split('\n').length, 1, `one line: ${stderr}`);
+    }
+  });
+});

@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseOptions, UsageError } from './options.js';
+
+describe('parseOptions', () => {
+  it('answers --help of every role, the indexer without --node-url included', () => {
+    for (const command of ['start', 'node', 'indexer', 'api'])
+      assert.equal(parseOptions([command, '--help'], {}).help, true, command);
+    assert.throws(() => parseOptions(['indexer'], {}), UsageError);
+  });
+
+  it('reads FLURRY_<FLAG>, a flag winning over its variable, and refuses bad values', () => {
+    const env = { FLURRY_DATA_PORT: '1234', FLURRY_WORKERS: '3', FLURRY_NODE_URL: 'http://n:9650' };
+    const o = parseOptions(['indexer'], env);
+    assert.equal(o.dataPort, 1234);
+    assert.equal(o.workers, 3);
+    assert.equal(parseOptions(['api', '--data-port', '99'], env).dataPort, 99);
+    assert.throws(() => parseOptions(['api', '--node-port', '70000'], {}), /between 0 and 65535/);
+    assert.throws(() => parseOptions(['api', '--workers=-1'], {}), /whole number/);
+    assert.throws(() => parseOptions(['api', '--bogus'], {}), UsageError);
+  });
+});
