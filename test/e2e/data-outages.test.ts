@@ -192,18 +192,12 @@ describe('flurry indexer started before its node', () => {
     return port;
   }
 
+  const dataDir = tempDir('flurry-early-');
+
   function spawnIndexer(nodePort: number) {
     const child = spawn(
       process.execPath,
-      [
-        BIN,
-        'indexer',
-        '--json',
-        '--data-dir',
-        tempDir('flurry-early-'),
-        '--node-url',
-        `http://127.0.0.1:${nodePort}`,
-      ],
+      [BIN, 'indexer', '--json', '--data-dir', dataDir, '--node-url', `http://127.0.0.1:${nodePort}`],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLURRY_LOG_LEVEL: 'warn' } },
     );
     let stderr = '';
@@ -229,6 +223,33 @@ describe('flurry indexer started before its node', () => {
       assert.equal(facts.networkID, node.facts.networkID);
       early.child.kill('SIGTERM');
       assert.equal(await early.exited, 0);
+
+      // An API given the node reports it in its health check, and reports it gone.
+      const api = await startRole([
+        'api',
+        '--data-dir',
+        dataDir,
+        '--node-url',
+        node.url,
+        '--data-port',
+        '0',
+        '--metrics-port',
+        '0',
+      ]);
+      try {
+        const up = await getJson(`${api.facts.urls.data}/v1/health-check`);
+        assert.equal(up.status, 200);
+        assert.equal(up.body.info.node.status, 'up');
+        await node.stop();
+        const down = await getJson(`${api.facts.urls.data}/v1/health-check`);
+        assert.equal(down.status, 503);
+        assert.equal(down.body.status, 'error');
+        assert.equal(down.body.info.database.status, 'up');
+        assert.equal(down.body.error.node.status, 'down');
+      } finally {
+        api.child.kill('SIGTERM');
+        assert.equal(await api.exited, 0);
+      }
     } finally {
       await node.stop();
     }

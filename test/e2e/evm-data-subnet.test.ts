@@ -1,7 +1,8 @@
 /**
  * Subnet-EVM chains are indexed like the C-chain: a chain created through the P-chain is found
  * by discovery (platform.getBlockchains + its /rpc), listed by `GET /v1/chains` with its own EVM
- * chain id and URLs, and its transfers are served under either of its ids.
+ * chain id and URLs, and its transfers are served under either of its ids. The cross-chain lists
+ * (`GET /v1/blocks`, `GET /v1/transactions`) merge it with the C-chain.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,21 @@ import { EWOQ_EVM, EWOQ_EVM_KEY, createSubnetEvmChain, evmClients } from './subn
 
 const CHAIN_ID = 99_771;
 let stack: EvmDataStack;
+const at = () => ({ serverURL: stack.api.url });
+const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+
+/** Every item of a list walked page by page, each once. */
+async function walk(pages: AsyncIterable<{ result: any }>, field: string, key: (item: any) => string) {
+  const items: any[] = [];
+  const seen = new Set<string>();
+  for await (const page of pages)
+    for (const item of page.result[field]) {
+      assert.ok(!seen.has(key(item)), `${key(item)} appears twice`);
+      seen.add(key(item));
+      items.push(item);
+    }
+  return items;
+}
 
 before(async () => {
   stack = await startEvmDataStack();
@@ -56,7 +72,6 @@ test('a Subnet-EVM chain is discovered, listed and indexed', async () => {
   const receipt = await client.waitForTransactionReceipt({ hash });
 
   const at = { serverURL: stack.api.url };
-  const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
   let listed: any;
   for (let i = 0; i < 300 && !listed; i++) {
     const { chains } = await sdk.data.evm.chains.list({}, at);
@@ -90,4 +105,60 @@ test('a Subnet-EVM chain is discovered, listed and indexed', async () => {
     at,
   );
   assert.deepEqual(onC.nativeTokenBalance.price, { currencyCode: 'eur', value: 23 });
+});
+
+test('GET /v1/blocks and GET /v1/transactions merge the C-chain and the L1, newest first, each once', async () => {
+  // A C-chain transaction too, so both chains have blocks and transactions.
+  const cChainId = stack.devnet.facts.chains.C.evmChainId!;
+  const c = evmClients(stack.devnet.facts.urls.cChainRpc, cChainId, privateKeyToAccount(EWOQ_EVM_KEY as Hex));
+  const hash = await c.wallet.sendTransaction({
+    to: '0x0000000000000000000000000000000000001a1a',
+    value: 1n,
+  });
+  const receipt = await c.client.waitForTransactionReceipt({ hash });
+  await stack.indexer.waitFor(String(cChainId), Number(receipt.blockNumber));
+
+  const chains = [String(cChainId), String(CHAIN_ID)];
+  const blockKey = (b: any) => `${b.chainId}:${b.blockNumber}`;
+  const perChainBlocks = [];
+  for (const chainId of chains)
+    perChainBlocks.push(
+      ...(await walk(
+        await sdk.data.evm.blocks.listLatest({ chainId, pageSize: 100 }, at()),
+        'blocks',
+        blockKey,
+      )),
+    );
+  // Newest first: block time, then chain id, then number, each descending.
+  const newer = (a: any, b: any, keys: string[]) => {
+    for (const k of keys) if (Number(a[k]) !== Number(b[k])) return Number(b[k]) - Number(a[k]);
+    return 0;
+  };
+  perChainBlocks.sort((a, b) => newer(a, b, ['blockTimestamp', 'chainId', 'blockNumber']));
+  const blocks = await walk(
+    await sdk.data.evm.blocks.listLatestAllChains({ pageSize: 3 }, at()),
+    'blocks',
+    blockKey,
+  );
+  assert.deepEqual(blocks, perChainBlocks);
+  assert.deepEqual(new Set(blocks.map((b) => b.chainId)), new Set(chains));
+
+  const perChainTxs = [];
+  for (const chainId of chains)
+    perChainTxs.push(
+      ...(await walk(
+        await sdk.data.evm.transactions.listLatest({ chainId, pageSize: 100 }, at()),
+        'transactions',
+        (t) => t.txHash,
+      )),
+    );
+  perChainTxs.sort((a, b) => newer(a, b, ['blockTimestamp', 'chainId', 'blockNumber', 'blockIndex']));
+  const txs = await walk(
+    await sdk.data.evm.transactions.listLatestAllChains({ pageSize: 2, network: 'testnet' }, at()),
+    'transactions',
+    (t) => t.txHash,
+  );
+  assert.deepEqual(txs, perChainTxs);
+  assert.ok(txs.some((t) => t.txHash === hash && t.chainId === String(cChainId)));
+  assert.ok(txs.some((t) => t.chainId === String(CHAIN_ID)));
 });

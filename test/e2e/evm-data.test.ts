@@ -1181,6 +1181,116 @@ describe('EVM blocks', () => {
     assert.equal((await fetch(`${base}/transactions?status=pending`)).status, 400);
     assert.equal((await fetch(`${base}/transactions?pageSize=0`)).status, 400);
   });
+
+  test('GET /v1/blocks: the newest blocks of every indexed chain, each once, newest first, as the node has them', async () => {
+    // viem keeps a block number for a few seconds: ask the node.
+    const head = await pub.getBlockNumber({ cacheTime: 0 });
+    await stack.indexer.waitFor(chainId, Number(head));
+    const all = await walk<any>(
+      await sdk.data.evm.blocks.listLatestAllChains({ pageSize: 7 }, at),
+      (b) => `${b.chainId}:${b.blockNumber}`,
+      'blocks',
+    );
+    // The suite indexes one chain: the C-chain, every block of it from the head down.
+    assert.deepEqual(
+      all.map((b) => [b.chainId, BigInt(b.blockNumber)]),
+      Array.from({ length: Number(head) + 1 }, (_, i) => [chainId, head - BigInt(i)]),
+    );
+    for (let i = 1; i < all.length; i++)
+      assert.ok(all[i - 1].blockTimestamp >= all[i].blockTimestamp, 'newest first');
+    for (const b of all.slice(0, 5)) {
+      const node = await nodeBlock(BigInt(b.blockNumber));
+      assert.equal(b.blockHash, node.hash);
+      assert.equal(b.blockTimestamp, Number(node.timestamp));
+      assert.equal(b.txCount, node.transactions.length);
+    }
+    // Each block is the chain's own list's entry.
+    const perChain = await walk<any>(
+      await sdk.data.evm.blocks.listLatest({ chainId, pageSize: 100 }, at),
+      (b) => b.blockNumber,
+      'blocks',
+    );
+    assert.deepEqual(all, perChain);
+    const testnet = await walk<any>(
+      await sdk.data.evm.blocks.listLatestAllChains({ pageSize: 100, network: 'testnet' }, at),
+      (b) => `${b.chainId}:${b.blockNumber}`,
+      'blocks',
+    );
+    assert.deepEqual(testnet, all);
+    const mainnet = await glacier.evmBlocks.listLatestBlocksAllChains({ network: 'mainnet' as any });
+    assert.deepEqual(mainnet, { blocks: [] });
+
+    const base = `${stack.api.url}/v1/blocks`;
+    await expectError(`${base}?pageSize=0`, 400);
+    await expectError(`${base}?pageSize=101`, 400);
+    await expectError(`${base}?network=devnet`, 400);
+    await expectError(`${base}?pageToken=abcdefghijklmnopqrstuvwxyz`, 400);
+    const first = await sdk.data.evm.blocks.listLatestAllChains({ pageSize: 1 }, at);
+    const chainToken = await sdk.data.evm.blocks.listLatest({ chainId, pageSize: 1 }, at);
+    // A token of the chain's own list, or of another network filter, is refused here.
+    await expectError(`${base}?pageToken=${chainToken.result.nextPageToken}`, 400);
+    await expectError(`${base}?network=fuji&pageToken=${first.result.nextPageToken}`, 400);
+  });
+
+  test('GET /v1/transactions: the newest transactions of every indexed chain, each once, with the status filter', async () => {
+    // viem keeps a block number for a few seconds: ask the node.
+    const head = await pub.getBlockNumber({ cacheTime: 0 });
+    await stack.indexer.waitFor(chainId, Number(head));
+    const newestFirst: Hex[] = [];
+    for (let n = head; n >= 1n; n--) newestFirst.push(...[...(await nodeBlock(n)).transactions].reverse());
+    const all = await walk<any>(
+      await sdk.data.evm.transactions.listLatestAllChains({ pageSize: 4 }, at),
+      (t) => t.txHash,
+      'transactions',
+    );
+    assert.deepEqual(
+      all.map((t) => t.txHash),
+      newestFirst,
+    );
+    // Each transaction is the chain's own list's entry.
+    const perChain = await walk<any>(
+      await sdk.data.evm.transactions.listLatest({ chainId, pageSize: 100 }, at),
+      (t) => t.txHash,
+      'transactions',
+    );
+    assert.deepEqual(all, perChain);
+    const receipt = await pub.getTransactionReceipt({ hash: all[0].txHash });
+    assert.equal(all[0].txStatus, receipt.status === 'success' ? '1' : '0');
+    assert.equal(all[0].gasUsed, String(receipt.gasUsed));
+
+    const statusOf = async (status: 'success' | 'failed') =>
+      (
+        await walk<any>(
+          await sdk.data.evm.transactions.listLatestAllChains({ pageSize: 3, status, network: 'fuji' }, at),
+          (t) => t.txHash,
+          'transactions',
+        )
+      ).map((t) => t.txHash);
+    const succeeded = await statusOf('success');
+    const failed = await statusOf('failed');
+    assert.deepEqual(
+      succeeded,
+      all.filter((t) => t.txStatus === '1').map((t) => t.txHash),
+    );
+    assert.deepEqual(
+      failed,
+      all.filter((t) => t.txStatus === '0').map((t) => t.txHash),
+    );
+    const mainnet = await glacier.evmTransactions.listLatestTransactionsAllChains({
+      network: 'mainnet' as any,
+    });
+    assert.deepEqual(mainnet, { transactions: [] });
+
+    const base = `${stack.api.url}/v1/transactions`;
+    await expectError(`${base}?pageSize=0`, 400);
+    await expectError(`${base}?pageSize=101`, 400);
+    await expectError(`${base}?status=pending`, 400);
+    await expectError(`${base}?network=devnet`, 400);
+    const first = await sdk.data.evm.transactions.listLatestAllChains({ pageSize: 1 }, at);
+    const chainToken = await sdk.data.evm.transactions.listLatest({ chainId, pageSize: 1 }, at);
+    await expectError(`${base}?pageToken=${chainToken.result.nextPageToken}`, 400);
+    await expectError(`${base}?status=success&pageToken=${first.result.nextPageToken}`, 400);
+  });
 });
 
 describe('EVM ERC-20 balances', () => {

@@ -46,6 +46,8 @@ export async function createRouteDeps(config: {
   nodeUrl?: string;
 }): Promise<RouteDeps> {
   const { db } = config.database;
+  // The health check's probe: a short timeout, so a node that hangs cannot hold the report.
+  const probe = config.nodeUrl ? createNodeClient(config.nodeUrl, 2000) : undefined;
   return {
     network: config.network,
     repo: createPrimaryNetworkRepository({
@@ -63,6 +65,11 @@ export async function createRouteDeps(config: {
         const rows = await db.selectFrom('checkpoints').selectAll().execute();
         return Object.fromEntries(rows.map((r) => [r.source, Number(r.next_index)]));
       },
+      ...(probe && {
+        async node() {
+          await probe.call('/ext/info', 'info.getNetworkID');
+        },
+      }),
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * EVM blocks as the real service shows them (EvmBlock): the newest first with a keyset cursor on
- * the block number, and one block by number or hash.
+ * the block number, and one block by number or hash; the newest blocks and transactions across
+ * chains.
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
@@ -49,6 +50,39 @@ export async function latestBlocks(
   return {
     items: page.map(evmBlockItem),
     next: rows.length > args.limit ? Number(page[page.length - 1].number) : undefined,
+  };
+}
+
+/**
+ * The newest blocks of the indexed chains but `exclude`, keyset on (timestamp, chain, number),
+ * newest first: one range of the `evm_blocks_by_time` index. (The filter names the chains left
+ * out: with `chain in (…)` SQLite reads the primary key and sorts.)
+ */
+export async function latestBlocksAcrossChains(
+  db: Kysely<DataSchema>,
+  args: { exclude?: number[]; after?: [number, number, number]; limit: number },
+): Promise<{ items: ReturnType<typeof evmBlockItem>[]; next?: [number, number, number] }> {
+  let q = db.selectFrom('evm_blocks').selectAll();
+  if (args.exclude?.length) q = q.where('chain', 'not in', args.exclude);
+  const after = args.after;
+  if (after)
+    q = q.where((eb) =>
+      eb(eb.refTuple('timestamp', 'chain', 'number'), '<', eb.tuple(after[0], after[1], after[2])),
+    );
+  const rows = await q
+    .orderBy('timestamp', 'desc')
+    .orderBy('chain', 'desc')
+    .orderBy('number', 'desc')
+    .limit(args.limit + 1)
+    .execute();
+  const page = rows.slice(0, args.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(evmBlockItem),
+    next:
+      rows.length > args.limit
+        ? [Number(last.timestamp), Number(last.chain), Number(last.number)]
+        : undefined,
   };
 }
 
@@ -109,6 +143,54 @@ async function txsInBlockOrder(
     next:
       rows.length > args.limit
         ? ([Number(last.block_number), Number(last.tx_index)] as [number, number])
+        : undefined,
+  };
+}
+
+/**
+ * The newest transactions of the indexed chains but `exclude`, keyset on (block time, chain,
+ * block, position): one range of the `evm_native_txs_by_time` index.
+ */
+export async function latestTransactionsAcrossChains(
+  db: Kysely<DataSchema>,
+  args: {
+    exclude?: number[];
+    status?: 'success' | 'failed';
+    after?: [number, number, number, number];
+    limit: number;
+  },
+) {
+  let q = db.selectFrom('evm_native_txs').selectAll().whereRef('address', '=', 'from_addr');
+  if (args.exclude?.length) q = q.where('chain', 'not in', args.exclude);
+  if (args.status !== undefined) q = q.where('status', '=', args.status === 'success' ? 1 : 0);
+  const after = args.after;
+  if (after)
+    q = q.where((eb) =>
+      eb(
+        eb.refTuple('block_ts', 'chain', 'block_number', 'tx_index'),
+        '<',
+        eb.tuple(after[0], after[1], after[2], after[3]),
+      ),
+    );
+  const rows = await q
+    .orderBy('block_ts', 'desc')
+    .orderBy('chain', 'desc')
+    .orderBy('block_number', 'desc')
+    .orderBy('tx_index', 'desc')
+    .limit(args.limit + 1)
+    .execute();
+  const page = rows.slice(0, args.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(nativeTxItem),
+    next:
+      rows.length > args.limit
+        ? ([Number(last.block_ts), Number(last.chain), Number(last.block_number), Number(last.tx_index)] as [
+            number,
+            number,
+            number,
+            number,
+          ])
         : undefined,
   };
 }

@@ -371,3 +371,21 @@ export async function evmTokenTransfersByToken(db: AnyDb): Promise<void> {
     .columns(['chain', 'token', 'block_number', 'log_index', 'sub_index'])
     .execute();
 }
+
+/**
+ * The newest blocks and transactions across every indexed chain (`GET /v1/blocks`,
+ * `GET /v1/transactions`): blocks by (time, chain, number) and the native party table by (block
+ * time, chain, block, position), so a page of either is one index range at any depth.
+ */
+export async function evmLatestAcrossChains(db: AnyDb): Promise<void> {
+  await db.schema
+    .createIndex('evm_blocks_by_time')
+    .on('evm_blocks')
+    .columns(['timestamp', 'chain', 'number'])
+    .execute();
+  await db.schema
+    .createIndex('evm_native_txs_by_time')
+    .on('evm_native_txs')
+    .columns(['block_ts', 'chain', 'block_number', 'tx_index'])
+    .execute();
+}

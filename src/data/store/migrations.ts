@@ -7,6 +7,7 @@ import {
   evmBlockDetails,
   evmCumulativeMetrics,
   evmInitial,
+  evmLatestAcrossChains,
   evmNativeTxsByBlock,
   evmTokenTransfersByToken,
 } from './migrations-evm.js';
@@ -247,4 +248,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006_evm_block_details': { up: evmBlockDetails },
   '0007_evm_native_txs_by_block': { up: evmNativeTxsByBlock },
   '0008_evm_token_transfers_by_token': { up: evmTokenTransfersByToken },
+  '0009_evm_latest_across_chains': { up: evmLatestAcrossChains },
 };

@@ -1,14 +1,23 @@
 /**
  * `GET /v1/chains/{chainId}/blocks` (newest first, keyset pages), `.../blocks/{blockId}`, the
  * block's transactions `.../blocks/{blockId}/transactions`, and the chain's latest transactions
- * `.../transactions`.
+ * `.../transactions`; the newest blocks and transactions across every indexed chain, `GET
+ * /v1/blocks` and `GET /v1/transactions`.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { blockTransactions, getBlock, latestBlocks, latestTransactions } from '../../../evm/blocks.js';
+import {
+  blockTransactions,
+  getBlock,
+  latestBlocks,
+  latestBlocksAcrossChains,
+  latestTransactions,
+  latestTransactionsAcrossChains,
+} from '../../../evm/blocks.js';
 import { resolveEvmChain } from '../../../evm/read-model.js';
 import { ERROR_RESPONSES, PageToken, StringEnum, pageSize } from '../../schemas/common.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
+import { NETWORKS, matchesNetwork } from './chains.js';
 import type { EvmRouteDeps } from './deps.js';
 import { EvmBlock, EvmBlockList, NativeList } from './schemas.js';
 
@@ -36,6 +45,16 @@ const LatestTxsQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const Network = Type.Optional(StringEnum(NETWORKS));
+const AllChainsBlocksQuery = Type.Object(
+  { pageToken: Type.Optional(PageToken), pageSize: pageSize(100, 10), network: Network },
+  { additionalProperties: false },
+);
+const AllChainsTxsQuery = Type.Object(
+  { ...LatestTxsQuery.properties, network: Network },
+  { additionalProperties: false },
+);
+
 export function blockRoutes(evm: EvmRouteDeps) {
   return async function (app: FastifyInstance, deps: RouteDeps) {
     /** A ListNativeTransactionsResponse, with the token of the next page when there is one. */
@@ -43,6 +62,78 @@ export function blockRoutes(evm: EvmRouteDeps) {
       ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
       transactions: page.items,
     });
+
+    /**
+     * The indexed chains a cross-chain list leaves out by the `network` filter, or undefined when
+     * it keeps none.
+     */
+    const excludedBy = async (network: (typeof NETWORKS)[number] | undefined) => {
+      const rows = await evm.read.chains();
+      const kept = rows.filter((r) => matchesNetwork(r, network));
+      if (rows.length > 0 && kept.length === 0) return undefined;
+      return rows.filter((r) => !kept.includes(r)).map((r) => Number(r.evm_chain_id));
+    };
+
+    app.get(
+      '/v1/blocks',
+      {
+        config: { computeUnits: WEIGHT.small },
+        schema: {
+          tags: ['EVM Blocks'],
+          operationId: 'listLatestBlocksAllChains',
+          summary: 'List the latest blocks across every indexed EVM chain',
+          querystring: AllChainsBlocksQuery,
+          response: { 200: EvmBlockList, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const q = request.query as Static<typeof AllChainsBlocksQuery>;
+        const scope = ['blocksAllChains', q.network ?? null];
+        const after = q.pageToken
+          ? deps.tokens.open<[number, number, number]>(scope, q.pageToken)
+          : undefined;
+        const exclude = await excludedBy(q.network);
+        if (!exclude) return { blocks: [] };
+        const page = await latestBlocksAcrossChains(evm.db, { exclude, after, limit: q.pageSize });
+        return {
+          ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+          blocks: page.items,
+        };
+      },
+    );
+
+    app.get(
+      '/v1/transactions',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['EVM Transactions'],
+          operationId: 'listLatestTransactionsAllChains',
+          summary: 'List the latest transactions across every indexed EVM chain, newest first',
+          querystring: AllChainsTxsQuery,
+          response: { 200: NativeList, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const q = request.query as Static<typeof AllChainsTxsQuery>;
+        const scope = ['transactionsAllChains', q.network ?? null, q.status ?? null];
+        const after = q.pageToken
+          ? deps.tokens.open<[number, number, number, number]>(scope, q.pageToken)
+          : undefined;
+        const exclude = await excludedBy(q.network);
+        if (!exclude) return { transactions: [] };
+        const page = await latestTransactionsAcrossChains(evm.db, {
+          exclude,
+          status: q.status,
+          after,
+          limit: q.pageSize,
+        });
+        return {
+          ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+          transactions: page.items,
+        };
+      },
+    );
 
     app.get(
       '/v1/chains/:chainId/blocks',

@@ -10,15 +10,25 @@ import { WEIGHT } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
 import { ChainInfo, ChainList } from './schemas.js';
 
+export const NETWORKS = ['mainnet', 'fuji', 'testnet', 'local'] as const;
+
 const Query = Type.Object(
   {
-    network: Type.Optional(StringEnum(['mainnet', 'fuji', 'testnet', 'local'])),
+    network: Type.Optional(StringEnum(NETWORKS)),
     feature: Type.Optional(StringEnum(['nftIndexing', 'webhooks', 'teleporter'])),
   },
   { additionalProperties: false },
 );
 
 const Params = Type.Object({ chainId: Type.String() });
+
+/** The `network` filter: fuji and testnet match every test network (a local devnet is one). */
+export function matchesNetwork(r: ChainRow, network: (typeof NETWORKS)[number] | undefined): boolean {
+  if (!network) return true;
+  if (network === 'mainnet') return r.network === 'mainnet';
+  if (network === 'local') return r.network === 'local';
+  return Number(r.is_testnet) === 1;
+}
 
 /** ChainInfo (and GetChainResponse, the same fields) of an indexed chain. */
 function chainInfo(r: ChainRow) {
@@ -63,13 +73,7 @@ export function chainRoutes(evm: EvmRouteDeps) {
         const q = request.query as Static<typeof Query>;
         const rows = await evm.read.chains();
         const chains = rows
-          .filter((r) => {
-            if (!q.network) return true;
-            if (q.network === 'mainnet') return r.network === 'mainnet';
-            if (q.network === 'local') return r.network === 'local';
-            // fuji and testnet: every test network (a local devnet is one).
-            return Number(r.is_testnet) === 1;
-          })
+          .filter((r) => matchesNetwork(r, q.network))
           .filter((r) => !q.feature || (JSON.parse(r.features) as string[]).includes(q.feature))
           .map(chainInfo);
         return { chains };
