@@ -68,7 +68,9 @@ export async function main(argv: string[]): Promise<number> {
       { proofs },
     );
   } catch (err) {
-    if (err instanceof NodeStartError || (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
+    // A port or address the node cannot listen on (in use, not on this host, not resolvable,
+    // privileged) is the operator's setting, not a crash: one line, as for the data roles.
+    if (err instanceof NodeStartError || (err as NodeJS.ErrnoException)?.syscall) {
       process.stderr.write(`flurry: ${(err as Error).message}\n`);
       return 1;
     }

@@ -18,5 +18,7 @@ describe('parseOptions', () => {
     assert.throws(() => parseOptions(['api', '--node-port', '70000'], {}), /between 0 and 65535/);
     assert.throws(() => parseOptions(['api', '--workers=-1'], {}), /whole number/);
     assert.throws(() => parseOptions(['api', '--bogus'], {}), UsageError);
+    assert.throws(() => parseOptions(['api', '--log-level', 'bogus'], {}), /--log-level must be one of/);
+    assert.equal(parseOptions(['api'], { FLURRY_LOG_LEVEL: 'fatal' }).logLevel, 'fatal');
   });
 });

@@ -93,7 +93,7 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --pruning-enabled true|false   C-chain eth_getProof only within 32 blocks of the head (default false)
   --historical-proof-query-window N  archival eth_getProof window in blocks, 0 = any (default 43200)
   --min-stake-duration SECONDS   shortest P-chain staking period (default 60)
-  --log-level LEVEL              trace|debug|info|warn|error (default info)
+  --log-level LEVEL              trace|debug|info|warn|error|fatal|silent (default info)
   --json                         print one JSON line with every URL and key instead of the banner
   --database-url URL             postgres://… store for the data platform (default SQLite in the data dir)
   --node-url URL                 node the indexer reads (indexer/api roles; start uses its own node)
@@ -101,6 +101,15 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --indexer-batch-size N         containers per indexer transaction, 1 to 1024 (default 1024)
   --workers N                    api role: processes sharing its ports, 0 = one per core (default 1)
 `;
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** pino throws on an unknown level deep in start-up: refuse it here as the bad value it is. */
+function logLevel(level: string): string {
+  if (!LOG_LEVELS.includes(level))
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
+  return level;
+}
 
 function envName(flag: string): string {
   return 'FLURRY_' + flag.toUpperCase().replace(/-/g, '_');
@@ -172,7 +181,7 @@ export function parseOptions(
     dataPort: int('data-port', 9700, 0, 65535),
     metricsPort: int('metrics-port', 9701, 0, 65535),
     json: bool('json', false),
-    logLevel: str('log-level', 'info'),
+    logLevel: logLevel(str('log-level', 'info')),
     indexEnabled: bool('index-enabled', true),
     indexAllowIncomplete: bool('index-allow-incomplete', false),
     debugApi: bool('debug-api', true),

@@ -196,6 +196,13 @@ describe('devnet durability', () => {
     assert.equal(await again.stop(), 0);
   });
 
+  it('refuses a host it cannot listen on in one line, without a stack trace', async () => {
+    await assert.rejects(
+      startDevnet({ command: 'node', args: ['--host', '999.1.1.1'] }),
+      /exited with 1 before ready: flurry: getaddrinfo ENOTFOUND 999\.1\.1\.1\n$/,
+    );
+  });
+
   it('derives validators and keys from the seed deterministically', async () => {
     const a = await startDevnet({ args: ['--seed', 'same', '--validators', '3'] });
     const b = await startDevnet({ args: ['--seed', 'same', '--validators', '3'] });
