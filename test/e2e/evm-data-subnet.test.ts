@@ -105,6 +105,9 @@ test('a Subnet-EVM chain is discovered, listed and indexed', async () => {
     at,
   );
   assert.deepEqual(onC.nativeTokenBalance.price, { currencyCode: 'eur', value: 23 });
+  // The recipient has activity on the L1 only, so far.
+  const active = await sdk.data.evm.address.chains.list({ address: to }, at);
+  assert.deepEqual(active.indexedChains, [listed]);
 });
 
 test('GET /v1/blocks and GET /v1/transactions merge the C-chain and the L1, newest first, each once', async () => {
@@ -161,4 +164,16 @@ test('GET /v1/blocks and GET /v1/transactions merge the C-chain and the L1, newe
   assert.deepEqual(txs, perChainTxs);
   assert.ok(txs.some((t) => t.txHash === hash && t.chainId === String(cChainId)));
   assert.ok(txs.some((t) => t.chainId === String(CHAIN_ID)));
+
+  // The recipient now has activity on both chains, listed in EVM chain id order.
+  const { chains: listed } = await sdk.data.evm.chains.list({}, at());
+  const active = await sdk.data.evm.address.chains.list(
+    { address: '0x0000000000000000000000000000000000001a1a' },
+    at(),
+  );
+  assert.deepEqual(
+    active.indexedChains?.map((x) => x.chainId),
+    chains,
+  );
+  assert.deepEqual(active.indexedChains, listed);
 });

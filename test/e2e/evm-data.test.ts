@@ -1604,6 +1604,34 @@ describe('contracts, NFTs and chains', () => {
     assert.equal(((await bad.json()) as any).error, 'Bad Request');
   });
 
+  test('GET /v1/address/{address}/chains lists the chains an address sent or received transactions or token transfers on', async () => {
+    const { chains } = await sdk.data.evm.chains.list({}, at);
+    const cChain = chains.find((x) => x.chainId === chainId);
+    // bob has native transactions; carol only token transfers (and value from a contract's call).
+    const carolNative = await sdk.data.evm.address.transactions.listNative({ chainId, address: carol }, at);
+    assert.deepEqual(carolNative.result.transactions, []);
+    const carolTransfers = await pub.getLogs({
+      address: addr.token,
+      event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+      args: { to: carol },
+      fromBlock: 0n,
+    });
+    assert.ok(carolTransfers.length > 0);
+    for (const who of [alice, bob, carol]) {
+      const res = await sdk.data.evm.address.chains.list({ address: who }, at);
+      assert.deepEqual(res, { indexedChains: [cChain], unindexedChains: [] }, who);
+    }
+    const lower = await glacier.evmChains.listAddressChains({ address: bob.toLowerCase() });
+    assert.deepEqual(lower.indexedChains, [cChain]);
+    const idle = await sdk.data.evm.address.chains.list(
+      { address: '0x00000000000000000000000000000000000d1e00' },
+      at,
+    );
+    assert.deepEqual(idle, { indexedChains: [], unindexedChains: [] });
+    assert.match((await expectError(`${stack.api.url}/v1/address/0x123/chains`, 400)).message, /address/);
+    await expectError(`${stack.api.url}/v1/address/${'0x' + 'g'.repeat(40)}/chains`, 400);
+  });
+
   test('bad input gets the service error body', async () => {
     const bad = await fetch(`${stack.api.url}/v1/chains/${chainId}/addresses/0x123/transactions:listErc20`);
     assert.equal(bad.status, 400);

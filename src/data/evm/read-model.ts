@@ -654,6 +654,31 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       return db.selectFrom('evm_chains').selectAll().orderBy('evm_chain_id').execute();
     },
 
+    /**
+     * The indexed chains on which the address sent or received a transaction or an ERC token
+     * transfer: per chain one primary-key probe of each party table, in EVM chain id order.
+     */
+    async addressChains(address: string): Promise<ChainRow[]> {
+      const out: ChainRow[] = [];
+      for (const chain of await this.chains()) {
+        const id = Number(chain.evm_chain_id);
+        for (const table of ['evm_native_txs', 'evm_token_transfers'] as const) {
+          const row = await db
+            .selectFrom(table as 'evm_native_txs')
+            .select('chain')
+            .where('chain', '=', id)
+            .where('address', '=', address)
+            .limit(1)
+            .executeTakeFirst();
+          if (row) {
+            out.push(chain);
+            break;
+          }
+        }
+      }
+      return out;
+    },
+
     /** Newest indexed block of a chain (undefined before the first). */
     async head(chain: number): Promise<number | undefined> {
       const row = await db

@@ -1,14 +1,15 @@
 /**
  * `GET /v1/chains`: the C-chain and every Subnet-EVM chain the indexer follows; `GET
- * /v1/chains/{chainId}` one of them (chainkit data.evm.chains.get, the real GetChainResponse).
+ * /v1/chains/{chainId}` one of them (chainkit data.evm.chains.get, the real GetChainResponse);
+ * `GET /v1/address/{address}/chains` the ones an address has activity on.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_RESPONSES, StringEnum } from '../../schemas/common.js';
-import { resolveEvmChain, type ChainRow } from '../../../evm/read-model.js';
+import { parseEvmAddress, resolveEvmChain, type ChainRow } from '../../../evm/read-model.js';
 import { WEIGHT } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
-import { ChainInfo, ChainList } from './schemas.js';
+import { AddressChainList, ChainInfo, ChainList } from './schemas.js';
 
 export const NETWORKS = ['mainnet', 'fuji', 'testnet', 'local'] as const;
 
@@ -21,6 +22,7 @@ const Query = Type.Object(
 );
 
 const Params = Type.Object({ chainId: Type.String() });
+const AddressParams = Type.Object({ address: Type.String() });
 
 /** The `network` filter: fuji and testnet match every test network (a local devnet is one). */
 export function matchesNetwork(r: ChainRow, network: (typeof NETWORKS)[number] | undefined): boolean {
@@ -95,6 +97,27 @@ export function chainRoutes(evm: EvmRouteDeps) {
       async (request) => {
         const p = request.params as Static<typeof Params>;
         return chainInfo(await resolveEvmChain(evm.db, p.chainId));
+      },
+    );
+
+    app.get(
+      '/v1/address/:address/chains',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['EVM Chains'],
+          operationId: 'listAddressChains',
+          summary:
+            'List the indexed EVM chains on which an address sent or received transactions or token transfers',
+          params: AddressParams,
+          response: { 200: AddressChainList, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => {
+        const p = request.params as Static<typeof AddressParams>;
+        const address = parseEvmAddress(p.address);
+        // Every chain this service serves is indexed: none is left to list as unindexed.
+        return { indexedChains: (await evm.read.addressChains(address)).map(chainInfo), unindexedChains: [] };
       },
     );
   };

@@ -262,6 +262,12 @@ export const ChainInfo = Type.Object({
 
 export const ChainList = Type.Object({ chains: Type.Array(ChainInfo) });
 
+/** The chains an address has activity on (`GET /v1/address/{address}/chains`). */
+export const AddressChainList = Type.Object({
+  indexedChains: Opt(Type.Array(ChainInfo)),
+  unindexedChains: Opt(Type.Array(Type.String())),
+});
+
 /** The transfers and frames of one transaction (no block fields: the native transaction has them). */
 const detailParties = { from: RichAddress, to: RichAddress, logIndex: Type.Integer() };
 
