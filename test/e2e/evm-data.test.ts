@@ -1632,6 +1632,24 @@ describe('contracts, NFTs and chains', () => {
     await expectError(`${stack.api.url}/v1/address/${'0x' + 'g'.repeat(40)}/chains`, 400);
   });
 
+  test('/openapi.json describes the collectibles, cross-chain and address-chains routes as the real document names them', async () => {
+    const doc = (await (await fetch(`${stack.api.url}/openapi.json`)).json()) as any;
+    const operations: Record<string, string> = {
+      '/v1/chains/{chainId}/addresses/{address}/balances:listCollectibles': 'listCollectibleBalances',
+      '/v1/blocks': 'listLatestBlocksAllChains',
+      '/v1/transactions': 'listLatestTransactionsAllChains',
+      '/v1/address/{address}/chains': 'listAddressChains',
+    };
+    for (const [path, operationId] of Object.entries(operations)) {
+      assert.equal(doc.paths[path]?.get?.operationId, operationId, path);
+      assert.ok(doc.paths[path].get.responses['200'] && doc.paths[path].get.responses['400'], path);
+    }
+    const pageSize = (path: string) =>
+      doc.paths[path].get.parameters.find((p: any) => p.name === 'pageSize').schema;
+    assert.equal(pageSize('/v1/chains/{chainId}/addresses/{address}/balances:listCollectibles').maximum, 500);
+    assert.equal(pageSize('/v1/blocks').maximum, 100);
+  });
+
   test('bad input gets the service error body', async () => {
     const bad = await fetch(`${stack.api.url}/v1/chains/${chainId}/addresses/0x123/transactions:listErc20`);
     assert.equal(bad.status, 400);
