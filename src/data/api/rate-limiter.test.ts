@@ -91,18 +91,22 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         add: (deltas) => (failures++ === 0 ? Promise.reject(new Error('store away')) : store.add(deltas)),
         prune: store.prune,
       };
-      const errors: unknown[] = [];
+      const errors: [unknown, number][] = [];
+      const recovered: number[] = [];
       const limiter = createRateLimiter({
         now: () => t,
         shared: flaky,
         syncMs: 60_000,
-        onSyncError: (e) => errors.push(e),
+        onSyncError: (e, n) => errors.push([e, n]),
+        onSyncRecovered: (n) => recovered.push(n),
       });
       limiter.charge('key:two', TIER, 25);
       await limiter.sync();
       assert.equal(errors.length, 1);
+      assert.equal(errors[0][1], 1, 'counts consecutive failures, for sparse logging');
       limiter.charge('key:two', TIER, 5);
       await limiter.close();
+      assert.deepEqual(recovered, [1]);
       const [total] = await store.add([
         { caller: 'key:two', window: 'm', start: t - (t % 60_000), delta: 0 },
       ]);

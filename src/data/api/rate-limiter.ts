@@ -33,7 +33,10 @@ export interface RateLimiterOptions {
   shared?: UsageStore;
   /** How often spending is pooled with the other replicas. */
   syncMs?: number;
-  onSyncError?: (err: unknown) => void;
+  /** A sync failed; `failures` counts the consecutive ones (1 on the first), so callers can log sparsely. */
+  onSyncError?: (err: unknown, failures: number) => void;
+  /** A sync succeeded after `failures` consecutive failures. */
+  onSyncRecovered?: (failures: number) => void;
 }
 
 interface Window {
@@ -55,6 +58,8 @@ export function createRateLimiter(options: RateLimiterOptions | (() => number) =
   const minutes = new Map<string, Window>();
   const days = new Map<string, Window>();
   let lastSweep = now();
+  /** Consecutive failed syncs (a prune failing during them counts as the same outage). */
+  let failures = 0;
 
   function windowOf(map: Map<string, Window>, caller: string, length: number, t: number): Window {
     let w = map.get(caller);
@@ -71,7 +76,7 @@ export function createRateLimiter(options: RateLimiterOptions | (() => number) =
     lastSweep = t;
     for (const [k, w] of minutes) if (w.start + MINUTE <= t && w.pending === 0) minutes.delete(k);
     for (const [k, w] of days) if (w.start + DAY <= t && w.pending === 0) days.delete(k);
-    o.shared?.prune(t - DAY - MINUTE).catch((err) => o.onSyncError?.(err));
+    o.shared?.prune(t - DAY - MINUTE).catch((err) => o.onSyncError?.(err, Math.max(failures, 1)));
   }
 
   let syncing: Promise<void> | undefined;
@@ -98,9 +103,11 @@ export function createRateLimiter(options: RateLimiterOptions | (() => number) =
       );
       // Units charged while the report was in flight are still pending on top of the total.
       entries.forEach((e, i) => (e.w.used = totals[i] + e.w.pending));
+      if (failures > 0) o.onSyncRecovered?.(failures);
+      failures = 0;
     } catch (err) {
       for (const e of entries) e.w.pending += e.sent;
-      o.onSyncError?.(err);
+      o.onSyncError?.(err, ++failures);
     }
   }
   const syncOnce = () => (syncing ??= sync().finally(() => (syncing = undefined)));

@@ -83,7 +83,13 @@ export async function startDataApi(config: DataApiConfig): Promise<RunningDataAp
       add: (deltas) => addRateLimitUsage(db, deltas),
       prune: (beforeMs) => pruneRateLimitUsage(db, beforeMs),
     },
-    onSyncError: (err) => config.logger?.warn({ err }, 'rate-limit usage could not be pooled; retrying'),
+    // Syncs run every 250 ms: while the database is away, say so once and then every 30 s (120
+    // attempts), not four times a second, and say when pooling works again.
+    onSyncError: (err, failures) => {
+      if (failures === 1 || failures % 120 === 0)
+        config.logger?.warn({ err, failures }, 'rate-limit usage could not be pooled; retrying');
+    },
+    onSyncRecovered: (failures) => config.logger?.info({ failures }, 'rate-limit usage pooled again'),
   });
   const app = await buildDataApp({
     deps,
