@@ -1217,6 +1217,15 @@ describe('EVM blocks', () => {
       'blocks',
     );
     assert.deepEqual(testnet, all);
+    // chainkit's earlier path for the same list (data.evm.chains.listAllLatestBlocks).
+    assert.deepEqual(
+      await walk<any>(
+        await sdk.data.evm.chains.listAllLatestBlocks({ pageSize: 7 }, at),
+        (b) => `${b.chainId}:${b.blockNumber}`,
+        'blocks',
+      ),
+      all,
+    );
     const mainnet = await glacier.evmBlocks.listLatestBlocksAllChains({ network: 'mainnet' as any });
     assert.deepEqual(mainnet, { blocks: [] });
 
@@ -1254,6 +1263,15 @@ describe('EVM blocks', () => {
       'transactions',
     );
     assert.deepEqual(all, perChain);
+    // chainkit's earlier path for the same list (data.evm.chains.listAllLatestTransactions).
+    assert.deepEqual(
+      await walk<any>(
+        await sdk.data.evm.chains.listAllLatestTransactions({ pageSize: 4 }, at),
+        (t) => t.txHash,
+        'transactions',
+      ),
+      all,
+    );
     const receipt = await pub.getTransactionReceipt({ hash: all[0].txHash });
     assert.equal(all[0].txStatus, receipt.status === 'success' ? '1' : '0');
     assert.equal(all[0].gasUsed, String(receipt.gasUsed));
@@ -1620,6 +1638,8 @@ describe('contracts, NFTs and chains', () => {
     for (const who of [alice, bob, carol]) {
       const res = await sdk.data.evm.address.chains.list({ address: who }, at);
       assert.deepEqual(res, { indexedChains: [cChain], unindexedChains: [] }, who);
+      // chainkit's earlier path for the same answer (data.evm.chains.getAddressChains).
+      assert.deepEqual(await sdk.data.evm.chains.getAddressChains({ address: who }, at), res, who);
     }
     const lower = await glacier.evmChains.listAddressChains({ address: bob.toLowerCase() });
     assert.deepEqual(lower.indexedChains, [cChain]);

@@ -74,66 +74,78 @@ export function blockRoutes(evm: EvmRouteDeps) {
       return rows.filter((r) => !kept.includes(r)).map((r) => Number(r.evm_chain_id));
     };
 
-    app.get(
-      '/v1/blocks',
-      {
-        config: { computeUnits: WEIGHT.small },
-        schema: {
-          tags: ['EVM Blocks'],
-          operationId: 'listLatestBlocksAllChains',
-          summary: 'List the latest blocks across every indexed EVM chain',
-          querystring: AllChainsBlocksQuery,
-          response: { 200: EvmBlockList, ...ERROR_RESPONSES },
+    // chainkit also calls these lists by their earlier paths (data.evm.chains.listAllLatestBlocks,
+    // listAllLatestTransactions), with the same parameters and answers: both paths serve them.
+    for (const [path, operationId] of [
+      ['/v1/blocks', 'listLatestBlocksAllChains'],
+      ['/v1/chains/allBlocks', 'listAllLatestBlocks'],
+    ] as const)
+      app.get(
+        path,
+        {
+          config: { computeUnits: WEIGHT.small },
+          schema: {
+            tags: ['EVM Blocks'],
+            operationId,
+            ...(path === '/v1/blocks' ? {} : { deprecated: true }),
+            summary: 'List the latest blocks across every indexed EVM chain',
+            querystring: AllChainsBlocksQuery,
+            response: { 200: EvmBlockList, ...ERROR_RESPONSES },
+          },
         },
-      },
-      async (request) => {
-        const q = request.query as Static<typeof AllChainsBlocksQuery>;
-        const scope = ['blocksAllChains', q.network ?? null];
-        const after = q.pageToken
-          ? deps.tokens.open<[number, number, number]>(scope, q.pageToken)
-          : undefined;
-        const exclude = await excludedBy(q.network);
-        if (!exclude) return { blocks: [] };
-        const page = await latestBlocksAcrossChains(evm.db, { exclude, after, limit: q.pageSize });
-        return {
-          ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
-          blocks: page.items,
-        };
-      },
-    );
+        async (request) => {
+          const q = request.query as Static<typeof AllChainsBlocksQuery>;
+          const scope = ['blocksAllChains', q.network ?? null];
+          const after = q.pageToken
+            ? deps.tokens.open<[number, number, number]>(scope, q.pageToken)
+            : undefined;
+          const exclude = await excludedBy(q.network);
+          if (!exclude) return { blocks: [] };
+          const page = await latestBlocksAcrossChains(evm.db, { exclude, after, limit: q.pageSize });
+          return {
+            ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+            blocks: page.items,
+          };
+        },
+      );
 
-    app.get(
-      '/v1/transactions',
-      {
-        config: { computeUnits: WEIGHT.medium },
-        schema: {
-          tags: ['EVM Transactions'],
-          operationId: 'listLatestTransactionsAllChains',
-          summary: 'List the latest transactions across every indexed EVM chain, newest first',
-          querystring: AllChainsTxsQuery,
-          response: { 200: NativeList, ...ERROR_RESPONSES },
+    for (const [path, operationId] of [
+      ['/v1/transactions', 'listLatestTransactionsAllChains'],
+      ['/v1/chains/allTransactions', 'listAllLatestTransactions'],
+    ] as const)
+      app.get(
+        path,
+        {
+          config: { computeUnits: WEIGHT.medium },
+          schema: {
+            tags: ['EVM Transactions'],
+            operationId,
+            ...(path === '/v1/transactions' ? {} : { deprecated: true }),
+            summary: 'List the latest transactions across every indexed EVM chain, newest first',
+            querystring: AllChainsTxsQuery,
+            response: { 200: NativeList, ...ERROR_RESPONSES },
+          },
         },
-      },
-      async (request) => {
-        const q = request.query as Static<typeof AllChainsTxsQuery>;
-        const scope = ['transactionsAllChains', q.network ?? null, q.status ?? null];
-        const after = q.pageToken
-          ? deps.tokens.open<[number, number, number, number]>(scope, q.pageToken)
-          : undefined;
-        const exclude = await excludedBy(q.network);
-        if (!exclude) return { transactions: [] };
-        const page = await latestTransactionsAcrossChains(evm.db, {
-          exclude,
-          status: q.status,
-          after,
-          limit: q.pageSize,
-        });
-        return {
-          ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
-          transactions: page.items,
-        };
-      },
-    );
+        async (request) => {
+          const q = request.query as Static<typeof AllChainsTxsQuery>;
+          const scope = ['transactionsAllChains', q.network ?? null, q.status ?? null];
+          const after = q.pageToken
+            ? deps.tokens.open<[number, number, number, number]>(scope, q.pageToken)
+            : undefined;
+          const exclude = await excludedBy(q.network);
+          if (!exclude) return { transactions: [] };
+          const page = await latestTransactionsAcrossChains(evm.db, {
+            exclude,
+            status: q.status,
+            after,
+            limit: q.pageSize,
+          });
+          return {
+            ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+            transactions: page.items,
+          };
+        },
+      );
 
     app.get(
       '/v1/chains/:chainId/blocks',

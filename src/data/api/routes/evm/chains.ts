@@ -100,25 +100,34 @@ export function chainRoutes(evm: EvmRouteDeps) {
       },
     );
 
-    app.get(
-      '/v1/address/:address/chains',
-      {
-        config: { computeUnits: WEIGHT.medium },
-        schema: {
-          tags: ['EVM Chains'],
-          operationId: 'listAddressChains',
-          summary:
-            'List the indexed EVM chains on which an address sent or received transactions or token transfers',
-          params: AddressParams,
-          response: { 200: AddressChainList, ...ERROR_RESPONSES },
+    // chainkit's data.evm.chains.getAddressChains asks the same by its earlier path.
+    for (const [path, operationId] of [
+      ['/v1/address/:address/chains', 'listAddressChains'],
+      ['/v1/chains/address/:address', 'getAddressChains'],
+    ] as const)
+      app.get(
+        path,
+        {
+          config: { computeUnits: WEIGHT.medium },
+          schema: {
+            tags: ['EVM Chains'],
+            operationId,
+            ...(path === '/v1/address/:address/chains' ? {} : { deprecated: true }),
+            summary:
+              'List the indexed EVM chains on which an address sent or received transactions or token transfers',
+            params: AddressParams,
+            response: { 200: AddressChainList, ...ERROR_RESPONSES },
+          },
         },
-      },
-      async (request) => {
-        const p = request.params as Static<typeof AddressParams>;
-        const address = parseEvmAddress(p.address);
-        // Every chain this service serves is indexed: none is left to list as unindexed.
-        return { indexedChains: (await evm.read.addressChains(address)).map(chainInfo), unindexedChains: [] };
-      },
-    );
+        async (request) => {
+          const p = request.params as Static<typeof AddressParams>;
+          const address = parseEvmAddress(p.address);
+          // Every chain this service serves is indexed: none is left to list as unindexed.
+          return {
+            indexedChains: (await evm.read.addressChains(address)).map(chainInfo),
+            unindexedChains: [],
+          };
+        },
+      );
   };
 }
