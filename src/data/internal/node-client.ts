@@ -53,10 +53,14 @@ export function createNodeClient(url: string, timeoutMs = 30_000): NodeClient {
           `node at ${base} answered ${method} with HTTP ${res.status} and no JSON-RPC body`,
         );
       }
-      if (body && typeof body === 'object' && body.error)
+      // A JSON-RPC error is an object; a REST service's `{"error": "Not Found", …}` (a --node-url
+      // naming the wrong server) is no node's answer and must say so, not "method: undefined".
+      if (body && typeof body === 'object' && body.error && typeof body.error === 'object')
         throw new NodeRpcError(method, Number(body.error.code), String(body.error.message));
       if (!body || typeof body !== 'object' || !('result' in body))
-        throw new UpstreamInvalidError(`node at ${base} answered ${method} without a result`);
+        throw new UpstreamInvalidError(
+          `node at ${base} answered ${method} with HTTP ${res.status} and no JSON-RPC result; is it an Avalanche node?`,
+        );
       return body.result as T;
     },
   };
