@@ -383,6 +383,139 @@ describe('chain-data service over the primary network', () => {
     assert.equal(malformed.status, 400);
   });
 
+  it('lists blockchains and serves one blockchain and one X-chain asset as the node knows them', async () => {
+    // A subnet with two Subnet-EVM chains and a new X-chain asset, made here so the test stands alone.
+    const ownSubnet = await createSubnet();
+    const evmChain = async (name: string, evmId: number) =>
+      signAndIssue(
+        pApi,
+        pvm.newCreateChainTx(
+          {
+            feeState: await feeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: await pUtxos(),
+            chainName: name,
+            subnetId: ownSubnet,
+            subnetAuth: [0],
+            vmId: SUBNET_EVM_VM,
+            fxIds: [],
+            genesisData: { config: { chainId: evmId }, alloc: {}, gasLimit: '0xe4e1c0', difficulty: '0x0' },
+          },
+          ctx,
+        ),
+        [EWOQ_KEY],
+        EWOQ_KEY,
+      );
+    const first = await evmChain('chain list one', 88001);
+    const second = await evmChain('chain list two', 88002);
+    const utxo = await richestUtxo(url, EWOQ_X, ctx.avaxAssetID);
+    const create = new avmSerial.CreateAssetTx(
+      avaxBase(
+        ctx,
+        [secpOut(ctx.avaxAssetID, amountOf(utxo) - ctx.createAssetTxFee, [EWOQ_ADDR])],
+        [inputFrom(utxo)],
+      ),
+      new Stringpr('Listed Token'),
+      new Stringpr('LST'),
+      new Byte(new Uint8Array([4])),
+      [
+        new avmSerial.InitialState(new Int(0), [
+          new TransferOutput(new BigIntPr(5_000n), owners([EWOQ_ADDR])),
+        ]),
+      ],
+    );
+    const listedAsset = await issue(url, await signWith(create, ['secp']));
+    await waitAccepted(url, listedAsset);
+    await indexed();
+
+    // One blockchain per page, oldest first: each chain once, the node's chains of every subnet.
+    const asc = await collect<any>(
+      await sdk.data.primaryNetwork.listBlockchains({ pageSize: 1, sortOrder: 'asc' }, at()),
+      'blockchains',
+    );
+    const ids = asc.items.map((b) => b.blockchainId);
+    assert.equal(new Set(ids).size, ids.length, 'each blockchain once');
+    assert.ok(asc.pages >= ids.length);
+    const pos = (id: string) => ids.indexOf(id);
+    assert.ok(pos(first) >= 0 && pos(first) < pos(second), 'creation order');
+    const nodeChains = (await call(`${url}/ext/bc/P`, 'platform.getBlockchains', {})).blockchains as any[];
+    for (const c of nodeChains.filter((n) => n.subnetID !== ctx.pBlockchainID)) {
+      const b = asc.items.find((x) => x.blockchainId === c.id);
+      assert.ok(b, `blockchain ${c.id} is listed`);
+      assert.equal(b.blockchainName, c.name);
+      assert.equal(b.subnetId, c.subnetID);
+      assert.equal(b.vmId, c.vmID);
+    }
+    assert.equal(ids.length, nodeChains.filter((n) => n.subnetID !== ctx.pBlockchainID).length);
+    const one = asc.items[pos(second)];
+    assert.equal(one.evmChainId, 88002);
+    assert.equal(one.subnetId, ownSubnet);
+    assert.match(one.createBlockNumber, /^\d+$/);
+    assert.ok(one.createBlockTimestamp > 0);
+    const desc = await collect<any>(
+      await sdk.data.primaryNetwork.listBlockchains({ pageSize: 2, sortOrder: 'desc' }, at()),
+      'blockchains',
+    );
+    assert.deepEqual(
+      desc.items.map((b) => b.blockchainId),
+      [...ids].reverse(),
+    );
+
+    // One blockchain by id, as the list shows it; unknown and malformed ids; bad list input.
+    const byId = await sdk.data.primaryNetwork.getBlockchainById({ blockchainId: second }, at());
+    assert.deepEqual(JSON.parse(JSON.stringify(byId)), JSON.parse(JSON.stringify(one)));
+    await assert.rejects(
+      sdk.data.primaryNetwork.getBlockchainById({ blockchainId: ownSubnet }, at()),
+      (err: any) => err.constructor.name === 'NotFoundError' && err.statusCode === 404,
+    );
+    for (const path of [
+      'blockchains/not-a-chain',
+      'blockchains?pageSize=0',
+      'blockchains?pageSize=10001',
+      'blockchains?pageToken=forged',
+      'blockchains?sortOrder=up',
+    ]) {
+      const res = await fetch(`${data}/v1/networks/fuji/${path}`);
+      assert.equal(res.status, 400, path);
+      const body = (await res.json()) as any;
+      assert.equal(body.statusCode, 400);
+      assert.equal(typeof body.message, 'string');
+      assert.equal(typeof body.error, 'string');
+    }
+
+    // Asset details equal the node's description, by alias and by X-chain id; AVAX from genesis.
+    for (const [id, blockchainId] of [
+      [listedAsset, 'x-chain'],
+      [listedAsset, ctx.xBlockchainID],
+      [ctx.avaxAssetID, 'x-chain'],
+    ] as const) {
+      const details = await sdk.data.primaryNetwork.getAssetDetails(
+        { blockchainId: blockchainId as any, assetId: id },
+        at(),
+      );
+      const node = await call(`${url}/ext/bc/X`, 'avm.getAssetDescription', { assetID: id });
+      assert.equal(details.assetId, id);
+      assert.equal(details.name, node.name);
+      assert.equal(details.symbol, node.symbol);
+      assert.equal(details.denomination, Number(node.denomination));
+      assert.equal(details.type, 'secp256k1');
+      assert.equal(details.cap, 'fixed');
+      assert.ok(details.createdAtTimestamp > 0);
+    }
+    await assert.rejects(
+      sdk.data.primaryNetwork.getAssetDetails({ blockchainId: 'x-chain', assetId: first }, at()),
+      (err: any) => err.constructor.name === 'NotFoundError' && err.statusCode === 404,
+    );
+    for (const path of [
+      `x-chain/assets/not-an-asset`,
+      `p-chain/assets/${listedAsset}`,
+      `bogus/assets/${listedAsset}`,
+    ]) {
+      const res = await fetch(`${data}/v1/networks/fuji/blockchains/${path}`);
+      assert.equal(res.status, 400, path);
+    }
+  });
+
   const validatorNode = testNodeId(61);
   let validatorTx: string;
   let delegatorTx: string;

@@ -15,6 +15,7 @@ import type { RouteDeps } from './routes/deps.js';
 import healthRoute from './routes/health.js';
 import assetTransactionsRoute from './routes/primary-network/asset-transactions.js';
 import balancesRoute from './routes/primary-network/balances.js';
+import blockchainsRoute from './routes/primary-network/blockchains.js';
 import rewardsRoute from './routes/primary-network/rewards.js';
 import subnetsRoute from './routes/primary-network/subnets.js';
 import utxosRoute from './routes/primary-network/utxos.js';
@@ -35,6 +36,7 @@ const ROUTES: FastifyPluginAsync<RouteDeps>[] = [
   utxosRoute,
   assetTransactionsRoute,
   subnetsRoute,
+  blockchainsRoute,
   balancesRoute,
   rewardsRoute,
   validatorRoute,

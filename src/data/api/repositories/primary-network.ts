@@ -18,7 +18,14 @@ import {
   type StakerRow,
   type ValidationStatus,
 } from '../../store/queries/stakers.js';
-import { getSubnet, listSubnets, type BlockchainRow, type SubnetRow } from '../../store/queries/subnets.js';
+import {
+  getBlockchain,
+  getSubnet,
+  listBlockchains,
+  listSubnets,
+  type BlockchainRow,
+  type SubnetRow,
+} from '../../store/queries/subnets.js';
 import { listAssetTransactions } from '../../store/queries/transactions.js';
 import {
   listUtxos,
@@ -176,6 +183,32 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
       const found = await getSubnet(db, subnetId);
       if (!found) throw new NotFoundError(`no subnet with subnetId ${subnetId}`);
       return formatSubnet(found);
+    },
+
+    async blockchains(q: { sortOrder: SortOrder; afterSeq?: number; limit: number }) {
+      const { rows, next } = await listBlockchains(db, q);
+      return { blockchains: rows.map(formatBlockchain), next };
+    },
+
+    async blockchain(blockchainId: string) {
+      const row = await getBlockchain(db, blockchainId);
+      if (!row) throw new NotFoundError(`no blockchain with blockchainId ${blockchainId}`);
+      return formatBlockchain(row);
+    },
+
+    /** XChainAssetDetails of an asset created on the X-chain (genesis or CreateAssetTx). */
+    async asset(assetId: string) {
+      const row = (await assets.get([assetId])).get(assetId);
+      if (!row) throw new NotFoundError(`no asset with assetId ${assetId}`);
+      return {
+        assetId: row.asset_id,
+        name: row.name,
+        symbol: row.symbol,
+        denomination: Number(row.denomination),
+        type: row.asset_type,
+        createdAtTimestamp: Number(row.created_at),
+        cap: row.cap,
+      };
     },
 
     async balances(chainId: string, addresses: string[], at?: number) {

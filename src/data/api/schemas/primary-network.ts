@@ -1,6 +1,6 @@
 /** Response objects of the primary-network routes (fields per the spec; see docs/compatibility.md). */
 import { Type } from '@sinclair/typebox';
-import { AssetAmount, ChainInfo, Price } from './common.js';
+import { AssetAmount, ChainInfo, Price, StringEnum } from './common.js';
 
 const opt = Type.Optional;
 
@@ -154,6 +154,21 @@ export const Subnet = Type.Object({
     Type.Object({ blockchainId: Type.String(), contractAddress: Type.String() }),
   ),
   blockchains: Type.Array(Blockchain),
+});
+
+export const BlockchainList = Type.Object({
+  nextPageToken: opt(Type.String()),
+  blockchains: Type.Array(Blockchain),
+});
+
+export const XChainAssetDetails = Type.Object({
+  assetId: Type.String(),
+  name: Type.String(),
+  symbol: Type.String(),
+  denomination: Type.Integer(),
+  type: StringEnum(['secp256k1', 'nft']),
+  createdAtTimestamp: Type.Integer(),
+  cap: StringEnum(['fixed', 'variable']),
 });
 
 export const SubnetList = Type.Object({ nextPageToken: opt(Type.String()), subnets: Type.Array(Subnet) });

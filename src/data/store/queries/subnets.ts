@@ -57,3 +57,31 @@ export async function listSubnets(
     next: subnets.length > q.limit ? Number(page[page.length - 1].seq) : undefined,
   };
 }
+
+/** One blockchain created by a CreateChainTx; undefined when it was never created. */
+export async function getBlockchain(
+  db: Kysely<DataSchema>,
+  blockchainId: string,
+): Promise<BlockchainRow | undefined> {
+  return db
+    .selectFrom('blockchains')
+    .selectAll()
+    .where('blockchain_id', '=', blockchainId)
+    .executeTakeFirst();
+}
+
+/** Blockchains of every subnet in creation order (keyset on `seq`, one CreateChainTx each). */
+export async function listBlockchains(
+  db: Kysely<DataSchema>,
+  q: { sortOrder: SortOrder; afterSeq?: number; limit: number },
+): Promise<{ rows: BlockchainRow[]; next?: number }> {
+  let sel = db.selectFrom('blockchains').selectAll();
+  if (q.afterSeq !== undefined) sel = sel.where('seq', q.sortOrder === 'asc' ? '>' : '<', q.afterSeq);
+  const rows = await sel
+    .orderBy('seq', q.sortOrder)
+    .orderBy('blockchain_id', q.sortOrder)
+    .limit(q.limit + 1)
+    .execute();
+  const page = rows.slice(0, q.limit);
+  return { rows: page, next: rows.length > q.limit ? Number(page[page.length - 1].seq) : undefined };
+}
