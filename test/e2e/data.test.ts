@@ -762,6 +762,129 @@ describe('chain-data service over the primary network', () => {
     );
   });
 
+  it('lists the validators of every node as platform.getCurrentValidators and the single-validator route do', async () => {
+    const primary = ctx.pBlockchainID;
+    const now = BigInt(Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000));
+    const shortNode = testNodeId(71);
+    const longNode = testNodeId(72);
+    const addValidator = async (nodeId: string, end: bigint, shares: number, seed: string) => {
+      const key = blsKey(seed);
+      return signAndIssue(
+        pApi,
+        pvm.newAddPermissionlessValidatorTx(
+          {
+            feeState: await feeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: await pUtxos(),
+            nodeId,
+            subnetId: primary,
+            start: now,
+            end,
+            weight: 2_000n * AVAX,
+            rewardAddresses: [EWOQ_ADDR],
+            delegatorRewardsOwner: [EWOQ_ADDR],
+            shares,
+            publicKey: key.publicKey,
+            signature: key.pop,
+          },
+          ctx,
+        ),
+      );
+    };
+    const shortTx = await addValidator(shortNode, now + 120n, 100_000, 'list-short');
+    const longTx = await addValidator(longNode, now + 7200n, 20_000, 'list-long');
+    const chainNow = BigInt(Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000));
+    await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: Number(now + 130n - chainNow) });
+    await indexed();
+    const list = (query: Record<string, unknown>) =>
+      sdk.data.primaryNetwork.listValidators(query as any, at()).then((p) => collect<any>(p, 'validators'));
+
+    // Every validation period; the active primary-network ones are the node's current validators.
+    const all = await list({ pageSize: 100 });
+    assert.equal(new Set(all.items.map((v) => v.txHash)).size, all.items.length);
+    const current = (await pApi.getCurrentValidators({})).validators as any[];
+    const active = all.items.filter((v) => v.validationStatus === 'active' && v.subnetId === primary);
+    assert.deepEqual(active.map((v) => v.txHash).sort(), current.map((v) => v.txID).sort());
+    for (const v of active) {
+      const n = current.find((c) => c.txID === v.txHash);
+      assert.equal(v.nodeId, n.nodeID);
+      assert.equal(v.amountStaked, String(n.stakeAmount ?? n.weight));
+      assert.equal(v.startTimestamp, Number(n.startTime));
+      assert.equal(v.endTimestamp, Number(n.endTime));
+      assert.equal(v.delegatorCount, Number(n.delegatorCount ?? 0));
+    }
+    assert.ok(active.some((v) => v.txHash === longTx));
+    const filteredActive = await list({ subnetId: primary, validationStatus: 'active', pageSize: 100 });
+    assert.deepEqual(
+      filteredActive.items.map((v) => v.txHash),
+      active.map((v) => v.txHash),
+    );
+
+    // Completed periods are exactly what GET /validators/{nodeId} answers for them.
+    const completed = all.items.filter((v) => v.validationStatus === 'completed');
+    assert.ok(completed.some((v) => v.txHash === shortTx));
+    for (const v of completed) {
+      const single = await sdk.data.primaryNetwork.getValidatorDetails(
+        { nodeId: v.nodeId, validationStatus: 'completed', pageSize: 100 },
+        at(),
+      );
+      assert.deepEqual(
+        v,
+        (single.result.validators as any[]).find((s) => s.txHash === v.txHash),
+      );
+    }
+
+    // A walk one item a page meets every period once, in the same order.
+    const walk = await list({ pageSize: 1 });
+    assert.deepEqual(
+      walk.items.map((v) => v.txHash),
+      all.items.map((v) => v.txHash),
+    );
+    assert.equal(walk.pages, all.items.length);
+    const desc = await list({ pageSize: 2, sortOrder: 'desc' });
+    assert.deepEqual(
+      desc.items.map((v) => v.txHash),
+      all.items.map((v) => v.txHash).reverse(),
+    );
+
+    // Filters the store answers.
+    const txs = async (query: Record<string, unknown>) => (await list(query)).items.map((v) => v.txHash);
+    assert.deepEqual(await txs({ nodeIds: `${shortNode},${longNode}` }), [shortTx, longTx]);
+    assert.deepEqual(await txs({ nodeIds: shortNode.slice(-12) }), [shortTx]);
+    const done = await txs({ validationStatus: 'completed' });
+    assert.ok(done.includes(shortTx) && !done.includes(longTx));
+    const dear = await txs({ minFeePercentage: 5 });
+    assert.ok(dear.includes(shortTx) && !dear.includes(longTx));
+    const long = await txs({ minTimeRemaining: 3600 });
+    assert.ok(long.includes(longTx) && !long.includes(shortTx));
+    const ending = await txs({ maxTimeRemaining: 0 });
+    assert.ok(ending.includes(shortTx) && !ending.includes(longTx));
+
+    // Bad input: 400 in the documented shape.
+    const first = (await (await fetch(`${data}/v1/networks/fuji/validators?pageSize=1`)).json()) as any;
+    assert.ok(first.nextPageToken);
+    for (const query of [
+      'pageSize=0',
+      'pageSize=101',
+      'validationStatus=resting',
+      'pageToken=forged',
+      `validationStatus=active&pageSize=1&pageToken=${first.nextPageToken}`,
+      'sortBy=uptimePerformance',
+      'minUptimePerformance=90',
+      'subnetId=zzz',
+    ]) {
+      const r = await fetch(`${data}/v1/networks/fuji/validators?${query}`);
+      assert.equal(r.status, 400, query);
+      const body = (await r.json()) as any;
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode'], query);
+      assert.equal(body.statusCode, 400);
+    }
+    await assert.rejects(
+      sdk.data.primaryNetwork.listValidators({ pageToken: 'forged' }, at()),
+      (err: any) => err.constructor.name === 'BadRequestError' && err.statusCode === 400,
+    );
+  });
+
   it('answers bad input through the SDK error classes and raw HTTP in the documented shape', async () => {
     const r = await fetch(`${data}/v1/networks/fuji/blockchains/x-chain/utxos?pageSize=0`, {
       method: 'POST',

@@ -20,6 +20,7 @@ import rewardsRoute from './routes/primary-network/rewards.js';
 import subnetsRoute from './routes/primary-network/subnets.js';
 import utxosRoute from './routes/primary-network/utxos.js';
 import validatorRoute from './routes/primary-network/validator.js';
+import validatorsRoute from './routes/primary-network/validators.js';
 
 export interface AppOptions {
   deps: RouteDeps;
@@ -40,6 +41,7 @@ const ROUTES: FastifyPluginAsync<RouteDeps>[] = [
   balancesRoute,
   rewardsRoute,
   validatorRoute,
+  validatorsRoute,
 ];
 
 export async function buildDataApp(options: AppOptions): Promise<FastifyInstance> {

@@ -238,6 +238,11 @@ async function rateLimitUsage(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/** Validation periods of every node in index order (GET /v1/networks/{network}/validators). */
+async function stakersByKind(db: AnyDb): Promise<void> {
+  await db.schema.createIndex('stakers_by_kind').on('stakers').columns(['kind', 'seq']).execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -249,4 +254,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007_evm_native_txs_by_block': { up: evmNativeTxsByBlock },
   '0008_evm_token_transfers_by_token': { up: evmTokenTransfersByToken },
   '0009_evm_latest_across_chains': { up: evmLatestAcrossChains },
+  '0010_stakers_by_kind': { up: stakersByKind },
 };

@@ -12,11 +12,13 @@ import { createAssetLookup } from '../../store/queries/assets.js';
 import { listRewards, type RewardCursor } from '../../store/queries/rewards.js';
 import {
   delegatorsOf,
+  listAllValidations,
   listValidations,
   rewardsOfStakingTxs,
   validationStatus,
   type StakerRow,
   type ValidationStatus,
+  type ValidatorFilter,
 } from '../../store/queries/stakers.js';
 import {
   getBlockchain,
@@ -324,13 +326,27 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
           .executeTakeFirst();
         if (!any) throw new NotFoundError(`no validator with nodeId ${q.nodeId}`);
       }
-      const validators = [];
-      for (const v of rows) validators.push(await formatValidator(v, t));
-      return { validators, next };
+      return { validators: await formatValidators(rows, t), next };
+    },
+
+    /** Validation periods of every node (`GET /v1/networks/{network}/validators`), in index order. */
+    async allValidators(q: ValidatorFilter & { sortOrder: SortOrder; afterSeq?: number; limit: number }) {
+      const t = await now();
+      const { rows, next } = await listAllValidations(db, { ...q, now: t });
+      return { validators: await formatValidators(rows, t), next };
     },
   };
 
-  async function formatValidator(v: StakerRow, t: number) {
+  /** Details of validation periods at `t`; the total active stake is read once per page. */
+  async function formatValidators(rows: StakerRow[], t: number) {
+    let total: Promise<bigint> | undefined;
+    const stake = () => (total ??= activeStake(t));
+    const validators = [];
+    for (const v of rows) validators.push(await formatValidator(v, t, stake));
+    return validators;
+  }
+
+  async function formatValidator(v: StakerRow, t: number, stake: () => Promise<bigint>) {
     const status = validationStatus(v, t);
     const base: Record<string, unknown> = {
       txHash: v.tx_hash,
@@ -376,7 +392,7 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
       };
     }
     const live = await liveValidator(v);
-    const total = await activeStake(t);
+    const total = await stake();
     const weight = BigInt(amountText(v.amount_staked)) + delegated;
     return {
       ...base,

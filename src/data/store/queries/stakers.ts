@@ -78,3 +78,67 @@ export async function rewardsOfStakingTxs(
   if (stakingTxs.length === 0) return [];
   return db.selectFrom('rewards').selectAll().where('staking_tx', 'in', stakingTxs).execute();
 }
+
+/** Filters of the validator list that the store answers (every one is a column comparison). */
+export interface ValidatorFilter {
+  /** Substrings of node ids (cb58 characters only), any of which matches. */
+  nodeIds: string[];
+  subnetId?: string;
+  status?: ValidationStatus;
+  /** Bounds on `max(0, end_ts - now)`, in seconds. */
+  minTimeRemaining?: number;
+  maxTimeRemaining?: number;
+  /** Bounds on the delegation fee in percent (validators without one never match). */
+  minFeePercentage?: number;
+  maxFeePercentage?: number;
+}
+
+/**
+ * One page of validation periods of every node, keyset on `seq` (index `stakers_by_kind`), every
+ * filter in the query, so a page costs the same wherever it starts. `validationStatus` is the
+ * one `validationStatus()` computes, written as conditions on the same columns and `now`.
+ */
+export async function listAllValidations(
+  db: Kysely<DataSchema>,
+  q: ValidatorFilter & { sortOrder: SortOrder; afterSeq?: number; limit: number; now: number },
+): Promise<{ rows: StakerRow[]; next?: number }> {
+  let sel = db.selectFrom('stakers').selectAll().where('kind', '=', 'validator');
+  if (q.afterSeq !== undefined) sel = sel.where('seq', q.sortOrder === 'asc' ? '>' : '<', q.afterSeq);
+  if (q.subnetId !== undefined) sel = sel.where('subnet_id', '=', q.subnetId);
+  if (q.nodeIds.length > 0)
+    sel = sel.where((eb) => eb.or(q.nodeIds.map((n) => eb('node_id', 'like', `%${n}%`))));
+  const now = q.now;
+  switch (q.status) {
+    case 'removed':
+      sel = sel.where('removed_tx', 'is not', null);
+      break;
+    case 'completed':
+      sel = sel
+        .where('removed_tx', 'is', null)
+        .where((eb) => eb.or([eb('reward_tx', 'is not', null), eb('end_ts', '<=', now)]));
+      break;
+    case 'pending':
+    case 'active':
+      sel = sel
+        .where('removed_tx', 'is', null)
+        .where('reward_tx', 'is', null)
+        .where('end_ts', '>', now)
+        .where('start_ts', q.status === 'pending' ? '>' : '<=', now);
+      break;
+  }
+  if (q.minTimeRemaining !== undefined && q.minTimeRemaining > 0)
+    sel = sel.where('end_ts', '>=', now + Math.ceil(q.minTimeRemaining));
+  if (q.maxTimeRemaining !== undefined) sel = sel.where('end_ts', '<=', now + Math.floor(q.maxTimeRemaining));
+  // delegation_shares is in parts per million: percent × 10 000.
+  if (q.minFeePercentage !== undefined)
+    sel = sel.where('delegation_shares', '>=', Math.ceil(q.minFeePercentage * 10_000));
+  if (q.maxFeePercentage !== undefined)
+    sel = sel.where('delegation_shares', '<=', Math.floor(q.maxFeePercentage * 10_000));
+  const rows = await sel
+    .orderBy('seq', q.sortOrder)
+    .limit(q.limit + 1)
+    .execute();
+  if (rows.length <= q.limit) return { rows };
+  const page = rows.slice(0, q.limit);
+  return { rows: page, next: Number(page[page.length - 1].seq) };
+}
