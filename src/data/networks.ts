@@ -130,6 +130,19 @@ export function parseCb58Id(value: string, what: string): string {
   return value;
 }
 
+/** A comma-separated list of node ids, each checked, without repeats, sorted. */
+export function parseNodeIdList(list: string): string[] {
+  return [
+    ...new Set(
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map(parseNodeIdParam),
+    ),
+  ].sort();
+}
+
 /** `NodeID-…`: cb58 with checksum, 20 bytes. */
 export function parseNodeIdParam(value: string): string {
   const m = /^NodeID-(.+)$/.exec(value);

@@ -885,6 +885,125 @@ describe('chain-data service over the primary network', () => {
     );
   });
 
+  it('lists the delegators of every node with their rewards as the node reports them', async () => {
+    const primary = ctx.pBlockchainID;
+    const now = BigInt(Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000));
+    const node = testNodeId(73);
+    const owner = utils.hexToBuffer('0x' + '23'.repeat(20));
+    const key = blsKey('list-delegated');
+    await signAndIssue(
+      pApi,
+      pvm.newAddPermissionlessValidatorTx(
+        {
+          feeState: await feeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await pUtxos(),
+          nodeId: node,
+          subnetId: primary,
+          start: now,
+          end: now + 7200n,
+          weight: 2_000n * AVAX,
+          rewardAddresses: [EWOQ_ADDR],
+          delegatorRewardsOwner: [EWOQ_ADDR],
+          shares: 100_000,
+          publicKey: key.publicKey,
+          signature: key.pop,
+        },
+        ctx,
+      ),
+    );
+    const delegate = async (end: bigint) =>
+      signAndIssue(
+        pApi,
+        pvm.newAddPermissionlessDelegatorTx(
+          {
+            feeState: await feeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: await pUtxos(),
+            nodeId: node,
+            subnetId: primary,
+            start: now,
+            end,
+            weight: 500n * AVAX,
+            rewardAddresses: [owner],
+          },
+          ctx,
+        ),
+      );
+    const shortTx = await delegate(now + 120n);
+    const longTx = await delegate(now + 3600n);
+    const chainNow = BigInt(Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000));
+    await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: Number(now + 130n - chainNow) });
+    await indexed();
+    const list = (query: Record<string, unknown>) =>
+      sdk.data.primaryNetwork.listDelegators(query as any, at()).then((p) => collect<any>(p, 'delegators'));
+
+    const mine = await list({ nodeIds: node, pageSize: 100 });
+    assert.deepEqual(
+      mine.items.map((d) => d.txHash),
+      [shortTx, longTx],
+    );
+    const [done, running] = mine.items;
+    assert.equal(done.delegationStatus, 'completed');
+    assert.equal(done.delegationFee, '10');
+    assert.equal(done.amountDelegated, String(500n * AVAX));
+    assert.deepEqual(done.rewardAddresses, [fmt('P', owner).slice(2)]);
+    const paid = (await pApi.getRewardUTXOs({ txID: shortTx })).utxos.map((u: any) =>
+      (u.output as any).amount(),
+    );
+    assert.equal(done.netReward, String(paid.reduce((s: bigint, a: bigint) => s + a, 0n)));
+    const gross = BigInt(done.grossReward);
+    assert.equal(gross - (gross * 100_000n) / 1_000_000n, BigInt(done.netReward));
+    assert.equal(running.delegationStatus, 'active');
+    const live = ((await pApi.getCurrentValidators({ nodeIDs: [node] })).validators[0] as any)
+      .delegators as any[];
+    const liveLong = live.find((d) => d.txID === longTx);
+    assert.equal(running.estimatedGrossReward, String(liveLong.potentialReward));
+    const estimated = BigInt(running.estimatedGrossReward);
+    assert.equal(running.estimatedNetReward, String(estimated - (estimated * 100_000n) / 1_000_000n));
+
+    // Filters, and a walk one item a page over every delegation.
+    const byOwner = await list({ rewardAddresses: fmt('P', owner) });
+    assert.deepEqual(
+      byOwner.items.map((d) => d.txHash),
+      [shortTx, longTx],
+    );
+    const active = await list({ nodeIds: node, delegationStatus: 'active' });
+    assert.deepEqual(
+      active.items.map((d) => d.txHash),
+      [longTx],
+    );
+    const all = await list({ pageSize: 100 });
+    const walk = await list({ pageSize: 1 });
+    assert.deepEqual(
+      walk.items.map((d) => d.txHash),
+      all.items.map((d) => d.txHash),
+    );
+    assert.equal(new Set(walk.items.map((d) => d.txHash)).size, walk.items.length);
+    const desc = await list({ pageSize: 1, sortOrder: 'desc' });
+    assert.deepEqual(
+      desc.items.map((d) => d.txHash),
+      all.items.map((d) => d.txHash).reverse(),
+    );
+
+    const first = (await (await fetch(`${data}/v1/networks/fuji/delegators?pageSize=1`)).json()) as any;
+    assert.ok(first.nextPageToken);
+    for (const query of [
+      'pageSize=0',
+      'pageSize=101',
+      'delegationStatus=removed',
+      'pageToken=forged',
+      `delegationStatus=active&pageSize=1&pageToken=${first.nextPageToken}`,
+      'nodeIds=NodeID-zzz',
+      'rewardAddresses=P-avax1xyz',
+    ]) {
+      const r = await fetch(`${data}/v1/networks/fuji/delegators?${query}`);
+      assert.equal(r.status, 400, query);
+      const body = (await r.json()) as any;
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode'], query);
+    }
+  });
+
   it('answers bad input through the SDK error classes and raw HTTP in the documented shape', async () => {
     const r = await fetch(`${data}/v1/networks/fuji/blockchains/x-chain/utxos?pageSize=0`, {
       method: 'POST',

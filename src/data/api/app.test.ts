@@ -597,6 +597,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         '/v1/networks/{network}/blockchains/{blockchainId}/balances',
         '/v1/networks/{network}/rewards',
         '/v1/networks/{network}/validators',
+        '/v1/networks/{network}/delegators',
         '/v1/networks/{network}/validators/{nodeId}',
         '/v1/health-check',
       ])

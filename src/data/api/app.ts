@@ -21,6 +21,7 @@ import subnetsRoute from './routes/primary-network/subnets.js';
 import utxosRoute from './routes/primary-network/utxos.js';
 import validatorRoute from './routes/primary-network/validator.js';
 import validatorsRoute from './routes/primary-network/validators.js';
+import delegatorsRoute from './routes/primary-network/delegators.js';
 
 export interface AppOptions {
   deps: RouteDeps;
@@ -42,6 +43,7 @@ const ROUTES: FastifyPluginAsync<RouteDeps>[] = [
   rewardsRoute,
   validatorRoute,
   validatorsRoute,
+  delegatorsRoute,
 ];
 
 export async function buildDataApp(options: AppOptions): Promise<FastifyInstance> {

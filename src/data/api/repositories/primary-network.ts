@@ -12,10 +12,13 @@ import { createAssetLookup } from '../../store/queries/assets.js';
 import { listRewards, type RewardCursor } from '../../store/queries/rewards.js';
 import {
   delegatorsOf,
+  listAllDelegations,
   listAllValidations,
   listValidations,
   rewardsOfStakingTxs,
+  validationOf,
   validationStatus,
+  type DelegationStatus,
   type StakerRow,
   type ValidationStatus,
   type ValidatorFilter,
@@ -335,7 +338,77 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
       const { rows, next } = await listAllValidations(db, { ...q, now: t });
       return { validators: await formatValidators(rows, t), next };
     },
+
+    /** Delegations of every node (`GET /v1/networks/{network}/delegators`), in index order. */
+    async allDelegators(q: {
+      nodeIds: string[];
+      rewardAddresses: string[];
+      status?: DelegationStatus;
+      sortOrder: SortOrder;
+      afterSeq?: number;
+      limit: number;
+    }) {
+      const t = await now();
+      const { rows, next } = await listAllDelegations(db, { ...q, now: t });
+      const paid = await rewardsOfStakingTxs(
+        db,
+        rows.map((r) => r.tx_hash),
+      );
+      const delegators = [];
+      for (const d of rows) {
+        const shares = BigInt((await validationOf(db, d))?.delegation_shares ?? 0);
+        const fee = (gross: bigint) => (gross * shares) / 1_000_000n;
+        const base = {
+          txHash: d.tx_hash,
+          nodeId: d.node_id,
+          rewardAddresses: JSON.parse(d.reward_addresses) as string[],
+          amountDelegated: amountText(d.amount_staked),
+          delegationFee: (Number(shares) / 10_000).toString(),
+          startTimestamp: Number(d.start_ts),
+          endTimestamp: Number(d.end_ts),
+        };
+        const status = validationStatus(d, t) as DelegationStatus;
+        if (status === 'completed') {
+          const net = paid
+            .filter((r) => r.staking_tx === d.tx_hash && r.reward_type === 'DELEGATOR')
+            .reduce((s, r) => s + BigInt(amountText(r.amount)), 0n);
+          // The node pays gross − ⌊gross × shares / 10⁶⌋; the smallest gross giving that net.
+          let gross = shares < 1_000_000n ? (net * 1_000_000n) / (1_000_000n - shares) : net;
+          while (gross > 0n && gross - 1n - fee(gross - 1n) >= net) gross--;
+          while (gross - fee(gross) < net) gross++;
+          delegators.push({
+            ...base,
+            grossReward: net === 0n ? '0' : gross.toString(),
+            netReward: net.toString(),
+            delegationStatus: status,
+          });
+        } else {
+          const gross = BigInt((await liveDelegator(d))?.potentialReward ?? '0');
+          delegators.push({
+            ...base,
+            estimatedGrossReward: gross.toString(),
+            estimatedNetReward: (gross - fee(gross)).toString(),
+            delegationStatus: status,
+          });
+        }
+      }
+      return { delegators, next };
+    },
   };
+
+  /** Potential reward of a current delegator, from the node when one is configured. */
+  async function liveDelegator(d: StakerRow) {
+    if (!deps.node) return undefined;
+    const res = await deps.node.call<{ validators: any[] }>('/ext/bc/P', 'platform.getCurrentValidators', {
+      subnetID: d.subnet_id,
+      nodeIDs: [d.node_id],
+    });
+    for (const v of res.validators ?? []) {
+      const found = (v.delegators as any[] | null | undefined)?.find((x) => x.txID === d.tx_hash);
+      if (found) return { potentialReward: String(found.potentialReward ?? '0') };
+    }
+    return undefined;
+  }
 
   /** Details of validation periods at `t`; the total active stake is read once per page. */
   async function formatValidators(rows: StakerRow[], t: number) {

@@ -235,3 +235,24 @@ export const ValidatorList = Type.Object({
   nextPageToken: opt(Type.String()),
   validators: Type.Array(ValidatorDetails),
 });
+
+/** One schema holding the union of the three delegationStatus shapes' fields. */
+export const DelegatorDetails = Type.Object({
+  txHash: Type.String(),
+  nodeId: Type.String(),
+  rewardAddresses: Type.Array(Type.String()),
+  amountDelegated: Type.String(),
+  delegationFee: Type.String(),
+  startTimestamp: Type.Integer(),
+  endTimestamp: Type.Integer(),
+  grossReward: opt(Type.String()),
+  netReward: opt(Type.String()),
+  estimatedGrossReward: opt(Type.String()),
+  estimatedNetReward: opt(Type.String()),
+  delegationStatus: Type.String(),
+});
+
+export const DelegatorList = Type.Object({
+  nextPageToken: opt(Type.String()),
+  delegators: Type.Array(DelegatorDetails),
+});

@@ -134,11 +134,75 @@ export async function listAllValidations(
     sel = sel.where('delegation_shares', '>=', Math.ceil(q.minFeePercentage * 10_000));
   if (q.maxFeePercentage !== undefined)
     sel = sel.where('delegation_shares', '<=', Math.floor(q.maxFeePercentage * 10_000));
-  const rows = await sel
-    .orderBy('seq', q.sortOrder)
-    .limit(q.limit + 1)
-    .execute();
-  if (rows.length <= q.limit) return { rows };
-  const page = rows.slice(0, q.limit);
+  return seqPage(
+    await sel
+      .orderBy('seq', q.sortOrder)
+      .limit(q.limit + 1)
+      .execute(),
+    q.limit,
+  );
+}
+
+export type DelegationStatus = 'completed' | 'active' | 'pending';
+
+/**
+ * One page of delegations of every node, keyset on `seq` (index `stakers_by_kind`); the status
+ * is `validationStatus()` written as conditions on the row's columns and `now`.
+ */
+export async function listAllDelegations(
+  db: Kysely<DataSchema>,
+  q: {
+    nodeIds: string[];
+    /** Reward addresses as the rows hold them (bech32 without a chain prefix), any of which matches. */
+    rewardAddresses: string[];
+    status?: DelegationStatus;
+    sortOrder: SortOrder;
+    afterSeq?: number;
+    limit: number;
+    now: number;
+  },
+): Promise<{ rows: StakerRow[]; next?: number }> {
+  let sel = db.selectFrom('stakers').selectAll().where('kind', '=', 'delegator');
+  if (q.afterSeq !== undefined) sel = sel.where('seq', q.sortOrder === 'asc' ? '>' : '<', q.afterSeq);
+  if (q.nodeIds.length > 0) sel = sel.where('node_id', 'in', q.nodeIds);
+  if (q.rewardAddresses.length > 0)
+    sel = sel.where((eb) =>
+      eb.or(q.rewardAddresses.map((a) => eb('reward_addresses', 'like', `%${JSON.stringify(a)}%`))),
+    );
+  const now = q.now;
+  if (q.status === 'completed')
+    sel = sel.where((eb) => eb.or([eb('reward_tx', 'is not', null), eb('end_ts', '<=', now)]));
+  else if (q.status)
+    sel = sel
+      .where('reward_tx', 'is', null)
+      .where('end_ts', '>', now)
+      .where('start_ts', q.status === 'pending' ? '>' : '<=', now);
+  return seqPage(
+    await sel
+      .orderBy('seq', q.sortOrder)
+      .limit(q.limit + 1)
+      .execute(),
+    q.limit,
+  );
+}
+
+/** The validation period a delegation belongs to (same node and subnet, enclosing it). */
+export async function validationOf(db: Kysely<DataSchema>, d: StakerRow): Promise<StakerRow | undefined> {
+  return db
+    .selectFrom('stakers')
+    .selectAll()
+    .where('node_id', '=', d.node_id)
+    .where('kind', '=', 'validator')
+    .where('subnet_id', '=', d.subnet_id)
+    .where('start_ts', '<=', d.start_ts)
+    .where('end_ts', '>=', d.end_ts)
+    .orderBy('seq', 'desc')
+    .executeTakeFirst();
+}
+
+/** A page of `limit` rows read with one more, and the keyset cursor when there is a next page. */
+function seqPage(rows: StakerRow[], limit: number): { rows: StakerRow[]; next?: number } {
+  if (rows.length <= limit) return { rows };
+  const page = rows.slice(0, limit);
   return { rows: page, next: Number(page[page.length - 1].seq) };
 }
