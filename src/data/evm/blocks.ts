@@ -8,6 +8,7 @@ import type { DataSchema } from '../store/schema.js';
 import type { EvmBlockTable } from '../store/schema-evm.js';
 import { InvalidParameterError, NotFoundError } from '../internal/errors.js';
 import { nativeTxItem } from './read-model.js';
+import { cutPage } from '../store/keyset-page.js';
 
 /** EvmBlock of the real service from a stored row. */
 export function evmBlockItem(r: Selectable<EvmBlockTable>) {
@@ -75,15 +76,12 @@ export async function latestBlocksAcrossChains(
     .orderBy('number', 'desc')
     .limit(args.limit + 1)
     .execute();
-  const page = rows.slice(0, args.limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(evmBlockItem),
-    next:
-      rows.length > args.limit
-        ? [Number(last.timestamp), Number(last.chain), Number(last.number)]
-        : undefined,
-  };
+  const page = cutPage(rows, args.limit, (last): [number, number, number] => [
+    Number(last.timestamp),
+    Number(last.chain),
+    Number(last.number),
+  ]);
+  return { items: page.rows.map(evmBlockItem), next: page.next };
 }
 
 async function findBlock(db: Kysely<DataSchema>, chain: number, blockId: string) {
@@ -179,20 +177,13 @@ export async function latestTransactionsAcrossChains(
     .orderBy('tx_index', 'desc')
     .limit(args.limit + 1)
     .execute();
-  const page = rows.slice(0, args.limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map(nativeTxItem),
-    next:
-      rows.length > args.limit
-        ? ([Number(last.block_ts), Number(last.chain), Number(last.block_number), Number(last.tx_index)] as [
-            number,
-            number,
-            number,
-            number,
-          ])
-        : undefined,
-  };
+  const page = cutPage(rows, args.limit, (last): [number, number, number, number] => [
+    Number(last.block_ts),
+    Number(last.chain),
+    Number(last.block_number),
+    Number(last.tx_index),
+  ]);
+  return { items: page.rows.map(nativeTxItem), next: page.next };
 }
 
 /** The transactions of one block (by number or hash), in block order. */

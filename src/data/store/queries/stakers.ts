@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DataSchema, RewardTable, StakerTable } from '../schema.js';
 import type { SortOrder } from './utxos.js';
+import { cutPage } from '../keyset-page.js';
 
 export type StakerRow = Selectable<StakerTable>;
 
@@ -201,8 +202,4 @@ export async function validationOf(db: Kysely<DataSchema>, d: StakerRow): Promis
 }
 
 /** A page of `limit` rows read with one more, and the keyset cursor when there is a next page. */
-function seqPage(rows: StakerRow[], limit: number): { rows: StakerRow[]; next?: number } {
-  if (rows.length <= limit) return { rows };
-  const page = rows.slice(0, limit);
-  return { rows: page, next: Number(page[page.length - 1].seq) };
-}
+const seqPage = (rows: StakerRow[], limit: number) => cutPage(rows, limit, (last) => Number(last.seq));

@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { BlockchainTable, DataSchema, SubnetTable } from '../schema.js';
 import type { SortOrder } from './utxos.js';
+import { cutPage } from '../keyset-page.js';
 
 export type SubnetRow = Selectable<SubnetTable>;
 export type BlockchainRow = Selectable<BlockchainTable>;
@@ -82,6 +83,5 @@ export async function listBlockchains(
     .orderBy('blockchain_id', q.sortOrder)
     .limit(q.limit + 1)
     .execute();
-  const page = rows.slice(0, q.limit);
-  return { rows: page, next: rows.length > q.limit ? Number(page[page.length - 1].seq) : undefined };
+  return cutPage(rows, q.limit, (last) => Number(last.seq));
 }
