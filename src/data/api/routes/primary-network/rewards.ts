@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidParameterError } from '../../../internal/errors.js';
-import { parseAddresses, parseNodeIdParam, resolveNetwork } from '../../../networks.js';
+import { parseAddresses, parseNodeIdList, resolveNetwork } from '../../../networks.js';
 import type { RewardCursor } from '../../../store/queries/rewards.js';
 import { CURRENCIES } from '../../api-keys.js';
 import {
@@ -49,17 +49,7 @@ export default async function rewardsRoute(app: FastifyInstance, deps: RouteDeps
       const network = resolveNetwork(deps.network, params.network);
       if (!q.addresses && !q.nodeIds) throw new InvalidParameterError('addresses or nodeIds is required');
       const addresses = q.addresses ? parseAddresses(network, q.addresses, 64) : [];
-      const nodeIds = q.nodeIds
-        ? [
-            ...new Set(
-              q.nodeIds
-                .split(',')
-                .map((s) => s.trim())
-                .filter(Boolean)
-                .map(parseNodeIdParam),
-            ),
-          ]
-        : [];
+      const nodeIds = q.nodeIds ? parseNodeIdList(q.nodeIds) : [];
       const sortOrder = q.sortOrder ?? 'asc';
       const scope = ['rewards', addresses, nodeIds, sortOrder];
       const after = q.pageToken ? deps.tokens.open<RewardCursor>(scope, q.pageToken) : undefined;
