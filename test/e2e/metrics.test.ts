@@ -384,16 +384,19 @@ describe('GET /v2/chains/{chainId}/metrics/{metric} through chainkit', () => {
     const badInterval = await fetch(`${metrics.url}/v2/chains/${chainId}/metrics/txCount?timeInterval=year`);
     assert.equal(badInterval.status, 400);
     assert.match(((await badInterval.json()) as any).message[0], /timeInterval/);
+    // Its own store: budgets are pooled per database, and this one must start unspent.
+    const own = await createDatabase({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-metrics-')) });
     const tiny = await startMetricsService({
-      db: stack.database.db,
+      db: own.db,
       host: '127.0.0.1',
       port: 0,
       tier: { cuPerMinute: 60 },
     });
     try {
+      // The chain is not in this store: 404s are charged as the answers they are.
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await fetch(`${tiny.url}/v1/avg_tps/${chainId}`)).status);
-      assert.deepEqual(statuses, [200, 200, 200, 429]);
+      assert.deepEqual(statuses, [404, 404, 404, 429]);
       const limited = await fetch(`${tiny.url}/v2/chains/${chainId}/metrics/txCount`);
       assert.equal(limited.status, 429);
       assert.ok(Number(limited.headers.get('retry-after')) >= 1);
@@ -404,6 +407,41 @@ describe('GET /v2/chains/{chainId}/metrics/{metric} through chainkit', () => {
       });
     } finally {
       await tiny.close();
+      await own.close();
+    }
+  });
+
+  test('two metrics processes on one store enforce one budget per client address', async () => {
+    const own = await createDatabase({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-metrics-')) });
+    const tier = { cuPerMinute: 10 };
+    const a = await startMetricsService({ db: own.db, host: '127.0.0.1', port: 0, tier });
+    const b = await startMetricsService({ db: own.db, host: '127.0.0.1', port: 0, tier });
+    try {
+      // `/v2/chains` costs 1 unit: A spends the whole minute's budget.
+      const spent = [];
+      for (let i = 0; i < 11; i++) spent.push((await fetch(`${a.url}/v2/chains`)).status);
+      assert.deepEqual(spent, [...Array(10).fill(200), 429]);
+      // B learns A's spending at its first pooling (every 250 ms) after serving the caller; alone
+      // it would allow 10 more requests.
+      let allowedByB = 0;
+      for (let i = 0; i < 40; i++) {
+        const res = await fetch(`${b.url}/v2/chains`);
+        if (res.status === 429) break;
+        assert.equal(res.status, 200);
+        allowedByB++;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(allowedByB < 10, `B allowed ${allowedByB} requests of a spent budget`);
+      // Budgets of the REST service's callers are apart from the metrics service's.
+      const rows = await own.db.selectFrom('rate_limit_usage').select('caller').distinct().execute();
+      assert.deepEqual(
+        rows.map((r) => r.caller),
+        ['metrics|anon:127.0.0.1'],
+      );
+    } finally {
+      await a.close();
+      await b.close();
+      await own.close();
     }
   });
 });

@@ -9,10 +9,10 @@ import { createSignatureAggregator } from '../aggregator/aggregator.js';
 import { createNodeClient } from '../internal/node-client.js';
 import type { DataDatabase } from '../store/database.js';
 import { pageTokenSecret } from '../store/queries/meta.js';
-import { addRateLimitUsage, pruneRateLimitUsage } from '../store/queries/rate-limits.js';
 import type { ApiAccessConfig } from './api-keys.js';
 import { buildDataApp, type AppOptions } from './app.js';
 import { createPageTokens } from './page-token.js';
+import { pooledUsage } from './pooled-usage.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { createPrimaryNetworkRepository } from './repositories/primary-network.js';
 import type { RouteDeps } from './routes/deps.js';
@@ -78,19 +78,7 @@ export async function startDataApi(config: DataApiConfig): Promise<RunningDataAp
   const deps = await createRouteDeps({ ...config, prices: config.access.prices });
   const { db } = config.database;
   // Budgets are pooled in the store, so every API process on one database enforces one budget.
-  const limiter = createRateLimiter({
-    shared: {
-      add: (deltas) => addRateLimitUsage(db, deltas),
-      prune: (beforeMs) => pruneRateLimitUsage(db, beforeMs),
-    },
-    // Syncs run every 250 ms: while the database is away, say so once and then every 30 s (120
-    // attempts), not four times a second, and say when pooling works again.
-    onSyncError: (err, failures) => {
-      if (failures === 1 || failures % 120 === 0)
-        config.logger?.warn({ err, failures }, 'rate-limit usage could not be pooled; retrying');
-    },
-    onSyncRecovered: (failures) => config.logger?.info({ failures }, 'rate-limit usage pooled again'),
-  });
+  const limiter = createRateLimiter(pooledUsage(db, config.logger));
   const app = await buildDataApp({
     deps,
     access: config.access,

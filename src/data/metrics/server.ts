@@ -26,6 +26,7 @@ import { pageTokenSecret } from '../store/queries/meta.js';
 import { toStoreError } from '../store/database.js';
 import { STATUS_TEXT } from '../api/plugins/errors.js';
 import { createRateLimiter } from '../api/rate-limiter.js';
+import { pooledUsage } from '../api/pooled-usage.js';
 import { lazySchemaCompilers } from '../api/lazy-schema-compilers.js';
 import { scaleTier, type Tier } from '../api/api-keys.js';
 import { StringEnum } from '../api/schemas/common.js';
@@ -133,7 +134,9 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   const now = options.now ?? Date.now;
   const tier: Tier = { name: 'metrics', ...(options.tier ?? scaleTier(METRICS_PUBLISHED_TIER)) };
   const cost = options.costPerRequest ?? 20;
-  const limiter = createRateLimiter(now);
+  // Budgets are pooled in the store (as the REST service's are), so metrics processes on one
+  // database enforce one budget per client address between them.
+  const limiter = createRateLimiter({ now, ...pooledUsage(db, options.logger) });
   const uuidTokens = createUuidPageTokens(db, now);
   // v2 keyset cursors use the data service's signed page tokens (secret shared through the store).
   const signedTokens = createPageTokens(await pageTokenSecret(db));
@@ -147,6 +150,9 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       reply.status(400).type('application/json; charset=utf-8').send(body(400, err.message));
     },
   });
+
+  // A last report on shutdown, so nothing spent is lost.
+  app.addHook('onClose', () => limiter.close());
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     let status = 500;
@@ -187,8 +193,9 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   });
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.url === HEALTH_PATH) return;
+    // Its own callers in the shared usage table: the REST service meters `anon:<ip>` separately.
     const charge = limiter.charge(
-      `anon:${request.ip}`,
+      `metrics|anon:${request.ip}`,
       tier,
       FREE_PATHS.has(request.routeOptions.url ?? '') ? 1 : cost,
     );
