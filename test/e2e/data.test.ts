@@ -727,9 +727,11 @@ describe('chain-data service over the primary network', () => {
   });
 
   it('balances count X-chain txs stamped after the newest P-chain block (devnet clock ahead of the wall clock)', async () => {
-    // advanceTime with no staker ending moves the clock without a P-chain block: the next X-chain
-    // block is stamped past both the wall clock and the newest indexed P-chain block.
+    // advanceTime moves the clock past the wall clock (its P-chain block carries the new time); a
+    // second later the next X-chain block is stamped past both the wall clock and the newest
+    // indexed P-chain block.
     await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: 600 });
+    await new Promise((r) => setTimeout(r, 1100));
     const fresh = utils.hexToBuffer('0x' + '23'.repeat(20));
     const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X] });
     const tx = avm.newBaseTx(ctx, [EWOQ_ADDR], utxos, [
@@ -762,11 +764,7 @@ describe('chain-data service over the primary network', () => {
     );
   });
 
-  /**
-   * The devnet clock now. platform.getTimestamp answers the last block's time, which an earlier
-   * test's advanceTime leaves behind the clock when no block followed; a staking period must end
-   * after the clock.
-   */
+  /** The devnet clock now (advanceTime answers it); a staking period must end after the clock. */
   const devnetNow = async () =>
     BigInt(
       Math.floor(

@@ -148,10 +148,17 @@ export class PlatformVM {
     });
   }
 
-  /** Moves the devnet clock forward and lets every staking period that ended finish. */
+  /**
+   * Moves the devnet clock forward, lets every staking period that ended finish, and then accepts
+   * an empty standard block carrying the new time (unless a block already carries it), so the
+   * chain time (`platform.getTimestamp`) follows the clock as it would on a network where blocks
+   * keep coming. The reference refuses a standard block that changes nothing; the devnet issues
+   * one only here, where the advance stands in for the time that passes between a real
+   * network's blocks.
+   */
   advanceTime(seconds: number): number {
     const now = this.ctx.clock.advance(seconds);
-    this.buildNow();
+    this.buildNow(true);
     return now;
   }
 
@@ -181,8 +188,11 @@ export class PlatformVM {
     else setImmediate(run);
   }
 
-  /** Builds and accepts every block that is due now: reward blocks first, then the mempool's txs. */
-  buildNow(): void {
+  /**
+   * Builds and accepts every block that is due now: reward blocks first, then the mempool's txs;
+   * with `moveTime`, last an empty block bringing the chain time up to the clock if none did.
+   */
+  buildNow(moveTime = false): void {
     const created: ChainRecord[] = [];
     const settled: { p: Pending; ok: boolean; err?: Error }[] = [];
     const batch = this.mempool.splice(0);
@@ -191,6 +201,7 @@ export class PlatformVM {
         this.rewardEndedStakers();
         if (batch.length > 0) this.buildStandardBlock(batch, created, settled);
         else if (this.hasExhaustedL1Validators()) this.buildTimeBlock();
+        if (moveTime && this.state.lastBlock()!.time < this.ctx.clock.nowSeconds()) this.buildTimeBlock();
         // The clock's high-water mark commits with the block, so block times never repeat.
         this.ctx.clock.persist();
       });
@@ -273,7 +284,8 @@ export class PlatformVM {
 
   /**
    * An empty Banff standard block that only moves time, built when L1 validators' balances ran
-   * out, so they leave the validator set without waiting for the next transaction.
+   * out, so they leave the validator set without waiting for the next transaction, and after
+   * `advanceTime`.
    */
   private buildTimeBlock(): void {
     const last = this.state.lastBlock()!;
