@@ -612,6 +612,32 @@ async function listFigures(): Promise<BenchResult[]> {
         unit: 'µs',
         peers: [{ name: 'hello-world', value: hello.clientCpu }],
       });
+      // The generator is one process: it can answer at most 1/(its CPU per request) requests a
+      // second, so even a server costing nothing leaves the ratio at most this.
+      results.push({
+        name: `  ratio ceiling set by the load generator alone (${processes})`,
+        value: hello.clientCpu / list.clientCpu,
+        unit: 'x',
+        note: 'its CPU per hello-world request / per UTXO list request',
+      });
+      if (workers === 1) {
+        // The same list as the v1 GET (addresses in the query): a GET like the hello-world route,
+        // without the POST body's parse and validation on either side.
+        const get = await throughput(
+          port,
+          `${route}?addresses=P-${address}&pageSize=10&pageToken=${token}`,
+          undefined,
+          4000,
+          server.pids,
+        );
+        results.push({
+          name: '  UTXO list v1 (GET, addresses in the query) req/s (1 process)',
+          value: get.rate,
+          unit: 'req/s',
+          peers: [{ name: 'hello-world', value: hello.rate }],
+          note: `server ${get.serverCpu?.toFixed(0) ?? '?'} µs, load generator ${get.clientCpu.toFixed(0)} µs per request`,
+        });
+      }
     } finally {
       await server.stop();
     }
