@@ -22,6 +22,7 @@ import utxosRoute from './routes/primary-network/utxos.js';
 import validatorRoute from './routes/primary-network/validator.js';
 import validatorsRoute from './routes/primary-network/validators.js';
 import delegatorsRoute from './routes/primary-network/delegators.js';
+import primaryNetworkTransactionsRoute from './routes/primary-network/transactions.js';
 
 export interface AppOptions {
   deps: RouteDeps;
@@ -44,6 +45,7 @@ const ROUTES: FastifyPluginAsync<RouteDeps>[] = [
   validatorRoute,
   validatorsRoute,
   delegatorsRoute,
+  primaryNetworkTransactionsRoute,
 ];
 
 export async function buildDataApp(options: AppOptions): Promise<FastifyInstance> {

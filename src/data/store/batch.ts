@@ -20,6 +20,7 @@ import type {
 } from './schema.js';
 import { StoreError } from '../internal/errors.js';
 import { renderUtxoDocument } from './utxo-document.js';
+import { writeTransactionAddresses } from './transaction-addresses.js';
 
 export interface SubnetUpdate {
   subnet_id: string;
@@ -180,6 +181,12 @@ export async function writeBatch(
         (JSON.parse(r.addresses) as string[]).map((address) => ({ address, seq: r.seq, utxo_id: r.utxo_id })),
       ),
     );
+    await writeTransactionAddresses(trx, {
+      transactions: rows.transactions,
+      utxos: rows.utxos,
+      rewards: rows.rewards,
+      touched: [...rows.utxos.map((u) => u.utxo_id), ...rows.spends.map((s) => s.utxo_id)],
+    });
 
     const now = Date.now();
     await trx

@@ -11,6 +11,7 @@ import {
   evmNativeTxsByBlock,
   evmTokenTransfersByToken,
 } from './migrations-evm.js';
+import { primaryNetworkTransactions } from './migrations-pn-transactions.js';
 
 type AnyDb = Kysely<any>;
 
@@ -255,4 +256,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008_evm_token_transfers_by_token': { up: evmTokenTransfersByToken },
   '0009_evm_latest_across_chains': { up: evmLatestAcrossChains },
   '0010_stakers_by_kind': { up: stakersByKind },
+  '0011_primary_network_transactions': { up: primaryNetworkTransactions },
 };

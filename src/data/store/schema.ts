@@ -49,6 +49,26 @@ export interface TransactionTable {
   memo: string;
   source_chain: string | null;
   destination_chain: string | null;
+  /**
+   * C-chain atomic txs only (migration 0011): JSON array of the EVM side, `{address, assetId,
+   * amount, credentials?}` (an ExportTx's inputs with their credentials, an ImportTx's outputs).
+   */
+  evm_io?: string | null;
+}
+
+/**
+ * Address → primary-network transaction (migration 0011): one row per address of an output a
+ * transaction created or consumed (and per EVM address of a C-chain atomic tx), with the list's
+ * sort key copied in, so a chain's transactions of one address are one index range.
+ */
+export interface TransactionAddressTable {
+  chain_id: string;
+  /** bech32 without chain prefix, or a lower-case 0x EVM address. */
+  address: string;
+  ts: number;
+  seq: number;
+  tx_hash: string;
+  tx_type: string;
 }
 
 /** One row per (asset, transaction that moved or created it) on the X-chain. */
@@ -210,6 +230,7 @@ export interface DataSchema extends EvmSchema {
   rate_limit_usage: RateLimitUsageTable;
   blocks: BlockTable;
   transactions: TransactionTable;
+  transaction_addresses: TransactionAddressTable;
   asset_transactions: AssetTransactionTable;
   assets: AssetTable;
   utxos: UtxoTable;

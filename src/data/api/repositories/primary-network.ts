@@ -33,17 +33,23 @@ import {
 } from '../../store/queries/subnets.js';
 import { listAssetTransactions } from '../../store/queries/transactions.js';
 import {
+  chainTransaction,
+  listChainTransactions,
+  listOpenStakingTransactions,
+  type ChainTxQuery,
+  type StakingTxQuery,
+} from '../../store/queries/pn-transactions.js';
+import { createTransactionRenderer, rewardEstimates } from './pn-transactions.js';
+import {
   listUtxos,
   utxosAt,
-  utxosConsumedBy,
-  utxosCreatedBy,
   type SortOrder,
   type UtxoCursor,
   type UtxoRow,
   type UtxoSortBy,
 } from '../../store/queries/utxos.js';
 import type { Currency } from '../api-keys.js';
-import { assetInfo, sumByAsset, xChainUtxo } from './format.js';
+import { assetInfo, sumByAsset } from './format.js';
 import { assetJsonPrefix, completeUtxoJson, type UtxoDocRow } from '../../store/utxo-document.js';
 import { parseGenesisData } from './genesis-data.js';
 
@@ -72,6 +78,7 @@ function minAmountBound(minUtxoAmount?: number): string | undefined {
 export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
   const { db, network } = deps;
   const assets = createAssetLookup(db);
+  const render = createTransactionRenderer(db, network, assets);
 
   /** Chain time: the newest P-chain block time or the wall clock, whichever is later. */
   async function now(): Promise<number> {
@@ -132,51 +139,53 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
       limit: number;
     }) {
       const { rows, next } = await listAssetTransactions(db, q);
-      const hashes = rows.map((r) => r.tx_hash);
-      const [created, consumed, createdAssets] = await Promise.all([
-        utxosCreatedBy(db, hashes),
-        utxosConsumedBy(db, hashes),
-        db
-          .selectFrom('assets')
-          .selectAll()
-          .where('tx_hash', 'in', hashes.length ? hashes : [''])
-          .execute(),
-      ]);
-      const known = await assets.get([...created, ...consumed].map((u) => u.asset_id));
-      const info = (id: string) => assetInfo(id, known.get(id));
-      const transactions = rows.map((tx) => {
-        const emitted = created.filter((u) => u.tx_hash === tx.tx_hash);
-        const spent = consumed.filter((u) => u.consuming_tx === tx.tx_hash);
-        const newAsset = createdAssets.find((a) => a.tx_hash === tx.tx_hash);
-        const out: Record<string, unknown> = {
-          txHash: tx.tx_hash,
-          chainFormat: 'linear',
-          timestamp: Number(tx.timestamp),
-          txType: tx.tx_type,
-          memo: tx.memo,
-          consumedUtxos: spent.map((u) => xChainUtxo(u, info(u.asset_id))),
-          emittedUtxos: emitted.map((u) => xChainUtxo(u, info(u.asset_id))),
-          amountUnlocked: sumByAsset(spent, known).map(({ utxoCount: _, ...a }) => a),
-          amountCreated: sumByAsset(emitted, known).map(({ utxoCount: _, ...a }) => a),
-          blockHeight: Number(tx.block_height),
-          blockHash: tx.block_id,
-          vertices: [{ hash: tx.block_id, height: Number(tx.block_height), timestamp: Number(tx.timestamp) }],
-        };
-        if (tx.source_chain) out.sourceChain = tx.source_chain;
-        if (tx.destination_chain) out.destinationChain = tx.destination_chain;
-        if (newAsset)
-          out.assetCreated = {
-            assetId: newAsset.asset_id,
-            name: newAsset.name,
-            symbol: newAsset.symbol,
-            denomination: newAsset.denomination,
-            type: newAsset.asset_type,
-            createdAtTimestamp: Number(newAsset.created_at),
-            cap: newAsset.cap,
-          };
-        return out;
-      });
+      const transactions = await render.x(rows);
       return { transactions, next };
+    },
+
+    /** A chain's transactions (`GET …/blockchains/{blockchainId}/transactions`), in its shape. */
+    async transactions(q: ChainTxQuery) {
+      const { rows, next } = await listChainTransactions(db, q);
+      return { transactions: await render.of(q.chainId, rows), next };
+    },
+
+    /** One transaction of a chain (`…/transactions/{txHash}`). */
+    async transaction(chainId: string, txHash: string) {
+      const row = await chainTransaction(db, chainId, txHash);
+      if (!row) throw new NotFoundError(`no transaction ${txHash} on chain ${chainId}`);
+      return (await render.of(chainId, [row]))[0];
+    },
+
+    /** Open staking transactions (`…/transactions:listStaking`), with the node's reward estimates. */
+    async stakingTransactions(q: Omit<StakingTxQuery, 'now' | 'pChainId'>) {
+      const { rows, next } = await listOpenStakingTransactions(db, {
+        ...q,
+        pChainId: network.pChainID,
+        now: await now(),
+      });
+      let estimates: Map<string, string> | undefined;
+      if (deps.node && rows.length > 0) {
+        const nodeIDs = await db
+          .selectFrom('stakers')
+          .select('node_id')
+          .distinct()
+          .where(
+            'tx_hash',
+            'in',
+            rows.map((r) => r.tx_hash),
+          )
+          .where('subnet_id', '=', network.pChainID)
+          .execute();
+        if (nodeIDs.length > 0) {
+          const res = await deps.node.call<{ validators: any[] }>(
+            '/ext/bc/P',
+            'platform.getCurrentValidators',
+            { nodeIDs: nodeIDs.map((n) => n.node_id) },
+          );
+          estimates = rewardEstimates(res.validators ?? []);
+        }
+      }
+      return { transactions: await render.p(rows, estimates), next };
     },
 
     async subnets(q: { sortOrder: SortOrder; afterSeq?: number; limit: number }) {

@@ -12,7 +12,13 @@ import { evmSerial, Id, utils } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Insertable } from 'kysely';
 import { UpstreamInvalidError } from '../../internal/errors.js';
-import type { UtxoSpendTable, UtxoTable } from '../../store/schema.js';
+import type {
+  TransactionAddressTable,
+  TransactionTable,
+  UtxoSpendTable,
+  UtxoTable,
+} from '../../store/schema.js';
+import { checksumAddress } from '../../evm/abi.js';
 import { utxoRow } from '../primary/decode.js';
 import { credentialKeys, utxoIdOf } from '../primary/outputs.js';
 
@@ -31,6 +37,10 @@ export interface AtomicNetwork {
 export interface AtomicRows {
   utxos: Insertable<UtxoTable>[];
   spends: Insertable<UtxoSpendTable>[];
+  /** The txs themselves, with their EVM side in `evm_io` (the primary-network transaction lists). */
+  transactions: Insertable<TransactionTable>[];
+  /** The EVM addresses of the txs (lower-case), for the lists' `addresses` filter. */
+  addresses: Insertable<TransactionAddressTable>[];
 }
 
 interface AtomicTx {
@@ -113,7 +123,7 @@ export function decodeAtomicTxs(
   network: AtomicNetwork,
   block: { number: number; hash: string; timestamp: number; extraDataHex: string },
 ): AtomicRows {
-  const rows: AtomicRows = { utxos: [], spends: [] };
+  const rows: AtomicRows = { utxos: [], spends: [], transactions: [], addresses: [] };
   const txs = parseAtomicTxs(utils.hexToBuffer(block.extraDataHex));
   txs.forEach((tx, position) => {
     const idBytes = sha256(tx.bytes);
@@ -125,8 +135,48 @@ export function decodeAtomicTxs(
       seq: block.number * 1_000_000 + position,
     };
     const u = tx.unsigned;
+    const hash = sha256(tx.unsignedBytes);
+    const evmSide = (list: any[], withCredentials: boolean) =>
+      list.map((io, i) => ({
+        address: checksumAddress(utils.bufferToHex(io.address.toBytes())),
+        assetId: io.assetId.toString(),
+        amount: BigInt(io.amount.value()).toString(),
+        ...(withCredentials
+          ? { credentials: credentialKeys({ signatures: tx.credentials[i] ?? [] }, hash) }
+          : {}),
+      }));
+    const record = (type: 'ImportTx' | 'ExportTx', source: string, destination: string, io: any[]) => {
+      const row = {
+        tx_hash: txId,
+        chain_id: network.cChainId,
+        seq: at.seq,
+        block_height: at.height,
+        block_id: at.blockId,
+        timestamp: at.ts,
+        tx_type: type,
+        memo: '',
+        source_chain: source,
+        destination_chain: destination,
+        evm_io: JSON.stringify(io),
+      };
+      rows.transactions.push(row);
+      for (const address of new Set(io.map((x) => x.address.toLowerCase())))
+        rows.addresses.push({
+          chain_id: row.chain_id,
+          address,
+          ts: at.ts,
+          seq: at.seq,
+          tx_hash: txId,
+          tx_type: type,
+        });
+    };
     if (u instanceof evmSerial.ImportTx) {
-      const hash = sha256(tx.unsignedBytes);
+      record(
+        'ImportTx',
+        (u as any).sourceChain.toString(),
+        network.cChainId,
+        evmSide((u as any).Outs, false),
+      );
       (u as any).importedInputs.forEach((input: any, i: number) => {
         const sigs = tx.credentials[i] ?? [];
         rows.spends.push({
@@ -139,6 +189,7 @@ export function decodeAtomicTxs(
       });
     } else if (u instanceof evmSerial.ExportTx) {
       const destination = (u as any).destinationChain.toString();
+      record('ExportTx', network.cChainId, destination, evmSide((u as any).ins, true));
       const ctx = {
         chainId: network.cChainId,
         chain: destination === network.pChainId ? ('P' as const) : ('X' as const),

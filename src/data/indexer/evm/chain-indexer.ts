@@ -174,7 +174,7 @@ export class EvmChainIndexer {
   private atomicTxsOf(blocks: RawBlock[]): AtomicRows | undefined {
     const network = this.options.atomic;
     if (!network || network.cChainId !== this.chain.blockchainId) return undefined;
-    const rows: AtomicRows = { utxos: [], spends: [] };
+    const rows: AtomicRows = { utxos: [], spends: [], transactions: [], addresses: [] };
     for (const b of blocks) {
       if (!b.blockExtraData || b.blockExtraData === '0x') continue;
       const decoded = decodeAtomicTxs(network, {
@@ -185,6 +185,8 @@ export class EvmChainIndexer {
       });
       rows.utxos.push(...decoded.utxos);
       rows.spends.push(...decoded.spends);
+      rows.transactions.push(...decoded.transactions);
+      rows.addresses.push(...decoded.addresses);
     }
     return rows;
   }

@@ -8,6 +8,7 @@ import type { DataSchema } from '../../store/schema.js';
 import { CheckpointConflictError, readCheckpoint, writeUtxoRows } from '../../store/batch.js';
 import { SPANS, bucketStart, type Span } from '../../metrics/buckets.js';
 import type { AtomicRows } from './atomic-txs.js';
+import { writeTransactionAddresses } from '../../store/transaction-addresses.js';
 import type { DecodedBlock } from './decode-block.js';
 
 export interface ContractInfo {
@@ -39,6 +40,18 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
 /** Token ids sort as text once padded to the width of 2^256. */
 export function tokenKey(tokenId: bigint): string {
   return tokenId.toString().padStart(78, '0');
+}
+
+/** The C-chain's atomic txs: their transaction rows, UTXOs and spends, and address rows. */
+async function writeAtomicRows(trx: Transaction<DataSchema>, atomic: AtomicRows): Promise<void> {
+  for (const part of chunks(atomic.transactions)) await trx.insertInto('transactions').values(part).execute();
+  await writeUtxoRows(trx, atomic.utxos, atomic.spends);
+  await writeTransactionAddresses(trx, {
+    transactions: atomic.transactions,
+    utxos: atomic.utxos,
+    touched: [...atomic.utxos.map((u) => u.utxo_id), ...atomic.spends.map((s) => s.utxo_id)],
+    extra: atomic.addresses,
+  });
 }
 
 export function evmSource(blockchainId: string): string {
@@ -79,7 +92,7 @@ export async function writeEvmBatch(
     for (const part of chunks(blocks.flatMap((b) => b.internalTxs)))
       await trx.insertInto('evm_internal_txs').values(part).execute();
 
-    if (batch.atomic) await writeUtxoRows(trx, batch.atomic.utxos, batch.atomic.spends);
+    if (batch.atomic) await writeAtomicRows(trx, batch.atomic);
     await writeContracts(trx, batch);
     await writeNfts(trx, batch);
     await writeMetrics(trx, batch);
