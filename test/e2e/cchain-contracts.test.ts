@@ -5,11 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createRequire } from 'node:module';
 import { verifyMerkleProof } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { ethers } from 'ethers';
-import WebSocket from 'ws';
 import {
   createPublicClient,
   createWalletClient,
@@ -23,14 +21,12 @@ import {
   parseEventLogs,
   toHex,
   webSocket,
-  type Abi,
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
-
-const require = createRequire(import.meta.url);
-const solc = require('solc');
+import { compileSolidity } from '../helpers/evm-contracts.js';
+import { openWsRpc } from '../helpers/ws-rpc.js';
 
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
 const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
@@ -57,33 +53,13 @@ contract Probe {
   }
 }`;
 
-function compile(): Record<string, { abi: Abi; bytecode: Hex }> {
-  const input = {
-    language: 'Solidity',
-    sources: { 'Token.sol': { content: SOURCE } },
-    settings: {
-      evmVersion: 'cancun',
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
-    },
-  };
-  const out = JSON.parse(solc.compile(JSON.stringify(input)));
-  const errors = (out.errors ?? []).filter((e: any) => e.severity === 'error');
-  if (errors.length) throw new Error(errors.map((e: any) => e.formattedMessage).join('\n'));
-  const result: Record<string, { abi: Abi; bytecode: Hex }> = {};
-  for (const [name, c] of Object.entries<any>(out.contracts['Token.sol'])) {
-    result[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
-  }
-  return result;
-}
-
 describe('C-chain contracts through viem and ethers', () => {
   let net: Devnet;
   let url: string;
   let client: any;
   let wallet: ReturnType<typeof createWalletClient>;
   let chain: ReturnType<typeof defineChain>;
-  const artifacts = compile();
+  const artifacts = compileSolidity('Token.sol', SOURCE, 'cancun');
   let token: Hex;
   let probe: Hex;
   const account = privateKeyToAccount(EWOQ_KEY);
@@ -552,25 +528,7 @@ describe('C-chain contracts through viem and ethers', () => {
   });
 
   it('answers eth_subscribe and eth_unsubscribe as geth does, each connection its own', async () => {
-    const open = async () => {
-      const socket = new WebSocket(net.facts.urls.cChainWs);
-      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-      const replies = new Map<number, (m: any) => void>();
-      const notes: any[] = [];
-      socket.on('message', (raw) => {
-        const m = JSON.parse(raw.toString());
-        if (m.method === 'eth_subscription') notes.push(m.params);
-        else replies.get(m.id)?.(m);
-      });
-      let next = 0;
-      const call = (method: string, params: unknown[]) =>
-        new Promise<any>((resolve) => {
-          const id = ++next;
-          replies.set(id, resolve);
-          socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-        });
-      return { socket, call, notes };
-    };
+    const open = () => openWsRpc(net.facts.urls.cChainWs);
     const a = await open();
     const b = await open();
     try {

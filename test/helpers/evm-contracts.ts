@@ -98,24 +98,33 @@ export interface Compiled {
   bytecode: `0x${string}`;
 }
 
-let cache: Record<string, Compiled> | undefined;
-
-export function compileContracts(): Record<string, Compiled> {
-  if (cache) return cache;
+/** Compiles one Solidity source in-process (optimizer on, 200 runs); the contracts by name. */
+export function compileSolidity(
+  file: string,
+  content: string,
+  evmVersion = 'paris',
+): Record<string, Compiled> {
   const input = {
     language: 'Solidity',
-    sources: { 'Flurry.sol': { content: SOURCE } },
+    sources: { [file]: { content } },
     settings: {
       optimizer: { enabled: true, runs: 200 },
-      evmVersion: 'paris',
+      evmVersion,
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (output.errors ?? []).filter((e: any) => e.severity === 'error');
   if (errors.length) throw new Error(errors.map((e: any) => e.formattedMessage).join('\n'));
-  cache = {};
-  for (const [name, c] of Object.entries<any>(output.contracts['Flurry.sol']))
-    cache[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  const compiled: Record<string, Compiled> = {};
+  for (const [name, c] of Object.entries<any>(output.contracts[file]))
+    compiled[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  return compiled;
+}
+
+let cache: Record<string, Compiled> | undefined;
+
+export function compileContracts(): Record<string, Compiled> {
+  cache ??= compileSolidity('Flurry.sol', SOURCE);
   return cache;
 }
