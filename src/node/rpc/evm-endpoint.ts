@@ -64,8 +64,13 @@ export class EvmEndpoint {
       );
     }
     let params: unknown[];
-    if (request.params === undefined || request.params === null) params = [];
-    else if (Array.isArray(request.params)) params = request.params;
+    if (request.params === undefined || request.params === null) {
+      // geth reads a subscription's name from the params array itself: where subscriptions are
+      // served, `*_subscribe` without that array is refused before its name is looked at.
+      if (ctx.connection && request.method.endsWith('_subscribe'))
+        return errorResponse(id, RpcCode.invalidParams, 'non-array args');
+      params = [];
+    } else if (Array.isArray(request.params)) params = request.params;
     else return errorResponse(id, RpcCode.invalidParams, 'non-array args');
     try {
       const result = await handler(params, ctx);

@@ -8,6 +8,26 @@ export function bad(index: number, message: string): never {
   throw new RpcError(RpcCode.invalidParams, `invalid argument ${index}: ${message}`);
 }
 
+/** The word Go's encoding/json uses for a JSON value in its `cannot unmarshal <kind> into …` errors. */
+export function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v === 'object' ? 'object' : typeof v; // 'number' | 'string'
+}
+
+/**
+ * geth's own count check (parsePositionalArguments): too many arguments, or fewer than
+ * `required`. Unlike `arity`, a JSON null counts as given: geth decodes it into the argument's
+ * zero value (or hands it to the type's UnmarshalJSON), so it never is a missing value.
+ */
+export function argCount(params: unknown[], max: number, required = 0): void {
+  if (params.length > max)
+    throw new RpcError(RpcCode.invalidParams, `too many arguments, want at most ${max}`);
+  if (params.length < required)
+    throw new RpcError(RpcCode.invalidParams, `missing value for required argument ${params.length}`);
+}
+
 export function arity(params: unknown[], max: number, required = 0): void {
   if (params.length > max)
     throw new RpcError(RpcCode.invalidParams, `too many arguments, want at most ${max}`);
@@ -79,7 +99,7 @@ export function addressValue(v: unknown, i: number, field: string): Uint8Array {
 export function bool(params: unknown[], i: number, fallback = false): boolean {
   const v = params[i];
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'boolean') bad(i, 'json: cannot unmarshal into Go value of type bool');
+  if (typeof v !== 'boolean') bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type bool`);
   return v;
 }
 

@@ -28,7 +28,18 @@ import { EvmTxError, type EvmChain } from '../evm-chain.js';
 import type { StoredLog, StoredTx } from '../state/chain-store.js';
 import { feeCaps } from '../txpool/txpool.js';
 import { COMPATIBLE_NODE_VERSION } from '../../../../shared/networks.js';
-import { address, arity, bad, blockRef, bool, data, quantity, quantityValue, type BlockRef } from './args.js';
+import {
+  address,
+  arity,
+  bad,
+  blockRef,
+  bool,
+  data,
+  jsonKind,
+  quantity,
+  quantityValue,
+  type BlockRef,
+} from './args.js';
 import {
   CALL_GAS_CAP,
   callOutput,
@@ -698,7 +709,7 @@ function filterBlock(v: unknown, i: number): bigint {
 export function parseLogFilter(v: unknown, i: number): LogFilter {
   if (v === null) return { addresses: [], topics: [] }; // JSON null leaves the struct empty
   if (typeof v !== 'object' || Array.isArray(v))
-    bad(i, 'json: cannot unmarshal into Go value of type filters.input');
+    bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type filters.input`);
   const o = v as Record<string, unknown>;
   const addresses: Uint8Array[] = [];
   if (o.address != null) {
@@ -721,7 +732,7 @@ export function parseLogFilter(v: unknown, i: number): LogFilter {
     if (!Array.isArray(o.topics))
       bad(
         i,
-        `json: cannot unmarshal ${typeof o.topics} into Go struct field input.topics of type []interface {}`,
+        `json: cannot unmarshal ${jsonKind(o.topics)} into Go struct field input.topics of type []interface {}`,
       );
     for (const t of o.topics) {
       if (t === null) topics.push(null);

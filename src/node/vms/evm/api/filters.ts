@@ -11,7 +11,7 @@ import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { AcceptedBlock, EvmChain } from '../evm-chain.js';
 import type { StoredLog } from '../state/chain-store.js';
-import { arity, bad, bool } from './args.js';
+import { argCount, arity, bad, bool, jsonKind } from './args.js';
 import { checkFilterRange, inFilterRange, parseLogFilter, queryLogs, type LogFilter } from './eth.js';
 import { decodeStoredTx, headerJson, logJson, txJson } from './format.js';
 
@@ -179,7 +179,7 @@ export function createSubscriptionApi(chain: EvmChain): Record<string, EvmHandle
         chain.on('block', fn);
         off = () => chain.off('block', fn);
       } else if (kind === 'logs') {
-        arity(params, 2, 2);
+        argCount(params, 2, 2); // a null criteria subscribes to every log, as in geth
         const criteria = parseLogFilter(params[1], 1);
         checkFilterRange(criteria);
         const fn = (b: AcceptedBlock) => {
@@ -214,10 +214,11 @@ export function createSubscriptionApi(chain: EvmChain): Record<string, EvmHandle
       return id;
     },
     eth_unsubscribe: (params, ctx) => {
-      arity(params, 1, 1);
+      argCount(params, 1, 1);
       const subs = ctx.connection?.subscriptions;
-      const id = params[0];
-      if (typeof id !== 'string') bad(0, 'json: cannot unmarshal non-string into Go value of type rpc.ID');
+      const id = params[0] ?? ''; // geth decodes null into the empty id, which nobody holds
+      if (typeof id !== 'string')
+        bad(0, `json: cannot unmarshal ${jsonKind(id)} into Go value of type rpc.ID`);
       const off = subs?.get(id);
       if (!off) throw new RpcError(RpcCode.server, 'subscription not found');
       off();
