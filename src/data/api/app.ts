@@ -22,6 +22,14 @@ import utxosRoute from './routes/primary-network/utxos.js';
 import validatorRoute from './routes/primary-network/validator.js';
 import validatorsRoute from './routes/primary-network/validators.js';
 import delegatorsRoute from './routes/primary-network/delegators.js';
+import liveCheckRoute from './routes/live-check.js';
+import addressActivityRoute from './routes/primary-network/address-activity.js';
+import primaryNetworkBlocksRoute from './routes/primary-network/blocks.js';
+import l1ValidatorsRoute from './routes/primary-network/l1-validators.js';
+import networkDetailsRoute from './routes/primary-network/network-details.js';
+import pendingRewardsRoute from './routes/primary-network/pending-rewards.js';
+import supplyRoute from './routes/primary-network/supply.js';
+import verticesRoute from './routes/primary-network/vertices.js';
 import primaryNetworkTransactionsRoute from './routes/primary-network/transactions.js';
 
 export interface AppOptions {
@@ -46,6 +54,14 @@ const ROUTES: FastifyPluginAsync<RouteDeps>[] = [
   validatorsRoute,
   delegatorsRoute,
   primaryNetworkTransactionsRoute,
+  liveCheckRoute,
+  primaryNetworkBlocksRoute,
+  verticesRoute,
+  networkDetailsRoute,
+  addressActivityRoute,
+  pendingRewardsRoute,
+  l1ValidatorsRoute,
+  supplyRoute,
 ];
 
 export async function buildDataApp(options: AppOptions): Promise<FastifyInstance> {

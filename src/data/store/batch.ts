@@ -258,7 +258,13 @@ async function settleSpends(trx: Transaction<DataSchema>, ids: string[]): Promis
   if (Number(numUpdatedRows ?? 0) === 0) return;
   await trx
     .updateTable('utxo_addresses')
-    .set({ spent: 1 })
+    .set((eb) => ({
+      spent: 1,
+      spent_ts: eb
+        .selectFrom('utxo_spends as s')
+        .select('s.consuming_ts')
+        .whereRef('s.utxo_id', '=', 'utxo_addresses.utxo_id'),
+    }))
     .where('utxo_id', 'in', ids)
     .where('spent', '=', 0)
     .where((eb) =>

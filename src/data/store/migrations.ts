@@ -2,7 +2,7 @@
  * Append-only, named migrations; they run on start (createDatabase). Never edit a migration that
  * has shipped: add a new one. Column types are the ones both dialects read identically.
  */
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 import {
   evmBlockDetails,
   evmCumulativeMetrics,
@@ -244,6 +244,37 @@ async function stakersByKind(db: AnyDb): Promise<void> {
   await db.schema.createIndex('stakers_by_kind').on('stakers').columns(['kind', 'seq']).execute();
 }
 
+/**
+ * Primary-network blocks, stakers and address activity: each block's type and size (block
+ * routes), the stakers not yet rewarded or removed in P-chain order (pending rewards), each
+ * address row's spend time with an index, so an address's last spend is one index probe
+ * (lastActivityTimestampByAddresses). Rows indexed before keep a null type and size until the
+ * indexer fills them in from the node; spend times are copied from the UTXOs here.
+ */
+async function blockDetailsAndActivity(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('blocks').addColumn('block_type', 'text').execute();
+  await db.schema.alterTable('blocks').addColumn('size_bytes', 'integer').execute();
+  await db.schema
+    .createIndex('blocks_by_time')
+    .on('blocks')
+    .columns(['chain_id', 'timestamp', 'height'])
+    .execute();
+  await db.schema
+    .createIndex('stakers_current')
+    .on('stakers')
+    .columns(['reward_tx', 'removed_tx', 'seq'])
+    .execute();
+  await db.schema.alterTable('utxo_addresses').addColumn('spent_ts', 'bigint').execute();
+  await sql`UPDATE utxo_addresses SET spent_ts = (SELECT u.consuming_ts FROM utxos u WHERE u.utxo_id = utxo_addresses.utxo_id) WHERE spent = 1`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('utxo_addresses_by_spent_ts')
+    .on('utxo_addresses')
+    .columns(['chain_id', 'address', 'spent_ts'])
+    .execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -257,4 +288,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009_evm_latest_across_chains': { up: evmLatestAcrossChains },
   '0010_stakers_by_kind': { up: stakersByKind },
   '0011_primary_network_transactions': { up: primaryNetworkTransactions },
+  '0012_block_details_and_activity': { up: blockDetailsAndActivity },
 };

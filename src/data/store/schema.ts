@@ -35,6 +35,10 @@ export interface BlockTable {
   /** Unix seconds (the block's own timestamp, or the node's acceptance time when it has none). */
   timestamp: number;
   tx_count: number;
+  /** The block's type name (`BanffStandardBlock`, `StandardBlock`, …); null on rows indexed before 0012. */
+  block_type?: string | null;
+  /** Length of the container bytes; null on rows indexed before 0012. */
+  size_bytes?: number | null;
 }
 
 export interface TransactionTable {
@@ -152,6 +156,8 @@ export interface UtxoAddressTable {
   spent: number;
   ts: number;
   amount: string;
+  /** When the output was spent (Unix seconds); null while unspent. */
+  spent_ts?: number | null;
 }
 
 export interface SubnetTable {

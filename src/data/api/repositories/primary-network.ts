@@ -52,6 +52,8 @@ import type { Currency } from '../api-keys.js';
 import { assetInfo, sumByAsset } from './format.js';
 import { assetJsonPrefix, completeUtxoJson, type UtxoDocRow } from '../../store/utxo-document.js';
 import { parseGenesisData } from './genesis-data.js';
+import { createBlockReads } from './blocks.js';
+import { createStakingStatsReads } from './staking-stats.js';
 
 export interface PrimaryNetworkDeps {
   db: Kysely<DataSchema>;
@@ -110,6 +112,9 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
   }
 
   return {
+    ...createBlockReads(deps),
+    ...createStakingStatsReads({ ...deps, now }),
+
     async utxos(q: {
       chainId: string;
       addresses: string[];

@@ -13,6 +13,8 @@ export type BlockKind = 'standard' | 'proposal' | 'commit' | 'abort' | 'genesis'
 
 export interface ParsedBlock {
   kind: BlockKind;
+  /** The reference node's name of the block's type: `StandardBlock` (X), `BanffStandardBlock`, … (P). */
+  typeName: string;
   parentId: Uint8Array;
   height: bigint;
   /** Unix seconds; undefined for blocks without a timestamp (Apricot commit). */
@@ -76,7 +78,7 @@ export function parseXBlock(bytes: Uint8Array): ParsedBlock {
   r.id(); // merkle root
   const txs = r.txs(r.u32(), avmCodec);
   r.end();
-  return { kind: 'standard', parentId, height, time, txs };
+  return { kind: 'standard', typeName: 'StandardBlock', parentId, height, time, txs };
 }
 
 export function parsePBlock(bytes: Uint8Array): ParsedBlock {
@@ -106,7 +108,8 @@ export function parsePBlock(bytes: Uint8Array): ParsedBlock {
             : type === 0
               ? 'proposal'
               : 'standard';
-      return { kind, parentId, height, txs };
+      const typeName = `Apricot${['Proposal', 'Abort', 'Commit', 'Standard', 'Atomic'][type]}Block`;
+      return { kind, typeName, parentId, height, txs };
     }
     case 29: {
       const time = r.u64();
@@ -115,7 +118,7 @@ export function parsePBlock(bytes: Uint8Array): ParsedBlock {
       const height = r.u64();
       const txs = [...extra, ...r.txs(1, pvmCodec)];
       r.end();
-      return { kind: 'proposal', parentId, height, time, txs };
+      return { kind: 'proposal', typeName: 'BanffProposalBlock', parentId, height, time, txs };
     }
     case 30:
     case 31: {
@@ -123,7 +126,9 @@ export function parsePBlock(bytes: Uint8Array): ParsedBlock {
       const parentId = r.id();
       const height = r.u64();
       r.end();
-      return { kind: type === 31 ? 'commit' : 'abort', parentId, height, time, txs: [] };
+      const kind = type === 31 ? 'commit' : 'abort';
+      const typeName = type === 31 ? 'BanffCommitBlock' : 'BanffAbortBlock';
+      return { kind, typeName, parentId, height, time, txs: [] };
     }
     case 32: {
       const time = r.u64();
@@ -131,7 +136,7 @@ export function parsePBlock(bytes: Uint8Array): ParsedBlock {
       const height = r.u64();
       const txs = r.txs(r.u32(), pvmCodec);
       r.end();
-      return { kind: 'standard', parentId, height, time, txs };
+      return { kind: 'standard', typeName: 'BanffStandardBlock', parentId, height, time, txs };
     }
     default:
       throw new UpstreamInvalidError(`unknown P-chain block type ${type}`);

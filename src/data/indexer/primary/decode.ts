@@ -117,7 +117,7 @@ export function txTypeName(type: string): string {
 
 export async function decodeBlock(
   ctx: DecodeContext,
-  container: { id: string; timestampMs: number },
+  container: { id: string; timestampMs: number; bytes: Uint8Array },
   block: ParsedBlock,
   rows: BatchRows,
 ): Promise<void> {
@@ -130,6 +130,8 @@ export async function decodeBlock(
     parent_id: cb58(block.parentId),
     timestamp: ts,
     tx_count: block.txs.length,
+    block_type: block.typeName,
+    size_bytes: container.bytes.length,
   });
   for (let i = 0; i < block.txs.length; i++)
     await decodeTx(

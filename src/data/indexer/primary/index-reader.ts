@@ -41,6 +41,16 @@ export function createIndexReader(node: NodeClient, name: string) {
         throw err;
       }
     },
+    /** The container with id `id` (a block id of this index). */
+    async byId(id: string): Promise<Container> {
+      const c = await node.call<any>(path, 'index.getContainerByID', { id, encoding: 'hex' });
+      return {
+        id: String(c.id),
+        bytes: decodeHex(String(c.bytes)),
+        timestampMs: Date.parse(String(c.timestamp)),
+        index: Number(c.index),
+      };
+    },
     async range(start: number, count: number): Promise<Container[]> {
       const res = await node.call<{ containers: any[] }>(path, 'index.getContainerRange', {
         startIndex: start,

@@ -14,6 +14,7 @@ import { getMeta, setMeta } from '../../store/queries/meta.js';
 import type { DataSchema } from '../../store/schema.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { UpstreamUnavailableError } from '../../internal/errors.js';
+import { fillBlockDetails } from './block-details.js';
 import { parsePBlock, parseXBlock } from './blocks.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
 import { indexGenesis } from './genesis.js';
@@ -205,7 +206,19 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
     }
   }
 
-  const loops = SOURCES.map((s) => runSource(s));
+  // Rows indexed before block types and sizes were recorded get them from the node, once.
+  const details = (async () => {
+    await genesis;
+    for (const s of SOURCES) {
+      const chainId = s.chain === 'X' ? network.xChainID : network.pChainID;
+      try {
+        await fillBlockDetails(db, node, { ...s, chainId }, () => stopped, logger);
+      } catch (err) {
+        if (!stopped) logger?.warn({ err, source: s.name }, 'filling in block types and sizes failed');
+      }
+    }
+  })();
+  const loops = [...SOURCES.map((s) => runSource(s)), details];
   logger?.info({ node: node.url, network: network.name }, 'primary-network indexer started');
 
   return {
