@@ -464,6 +464,36 @@ describe('primary-network transactions in the chain-data service', () => {
     assert.equal(v.endTimestamp, Number(stakeStart + 3600n));
   });
 
+  it('shows the reward of an ended delegation as a RewardValidatorTx and drops it from the staking list', async () => {
+    const chainNow = BigInt(Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000));
+    await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: Number(stakeStart + 3010n - chainNow) });
+    const paid = (await pApi.getRewardUTXOs({ txID: delegatorTx })).utxos as any[];
+    assert.ok(paid.length > 0, 'the node paid the delegator');
+    let reward: any;
+    for (let i = 0; i < 400 && !reward; i++) {
+      const rewards = await list('p-chain', { txTypes: ['RewardValidatorTx'] });
+      reward = rewards.txs.find((t) => t.stakingTxHash === delegatorTx);
+      if (!reward) await sleep(25);
+    }
+    assert.ok(reward, 'the RewardValidatorTx is listed');
+    assert.deepEqual(
+      reward.emittedUtxos.map((u: any) => [u.amount, u.rewardType, u.txHash]),
+      paid.map((u) => [String(u.output.amount()), 'DELEGATOR', delegatorTx]),
+    );
+    const staking: any = await getTx('p-chain', delegatorTx);
+    assert.equal(staking.rewardTxHash, reward.txHash);
+    const open = await walk(
+      await sdk.data.primaryNetwork.transactions.listActiveStakingTransactions(
+        { blockchainId: 'p-chain' },
+        at(),
+      ),
+    );
+    assert.deepEqual(
+      open.txs.map((t) => t.txHash),
+      [validatorTx],
+    );
+  });
+
   it('answers bad input with 400 in the documented shape', async () => {
     const base = `${data}/v1/networks/fuji/blockchains`;
     const good = await (await fetch(`${base}/p-chain/transactions?pageSize=1`)).json();
