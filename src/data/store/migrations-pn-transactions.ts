@@ -37,7 +37,11 @@ export async function primaryNetworkTransactions(db: AnyDb): Promise<void> {
     .on('stakers')
     .columns(['reward_tx', 'removed_tx', 'end_ts'])
     .execute();
-  // Creators, consumers and reward payers of the outputs already indexed.
+  await backfillTransactionAddresses(db);
+}
+
+/** `transaction_addresses` of the outputs already indexed: their creators, consumers and reward payers. */
+export async function backfillTransactionAddresses(db: AnyDb): Promise<void> {
   const insert = (select: ReturnType<typeof sql>) =>
     sql`INSERT INTO transaction_addresses (chain_id, address, ts, seq, tx_hash, tx_type)
         SELECT DISTINCT t.chain_id, a.address, t.timestamp, t.seq, t.tx_hash, t.tx_type ${select}

@@ -17,6 +17,7 @@ import {
 import { amountKey } from '../amounts.js';
 import { emptyBatch, writeBatch } from '../batch.js';
 import { createDatabase, type DataDatabase } from '../database.js';
+import { backfillTransactionAddresses } from '../migrations-pn-transactions.js';
 import type { UtxoTable } from '../schema.js';
 import { listChainTransactions, listOpenStakingTransactions, type ChainTxQuery } from './pn-transactions.js';
 
@@ -249,6 +250,22 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         4,
       );
       assert.deepEqual(window, [9, 10, 11, 12, 13, 14].map(tx));
+    });
+
+    it('maps a store indexed before migration 0011 as the indexer maps new rows', async () => {
+      const all = () =>
+        db()
+          .selectFrom('transaction_addresses')
+          .selectAll()
+          .orderBy('chain_id')
+          .orderBy('address')
+          .orderBy('seq')
+          .execute();
+      const written = await all();
+      assert.ok(written.length > 30);
+      await db().deleteFrom('transaction_addresses').execute();
+      await backfillTransactionAddresses(db());
+      assert.deepEqual(await all(), written);
     });
 
     it('lists open staking periods only (not rewarded, not past their end), with address filters', async () => {
