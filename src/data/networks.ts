@@ -143,6 +143,21 @@ export function parseNodeIdList(list: string): string[] {
   ].sort();
 }
 
+/**
+ * The `addresses` and `nodeIds` filters of the reward lists: at least one is required; addresses
+ * are parsed as `parseAddresses` does (at most 64), node ids as `parseNodeIdList`.
+ */
+export function parseRewardFilter(
+  network: NetworkIdentity,
+  q: { addresses?: string; nodeIds?: string },
+): { addresses: string[]; nodeIds: string[] } {
+  if (!q.addresses && !q.nodeIds) throw new InvalidParameterError('addresses or nodeIds is required');
+  return {
+    addresses: q.addresses ? parseAddresses(network, q.addresses, 64) : [],
+    nodeIds: q.nodeIds ? parseNodeIdList(q.nodeIds) : [],
+  };
+}
+
 /** `NodeID-…`: cb58 with checksum, 20 bytes. */
 export function parseNodeIdParam(value: string): string {
   const m = /^NodeID-(.+)$/.exec(value);

@@ -20,6 +20,7 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { collectPages, waitIndexed } from './data-helpers.js';
 import { blsKey, EWOQ_ADDR, EWOQ_KEY, signAndIssue, testNodeId } from './pchain-helpers.js';
 import { waitAccepted } from './xchain-helpers.js';
 
@@ -50,31 +51,8 @@ describe('chain-data primary-network blocks, network details, activity, pending 
   let delegatorTx: string;
   let subnetId: string;
 
-  async function indexed(): Promise<void> {
-    const last = async (name: string) =>
-      Number((await call(`${url}/ext/index/${name}`, 'index.getLastAccepted', { encoding: 'hex' })).index);
-    const want = { 'X/block': await last('X/block'), 'P/block': await last('P/block') };
-    for (let i = 0; i < 400; i++) {
-      const health = (await (await fetch(`${data}/v1/health-check`)).json()) as any;
-      const cp = health.details.indexer.checkpoints;
-      if (cp['X/block'] > want['X/block'] && cp['P/block'] > want['P/block']) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error('the indexer did not catch up');
-  }
-
-  async function collect<T>(
-    pages: AsyncIterable<any>,
-    field: string,
-  ): Promise<{ items: T[]; pages: number }> {
-    const items: T[] = [];
-    let count = 0;
-    for await (const page of pages) {
-      items.push(...(page.result[field] as T[]));
-      count++;
-    }
-    return { items, pages: count };
-  }
+  const indexed = () => waitIndexed(url, data);
+  const collect = collectPages;
 
   const feeState = () => pApi.getFeeState();
   const pUtxos = async () => (await pApi.getUTXOs({ addresses: [EWOQ_P] })).utxos;

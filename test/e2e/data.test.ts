@@ -29,6 +29,7 @@ import {
   Utxo,
 } from '@avalabs/avalanchejs';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { collectPages, waitIndexed } from './data-helpers.js';
 import { blsKey, EWOQ_ADDR, EWOQ_KEY, signAndIssue, testNodeId } from './pchain-helpers.js';
 import {
   amountOf,
@@ -63,32 +64,8 @@ describe('chain-data service over the primary network', () => {
   const EWOQ_X = fmt('X', EWOQ_ADDR);
   const EWOQ_P = fmt('P', EWOQ_ADDR);
 
-  /** Waits until the indexer has read everything the node's X and P indexes hold right now. */
-  async function indexed(): Promise<void> {
-    const last = async (name: string) =>
-      Number((await call(`${url}/ext/index/${name}`, 'index.getLastAccepted', { encoding: 'hex' })).index);
-    const want = { 'X/block': await last('X/block'), 'P/block': await last('P/block') };
-    for (let i = 0; i < 400; i++) {
-      const health = (await (await fetch(`${data}/v1/health-check`)).json()) as any;
-      const cp = health.details.indexer.checkpoints;
-      if (cp['X/block'] > want['X/block'] && cp['P/block'] > want['P/block']) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error('the indexer did not catch up');
-  }
-
-  async function collect<T>(
-    pages: AsyncIterable<any>,
-    field: string,
-  ): Promise<{ items: T[]; pages: number }> {
-    const items: T[] = [];
-    let count = 0;
-    for await (const page of pages) {
-      items.push(...(page.result[field] as T[]));
-      count++;
-    }
-    return { items, pages: count };
-  }
+  const indexed = () => waitIndexed(url, data);
+  const collect = collectPages;
 
   before(async () => {
     net = await startDevnet({ args: ['--network', 'fuji', '--min-stake-duration', '60'] });

@@ -1,8 +1,7 @@
 /** `GET /v1/networks/{network}/rewards:listPending`: rewards still to come, by addresses and/or node ids. */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { InvalidParameterError } from '../../../internal/errors.js';
-import { parseAddresses, parseNodeIdList, resolveNetwork } from '../../../networks.js';
+import { parseRewardFilter, resolveNetwork } from '../../../networks.js';
 import { ERROR_RESPONSES, Network, PageToken, SortOrder, pageSize } from '../../schemas/common.js';
 import { PendingRewardList } from '../../schemas/primary-network-blocks.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
@@ -37,9 +36,7 @@ export default async function pendingRewardsRoute(app: FastifyInstance, deps: Ro
       const params = request.params as Static<typeof Params>;
       const q = request.query as Static<typeof Query>;
       const network = resolveNetwork(deps.network, params.network);
-      if (!q.addresses && !q.nodeIds) throw new InvalidParameterError('addresses or nodeIds is required');
-      const addresses = q.addresses ? parseAddresses(network, q.addresses, 64) : [];
-      const nodeIds = q.nodeIds ? parseNodeIdList(q.nodeIds) : [];
+      const { addresses, nodeIds } = parseRewardFilter(network, q);
       const sortOrder = q.sortOrder ?? 'asc';
       const scope = ['pending-rewards', addresses, nodeIds, sortOrder];
       const afterSeq = q.pageToken ? deps.tokens.open<number>(scope, q.pageToken) : undefined;

@@ -1,8 +1,7 @@
 /** `GET /v1/networks/{network}/rewards`: paid staking rewards by addresses and/or node ids. */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { InvalidParameterError } from '../../../internal/errors.js';
-import { parseAddresses, parseNodeIdList, resolveNetwork } from '../../../networks.js';
+import { parseRewardFilter, resolveNetwork } from '../../../networks.js';
 import type { RewardCursor } from '../../../store/queries/rewards.js';
 import { CURRENCIES } from '../../api-keys.js';
 import {
@@ -47,9 +46,7 @@ export default async function rewardsRoute(app: FastifyInstance, deps: RouteDeps
       const params = request.params as Static<typeof Params>;
       const q = request.query as Static<typeof Query>;
       const network = resolveNetwork(deps.network, params.network);
-      if (!q.addresses && !q.nodeIds) throw new InvalidParameterError('addresses or nodeIds is required');
-      const addresses = q.addresses ? parseAddresses(network, q.addresses, 64) : [];
-      const nodeIds = q.nodeIds ? parseNodeIdList(q.nodeIds) : [];
+      const { addresses, nodeIds } = parseRewardFilter(network, q);
       const sortOrder = q.sortOrder ?? 'asc';
       const scope = ['rewards', addresses, nodeIds, sortOrder];
       const after = q.pageToken ? deps.tokens.open<RewardCursor>(scope, q.pageToken) : undefined;
