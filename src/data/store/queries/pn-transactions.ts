@@ -124,18 +124,8 @@ export async function chainTransaction(
     .executeTakeFirst();
 }
 
-export interface StakingTxQuery {
-  pChainId: string;
-  /** Addresses as the rows hold them (bech32 without chain prefix); empty for every one. */
-  addresses: string[];
-  txTypes?: string[];
-  startTimestamp?: number;
-  endTimestamp?: number;
-  sortOrder: SortOrder;
-  after?: TxCursor;
-  limit: number;
-  now: number;
-}
+/** The list's filters on the P-chain (addresses in bech32 only), judged at `now`. */
+export type StakingTxQuery = Omit<ChainTxQuery, 'chainId'> & { pChainId: string; now: number };
 
 /**
  * Staking transactions whose period is open at `now` (active or pending: no reward or removal
