@@ -25,6 +25,7 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { collectPages } from './data-helpers.js';
 import { blsKey, EWOQ_ADDR, EWOQ_KEY, signAndIssue, testNodeId } from './pchain-helpers.js';
 import {
   amountOf,
@@ -106,15 +107,10 @@ describe('primary-network transactions in the chain-data service', () => {
   }
 
   /** Walks a list through chainkit's page iterator; returns its txs and page count. */
-  async function walk(pages: AsyncIterable<any>): Promise<{ txs: any[]; pages: number }> {
-    const txs: any[] = [];
-    let count = 0;
-    for await (const page of pages) {
-      txs.push(...page.result.transactions);
-      count++;
-    }
-    return { txs, pages: count };
-  }
+  const walk = async (pages: AsyncIterable<any>) => {
+    const { items, pages: count } = await collectPages<any>(pages, 'transactions');
+    return { txs: items, pages: count };
+  };
 
   const getTx = (blockchainId: Alias, txHash: string): Promise<any> =>
     sdk.data.primaryNetwork.transactions.get({ blockchainId, txHash }, at());
