@@ -10,6 +10,8 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
+import { createDatabase } from '../../src/data/store/database.js';
+import { writeHeartbeat } from '../../src/data/store/queries/heartbeats.js';
 import { startDevnet, tempDir } from '../helpers/devnet.js';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 
@@ -240,6 +242,27 @@ describe('flurry indexer started before its node', () => {
         const up = await getJson(`${api.facts.urls.data}/v1/health-check`);
         assert.equal(up.status, 200);
         assert.equal(up.body.info.node.status, 'up');
+        // The indexer (stopped a moment ago) heard from the node within the minute.
+        for (const source of ['P/block', 'X/block']) {
+          const seen = Date.parse(up.body.info.indexer.lastSeen[source]);
+          assert.ok(
+            Date.now() - seen < 60_000,
+            `${source} last seen ${up.body.info.indexer.lastSeen[source]}`,
+          );
+        }
+        // An indexer silent for two minutes is reported down, by name, with the report's 503.
+        const store = await createDatabase({ dataDir });
+        try {
+          await writeHeartbeat(store.db, 'X/block', Date.now() - 120_000);
+        } finally {
+          await store.close();
+        }
+        const stalled = await getJson(`${api.facts.urls.data}/v1/health-check`);
+        assert.equal(stalled.status, 503);
+        assert.equal(stalled.body.status, 'error');
+        assert.equal(stalled.body.error.indexer.status, 'down');
+        assert.match(stalled.body.error.indexer.message, /X\/block \(12\d s\)/);
+        assert.equal(stalled.body.info.database.status, 'up');
         await node.stop();
         const down = await getJson(`${api.facts.urls.data}/v1/health-check`);
         assert.equal(down.status, 503);

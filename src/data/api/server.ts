@@ -8,6 +8,7 @@ import type { NetworkIdentity } from '../../shared/networks.js';
 import { createSignatureAggregator } from '../aggregator/aggregator.js';
 import { createNodeClient } from '../internal/node-client.js';
 import type { DataDatabase } from '../store/database.js';
+import { readHeartbeats } from '../store/queries/heartbeats.js';
 import { pageTokenSecret } from '../store/queries/meta.js';
 import type { ApiAccessConfig } from './api-keys.js';
 import { buildDataApp, type AppOptions } from './app.js';
@@ -65,6 +66,7 @@ export async function createRouteDeps(config: {
         const rows = await db.selectFrom('checkpoints').selectAll().execute();
         return Object.fromEntries(rows.map((r) => [r.source, Number(r.next_index)]));
       },
+      heartbeats: () => readHeartbeats(db),
       ...(probe && {
         async node() {
           await probe.call('/ext/info', 'info.getNetworkID');

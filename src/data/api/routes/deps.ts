@@ -8,6 +8,8 @@ export interface HealthProbe {
   database(): Promise<void>;
   /** Source → next container index read, for the health report. */
   checkpoints(): Promise<Record<string, number>>;
+  /** Source → when its indexer last heard from the node (ms since the epoch). */
+  heartbeats(): Promise<Record<string, number>>;
   /** Throws when the node given with --node-url does not answer; absent without one. */
   node?(): Promise<void>;
 }

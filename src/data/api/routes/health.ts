@@ -1,9 +1,11 @@
 /**
  * `GET /v1/health-check`: reads the store (and asks the node, when the API has one); 503 with
- * the failing indicators when either cannot answer.
+ * the failing indicators when either cannot answer, or when an indexer source has not heard
+ * from its node for a minute (its heartbeat, written by the indexer process into the store).
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { HEARTBEAT_STALE_MS } from '../../store/queries/heartbeats.js';
 import { ERROR_RESPONSES } from '../schemas/common.js';
 import { WEIGHT, type RouteDeps } from './deps.js';
 
@@ -37,8 +39,25 @@ export default async function healthRoute(app: FastifyInstance, deps: RouteDeps)
       try {
         await deps.health.database();
         const checkpoints = await deps.health.checkpoints();
+        const heartbeats = await deps.health.heartbeats();
         info.database = { status: 'up' };
-        info.indexer = { status: 'up', checkpoints };
+        // An indexer source that has not heard from its node for a minute is stalled or gone
+        // (checkpoints alone cannot tell: on a quiet chain they do not move either).
+        const now = Date.now();
+        const lastSeen = Object.fromEntries(
+          Object.entries(heartbeats).map(([source, at]) => [source, new Date(at).toISOString()]),
+        );
+        const silent = Object.entries(heartbeats)
+          .filter(([, at]) => now - at > HEARTBEAT_STALE_MS)
+          .map(([source, at]) => `${source} (${Math.round((now - at) / 1000)} s)`);
+        if (silent.length === 0) info.indexer = { status: 'up', checkpoints, lastSeen };
+        else
+          error.indexer = {
+            status: 'down',
+            message: `no word from the node for over ${HEARTBEAT_STALE_MS / 1000} s: ${silent.join(', ')}`,
+            checkpoints,
+            lastSeen,
+          };
       } catch (err) {
         error.database = { status: 'down', message: (err as Error).message };
       }

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from '../../../shared/logger.js';
 import type { DataSchema } from '../../store/schema.js';
 import { readCheckpoint } from '../../store/batch.js';
+import { createHeartbeat } from '../../store/queries/heartbeats.js';
 import { decodeAtomicTxs, type AtomicNetwork, type AtomicRows } from './atomic-txs.js';
 import { decodeBlock, type DecodedBlock, type RawBlock } from './decode-block.js';
 import { fetchRange, type FetchCapabilities } from './fetch-range.js';
@@ -54,6 +55,8 @@ export class EvmChainIndexer {
   private waiters: { height: number; resolve: () => void }[] = [];
   private readonly maxBlocks: number;
   private readonly pollMs: number;
+  /** Records that the chain's node answered (health check; see queries/heartbeats.ts). */
+  private readonly beat: () => void;
 
   constructor(
     private readonly db: Kysely<DataSchema>,
@@ -64,6 +67,7 @@ export class EvmChainIndexer {
     this.source = evmSource(chain.blockchainId);
     this.maxBlocks = options.maxBlocksPerRange ?? 100;
     this.pollMs = options.pollMs ?? 100;
+    this.beat = createHeartbeat(db, this.source);
   }
 
   /** Height of the newest block written (-1 before the first). */
@@ -121,6 +125,7 @@ export class EvmChainIndexer {
           pending = undefined;
         } else {
           const head = Number(BigInt(await this.rpc.call<string>('eth_blockNumber')));
+          this.beat();
           if (head < next) {
             await this.sleep(this.pollMs);
             continue;
@@ -129,6 +134,7 @@ export class EvmChainIndexer {
         }
         // Fetch the following range while this one is written.
         const head = Number(BigInt(await this.rpc.call<string>('eth_blockNumber')));
+        this.beat();
         if (head > prepared.to) {
           pending = this.prepare(prepared.to + 1, Math.min(head, prepared.to + this.maxBlocks));
           pending.catch(() => {});

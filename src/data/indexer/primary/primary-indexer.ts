@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from '../../../shared/logger.js';
 import { CheckpointConflictError, emptyBatch, readCheckpoint, writeBatch } from '../../store/batch.js';
 import { withRetry } from '../../store/database.js';
+import { createHeartbeat, writeHeartbeat } from '../../store/queries/heartbeats.js';
 import { getMeta, setMeta } from '../../store/queries/meta.js';
 import type { DataSchema } from '../../store/schema.js';
 import type { NodeClient } from '../../internal/node-client.js';
@@ -93,6 +94,9 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
   const pollMs = config.pollMs ?? 25;
   const network = await identifyNode(config);
   await checkStoreNetwork(db, network);
+  // The node answered: a health check made before the first poll must not read the heartbeats
+  // of an earlier run as a stalled indexer.
+  for (const s of SOURCES) await writeHeartbeat(db, s.name, Date.now());
 
   let stopped = false;
   const sleepers = new Set<() => void>();
@@ -138,6 +142,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
     const chainId = source.chain === 'X' ? network.xChainID : network.pChainID;
     const manager = utils.getManagerForVM(source.chain === 'X' ? 'AVM' : 'PVM');
     let failures = 0;
+    const beat = createHeartbeat(db, source.name);
     // While backfilling, the next range is fetched while the current one is decoded and written.
     let ahead: { start: number; last: number; containers: Promise<Container[]> } | undefined;
     while (!stopped) {
@@ -152,6 +157,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
           pending = ahead.containers;
         } else {
           last = await reader.lastIndex();
+          beat();
           if (last < next) {
             ahead = undefined;
             await sleep(pollMs);
@@ -192,6 +198,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
           await decodeBlock(ctx, c, block, rows);
         }
         await withRetry(() => writeBatch(db, source.name, next, next + containers.length, rows), 3);
+        beat();
         progress.set(source.name, next + containers.length);
         notify();
         failures = 0;
