@@ -6,6 +6,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import {
   evmBlockDetails,
   evmCumulativeMetrics,
+  evmIcmMessages,
   evmInitial,
   evmLatestAcrossChains,
   evmNativeTxsByBlock,
@@ -275,6 +276,27 @@ async function blockDetailsAndActivity(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * The proposervm wrapper of each X- and P-chain block (proposer details of the block routes) and
+ * the blocks each node signed in height order (`nodes/{nodeId}/blocks`). Rows indexed before
+ * stay null: they came from a node without proposervm wrapping.
+ */
+async function blockProposers(db: AnyDb): Promise<void> {
+  for (const [column, type] of [
+    ['proposer_id', 'text'],
+    ['proposer_parent_id', 'text'],
+    ['proposer_node_id', 'text'],
+    ['proposer_p_chain_height', 'bigint'],
+    ['proposer_timestamp', 'bigint'],
+  ] as const)
+    await db.schema.alterTable('blocks').addColumn(column, type).execute();
+  await db.schema
+    .createIndex('blocks_by_proposer')
+    .on('blocks')
+    .columns(['chain_id', 'proposer_node_id', 'height'])
+    .execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -289,4 +311,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_stakers_by_kind': { up: stakersByKind },
   '0011_primary_network_transactions': { up: primaryNetworkTransactions },
   '0012_block_details_and_activity': { up: blockDetailsAndActivity },
+  '0013_block_proposers': { up: blockProposers },
+  '0014_evm_icm_messages': { up: evmIcmMessages },
 };

@@ -37,8 +37,18 @@ export interface BlockTable {
   tx_count: number;
   /** The block's type name (`BanffStandardBlock`, `StandardBlock`, …); null on rows indexed before 0012. */
   block_type?: string | null;
-  /** Length of the container bytes; null on rows indexed before 0012. */
+  /** Length of the block's bytes (inside any proposervm wrapper); null on rows indexed before 0012. */
   size_bytes?: number | null;
+  /**
+   * The proposervm wrapper of the block (migration 0013), all null for a block without one: its
+   * id and parent id, the signer's `NodeID-…` (null when unsigned or an option), the P-chain
+   * height and Unix-second timestamp it carries (null for an option).
+   */
+  proposer_id?: string | null;
+  proposer_parent_id?: string | null;
+  proposer_node_id?: string | null;
+  proposer_p_chain_height?: number | null;
+  proposer_timestamp?: number | null;
 }
 
 export interface TransactionTable {

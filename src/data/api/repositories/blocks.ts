@@ -21,14 +21,28 @@ function formatBlock(b: BlockRow, transactions: string[]) {
     txCount: Number(b.tx_count),
     transactions,
     blockSizeBytes: Number(b.size_bytes ?? 0),
+    ...(b.proposer_id ? { proposerDetails: proposerDetails(b) } : {}),
+  };
+}
+
+/** The proposervm wrapper's fields the row has (an option block has no signer, height or time). */
+function proposerDetails(b: BlockRow) {
+  return {
+    proposerId: b.proposer_id!,
+    ...(b.proposer_parent_id ? { proposerParentId: b.proposer_parent_id } : {}),
+    ...(b.proposer_node_id ? { proposerNodeId: b.proposer_node_id } : {}),
+    ...(b.proposer_p_chain_height != null ? { proposerPChainHeight: Number(b.proposer_p_chain_height) } : {}),
+    ...(b.proposer_timestamp != null ? { proposerTimestamp: Number(b.proposer_timestamp) } : {}),
   };
 }
 
 export function createBlockReads(deps: { db: Kysely<DataSchema>; network: NetworkIdentity }) {
   const { db, network } = deps;
   return {
+    /** A chain's blocks newest first; with `proposerNodeId`, those that node signed. */
     async blocks(q: {
       chainId: string;
+      proposerNodeId?: string;
       startTimestamp?: number;
       endTimestamp?: number;
       beforeHeight?: number;

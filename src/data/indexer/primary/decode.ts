@@ -11,7 +11,7 @@ import { amountKey } from '../../store/amounts.js';
 import type { Insertable } from 'kysely';
 import type { BatchRows } from '../../store/batch.js';
 import type { UtxoTable } from '../../store/schema.js';
-import type { BlockTx, ParsedBlock } from './blocks.js';
+import type { BlockTx } from './blocks.js';
 import {
   credentialKeys,
   describeOutput,
@@ -21,6 +21,7 @@ import {
   utxoBytes,
   utxoIdOf,
 } from './outputs.js';
+import type { ContainerBlock, ProposerDetails } from './proposervm.js';
 
 type Manager = ReturnType<typeof utils.getManagerForVM>;
 
@@ -115,31 +116,43 @@ export function txTypeName(type: string): string {
   return name.endsWith('Tx') ? name : `${name}Tx`;
 }
 
+/**
+ * A block → its rows. Blocks are named by the chain's block id (the inner block's, when the
+ * container is a proposervm block); the wrapper's details are kept as the block's proposer.
+ */
 export async function decodeBlock(
   ctx: DecodeContext,
-  container: { id: string; timestampMs: number; bytes: Uint8Array },
-  block: ParsedBlock,
+  container: { timestampMs: number },
+  read: ContainerBlock,
   rows: BatchRows,
 ): Promise<void> {
+  const { block, blockId, proposer } = read;
   const height = Number(block.height);
   const ts = block.time !== undefined ? Number(block.time) : Math.floor(container.timestampMs / 1000);
   rows.blocks.push({
     chain_id: ctx.chainId,
     height,
-    block_id: container.id,
+    block_id: blockId,
     parent_id: cb58(block.parentId),
     timestamp: ts,
     tx_count: block.txs.length,
     block_type: block.typeName,
-    size_bytes: container.bytes.length,
+    size_bytes: read.bytes.length,
+    ...proposerColumns(proposer),
   });
   for (let i = 0; i < block.txs.length; i++)
-    await decodeTx(
-      ctx,
-      block.txs[i],
-      { height, blockId: container.id, ts, seq: height * 1_000_000 + i },
-      rows,
-    );
+    await decodeTx(ctx, block.txs[i], { height, blockId, ts, seq: height * 1_000_000 + i }, rows);
+}
+
+/** The block row's proposer columns (all null for a block without a proposervm wrapper). */
+export function proposerColumns(p: ProposerDetails | undefined) {
+  return {
+    proposer_id: p?.id ?? null,
+    proposer_parent_id: p?.parentId ?? null,
+    proposer_node_id: p?.nodeId ?? null,
+    proposer_p_chain_height: p?.pChainHeight ?? null,
+    proposer_timestamp: p?.timestamp ?? null,
+  };
 }
 
 /** One signed tx of a block → its rows, as placed at `at`. */

@@ -23,11 +23,11 @@ import {
   type BatchRows,
 } from '../../store/batch.js';
 import type { DataSchema } from '../../store/schema.js';
-import { parseXBlock } from './blocks.js';
 import { decodeTx, utxoRow, type DecodeContext, type Place } from './decode.js';
 import { createIndexReader } from './index-reader.js';
 import type { IndexedNetwork } from './network.js';
 import { packUtxo } from './outputs.js';
+import { readContainerBlock } from './proposervm.js';
 
 /** What `devnet.getGenesis` answers (hex with checksum, as getUTXOs). */
 interface DevnetGenesis {
@@ -93,7 +93,7 @@ async function firstXBlockTime(node: NodeClient): Promise<number> {
     .range(0, 1)
     .catch(() => []);
   if (!first) return 0;
-  const time = parseXBlock(first.bytes).time;
+  const time = readContainerBlock('X', first.bytes).block.time;
   return time !== undefined ? Number(time) : Math.floor(first.timestampMs / 1000);
 }
 

@@ -16,11 +16,11 @@ import type { DataSchema } from '../../store/schema.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { UpstreamUnavailableError } from '../../internal/errors.js';
 import { fillBlockDetails } from './block-details.js';
-import { parsePBlock, parseXBlock } from './blocks.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
 import { indexGenesis } from './genesis.js';
 import { createIndexReader, MAX_RANGE, type Container } from './index-reader.js';
 import { identifyNetwork, type IndexedNetwork } from './network.js';
+import { readContainerBlock } from './proposervm.js';
 
 export interface PrimaryIndexerConfig {
   db: Kysely<DataSchema>;
@@ -194,8 +194,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
             throw new Error(
               `index ${source.name} returned position ${c.index}, expected ${next + containers.indexOf(c)}`,
             );
-          const block = source.chain === 'X' ? parseXBlock(c.bytes) : parsePBlock(c.bytes);
-          await decodeBlock(ctx, c, block, rows);
+          await decodeBlock(ctx, c, readContainerBlock(source.chain, c.bytes), rows);
         }
         await withRetry(() => writeBatch(db, source.name, next, next + containers.length, rows), 3);
         beat();

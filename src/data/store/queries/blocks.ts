@@ -11,12 +11,14 @@ const SEQ_PER_BLOCK = 1_000_000;
 /**
  * One page of a chain's blocks, newest first, keyset on the height (the primary key), with the
  * optional time window in the same index range: block times never decrease with the height, so
- * the window is also a height range (index `blocks_by_time` finds its ends).
+ * the window is also a height range (index `blocks_by_time` finds its ends). With
+ * `proposerNodeId`, only the blocks that node signed: one range of `blocks_by_proposer`.
  */
 export async function listBlocks(
   db: Kysely<DataSchema>,
   q: {
     chainId: string;
+    proposerNodeId?: string;
     startTimestamp?: number;
     endTimestamp?: number;
     beforeHeight?: number;
@@ -24,6 +26,7 @@ export async function listBlocks(
   },
 ): Promise<{ rows: BlockRow[]; next?: number }> {
   let sel = db.selectFrom('blocks').selectAll().where('chain_id', '=', q.chainId);
+  if (q.proposerNodeId !== undefined) sel = sel.where('proposer_node_id', '=', q.proposerNodeId);
   if (q.beforeHeight !== undefined) sel = sel.where('height', '<', q.beforeHeight);
   if (q.startTimestamp !== undefined) {
     const first = await db

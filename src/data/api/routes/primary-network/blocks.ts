@@ -46,9 +46,38 @@ export default async function primaryNetworkBlocksRoute(app: FastifyInstance, de
     const chain = resolveChain(network, params.blockchainId, ['p-chain', 'x-chain']);
     return { network, chain, info: chainInfo(chain.blockchainId, network, params.network) };
   }
-  function window(q: Static<typeof Query>) {
+  /** One page of the chain's blocks newest first (those `nodeId` signed, when given). */
+  async function listPage(
+    params: { network: string; blockchainId: string },
+    q: Static<typeof Query>,
+    nodeId?: string,
+  ) {
+    const { chain, info } = chainOf(params);
     if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.startTimestamp > q.endTimestamp)
       throw new InvalidParameterError('startTimestamp must not be after endTimestamp');
+    const scope = [
+      nodeId === undefined ? 'pn-blocks' : 'pn-blocks-by-node',
+      chain.blockchainId,
+      ...(nodeId === undefined ? [] : [nodeId]),
+      q.startTimestamp,
+      q.endTimestamp,
+    ];
+    const beforeHeight = q.pageToken ? deps.tokens.open<number>(scope, q.pageToken) : undefined;
+    if (beforeHeight !== undefined && !Number.isSafeInteger(beforeHeight))
+      throw new InvalidParameterError('invalid pageToken');
+    const { blocks, next } = await deps.repo.blocks({
+      chainId: chain.blockchainId,
+      proposerNodeId: nodeId,
+      startTimestamp: q.startTimestamp,
+      endTimestamp: q.endTimestamp,
+      beforeHeight,
+      limit: q.pageSize,
+    });
+    return {
+      ...(next !== undefined ? { nextPageToken: deps.tokens.issue(scope, next) } : {}),
+      blocks,
+      chainInfo: info,
+    };
   }
 
   app.get(
@@ -64,28 +93,8 @@ export default async function primaryNetworkBlocksRoute(app: FastifyInstance, de
         response: { 200: PrimaryNetworkBlockList, ...ERROR_RESPONSES },
       },
     },
-    async (request) => {
-      const params = request.params as Static<typeof Params>;
-      const q = request.query as Static<typeof Query>;
-      const { chain, info } = chainOf(params);
-      window(q);
-      const scope = ['pn-blocks', chain.blockchainId, q.startTimestamp, q.endTimestamp];
-      const beforeHeight = q.pageToken ? deps.tokens.open<number>(scope, q.pageToken) : undefined;
-      if (beforeHeight !== undefined && !Number.isSafeInteger(beforeHeight))
-        throw new InvalidParameterError('invalid pageToken');
-      const { blocks, next } = await deps.repo.blocks({
-        chainId: chain.blockchainId,
-        startTimestamp: q.startTimestamp,
-        endTimestamp: q.endTimestamp,
-        beforeHeight,
-        limit: q.pageSize,
-      });
-      return {
-        ...(next !== undefined ? { nextPageToken: deps.tokens.issue(scope, next) } : {}),
-        blocks,
-        chainInfo: info,
-      };
-    },
+    async (request) =>
+      listPage(request.params as Static<typeof Params>, request.query as Static<typeof Query>),
   );
 
   app.get(
@@ -125,15 +134,9 @@ export default async function primaryNetworkBlocksRoute(app: FastifyInstance, de
     },
     async (request) => {
       const params = request.params as Static<typeof NodeParams>;
-      const q = request.query as Static<typeof Query>;
-      const { chain, info } = chainOf(params);
-      window(q);
-      const nodeId = parseNodeIdParam(params.nodeId);
-      const scope = ['pn-blocks-by-node', chain.blockchainId, nodeId, q.startTimestamp, q.endTimestamp];
-      if (q.pageToken) deps.tokens.open<number>(scope, q.pageToken);
-      // The store records no proposer: the node's index holds blocks without proposervm
-      // wrapping (the devnet has no proposervm), so no block names the node that proposed it.
-      return { blocks: [], chainInfo: info };
+      // The signer named by each block's proposervm certificate; blocks without one (unsigned,
+      // options, or from a node that does not wrap its blocks) are no node's.
+      return listPage(params, request.query as Static<typeof Query>, parseNodeIdParam(params.nodeId));
     },
   );
 }
