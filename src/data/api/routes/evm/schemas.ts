@@ -319,6 +319,29 @@ export const TransactionDetailsList = envelope(
   }),
 );
 
+/**
+ * listTransactionsV2's items: the v1 items, each ERC-20 token with `tokenReputation` (null on a
+ * devnet: no security analysis rates its tokens).
+ */
+export const TransactionDetailsListV2 = envelope(
+  'transactions',
+  Type.Object({
+    ...TransactionDetailsList.properties.transactions.items.properties,
+    erc20Transfers: Opt(
+      Type.Array(
+        Type.Object({
+          ...detailParties,
+          value: Type.String(),
+          erc20Token: Type.Object({
+            ...Erc20Transfer.properties.erc20Token.properties,
+            tokenReputation: Type.Union([Type.Literal('Malicious'), Type.Literal('Benign'), Type.Null()]),
+          }),
+        }),
+      ),
+    ),
+  }),
+);
+
 export const EvmBlock = Type.Object({
   chainId: Type.String(),
   blockNumber: Type.String(),

@@ -1,6 +1,7 @@
 /**
  * The five `GET /v1/chains/{chainId}/addresses/{address}/transactions:list*` routes,
- * `…/transactions`, every transaction of the address with its transfers (listTransactions), and
+ * `…/transactions`, every transaction of the address with its transfers (listTransactions, and
+ * `/v2/…/transactions`, the same with `tokenReputation`), and
  * `GET /v1/chains/{chainId}/tokens/{address}/transfers`, a token contract's transfers.
  */
 import { Type, type Static } from '@sinclair/typebox';
@@ -17,6 +18,7 @@ import {
   InternalList,
   NativeList,
   TransactionDetailsList,
+  TransactionDetailsListV2,
   TransferList,
 } from './schemas.js';
 
@@ -33,6 +35,15 @@ const Query = Type.Object(
 
 const ListQuery = Type.Object(
   { ...Query.properties, sortOrder: Type.Optional(SortOrder) },
+  { additionalProperties: false },
+);
+
+const ListQueryV2 = Type.Object(
+  {
+    ...ListQuery.properties,
+    // No spam list on a devnet: every token is kept either way.
+    filterSpamTokens: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 
@@ -125,6 +136,27 @@ export function transferRoutes(evm: EvmRouteDeps) {
       );
     }
 
+    /** One page of the address's transactions as the v1 list builds it (both versions read it). */
+    async function transactionsPage(request: FastifyRequest, route: string) {
+      const q = request.query as Static<typeof ListQuery>;
+      // Newest first unless asked, as every other EVM list.
+      const order = q.sortOrder ?? 'desc';
+      const { chain, address, range, scope } = await listRequest(evm, request, [route, order]);
+      const after = q.pageToken ? deps.tokens.open<[number, number]>(scope, q.pageToken) : undefined;
+      const page = await addressTransactions(evm.db, {
+        chain: Number(chain.evm_chain_id),
+        address,
+        ...range,
+        order,
+        after,
+        limit: q.pageSize,
+      });
+      return {
+        ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
+        transactions: page.items,
+      };
+    }
+
     app.get(
       '/v1/chains/:chainId/addresses/:address/transactions',
       {
@@ -138,23 +170,35 @@ export function transferRoutes(evm: EvmRouteDeps) {
           response: { 200: TransactionDetailsList, ...ERROR_RESPONSES },
         },
       },
+      (request) => transactionsPage(request, 'transactions'),
+    );
+
+    app.get(
+      '/v2/chains/:chainId/addresses/:address/transactions',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['EVM Transactions'],
+          operationId: 'listTransactionsV2',
+          summary: 'List the transactions of an address (v2: ERC-20 tokens carry tokenReputation)',
+          params: Params,
+          querystring: ListQueryV2,
+          response: { 200: TransactionDetailsListV2, ...ERROR_RESPONSES },
+        },
+      },
       async (request) => {
-        const q = request.query as Static<typeof ListQuery>;
-        // Newest first unless asked, as every other EVM list.
-        const order = q.sortOrder ?? 'desc';
-        const { chain, address, range, scope } = await listRequest(evm, request, ['transactions', order]);
-        const after = q.pageToken ? deps.tokens.open<[number, number]>(scope, q.pageToken) : undefined;
-        const page = await addressTransactions(evm.db, {
-          chain: Number(chain.evm_chain_id),
-          address,
-          ...range,
-          order,
-          after,
-          limit: q.pageSize,
-        });
+        // Its own page-token scope: a v1 token does not continue a v2 walk, nor the reverse.
+        const page = await transactionsPage(request, 'transactionsV2');
         return {
-          ...(page.next ? { nextPageToken: deps.tokens.issue(scope, page.next) } : {}),
-          transactions: page.items,
+          ...page,
+          transactions: page.transactions.map((t) => ({
+            ...t,
+            // No spam list and no reputation analysis on a devnet: every token is kept, unrated.
+            erc20Transfers: t.erc20Transfers.map((e) => ({
+              ...e,
+              erc20Token: { ...e.erc20Token, tokenReputation: null },
+            })),
+          })),
         };
       },
     );
