@@ -18,6 +18,9 @@ let stack: EvmDataStack;
 let server: http.Server;
 let base: string;
 let slowRequests = 0;
+/** What the `mutable` metadata host serves now, and how often it was asked. */
+let mutableName = 'Before';
+let mutableRequests = 0;
 const c = compileContracts();
 
 before(async () => {
@@ -35,6 +38,10 @@ before(async () => {
           attributes: [{ trait_type: 'kind', value: 'good' }],
         }),
       );
+    } else if (kind === 'mutable') {
+      mutableRequests++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ name: mutableName, description: 'changes' }));
     } else if (kind === 'slow') {
       slowRequests++;
       const t = setTimeout(() => res.end('{"name":"late"}'), 30_000);
@@ -62,7 +69,8 @@ after(async () => {
   server?.close();
 });
 
-test('every metadata outcome has its own indexStatus and none blocks the indexer', async () => {
+/** The C-chain through viem, and a deployer of one-token ERC-721 collections (token 7). */
+function chainClients() {
   const facts = stack.devnet.facts;
   const chainId = String(facts.chains.C.evmChainId);
   const chain = defineChain({
@@ -90,6 +98,11 @@ test('every metadata outcome has its own indexStatus and none blocks the indexer
     await pub.waitForTransactionReceipt({ hash: mint });
     return address;
   };
+  return { chainId, account, pub, wallet, collection };
+}
+
+test('every metadata outcome has its own indexStatus and none blocks the indexer', async () => {
+  const { chainId, account, pub, wallet, collection } = chainClients();
 
   // The slow host first, so its fetch is in flight while everything else happens.
   const cases: [string, string][] = [
@@ -179,4 +192,93 @@ test('every metadata outcome has its own indexStatus and none blocks the indexer
   while ((await statusOf(addresses.slow)).metadata.indexStatus === 'UNINDEXED' && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 200));
   assert.equal((await statusOf(addresses.slow)).metadata.indexStatus, 'UNREACHABLE_TOKEN_URI');
+});
+
+test('reindex refetches one token at once, once a minute; unknown tokens are 404s, bad input 400s', async () => {
+  const { chainId, pub, collection } = chainClients();
+  const address = await collection(`${base}/mutable/`);
+  await stack.indexer.waitFor(chainId, Number(await pub.getBlockNumber()));
+  const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+  const at = { serverURL: stack.api.url };
+  const token = () => sdk.data.nfts.get({ chainId, address, tokenId: '7' }, at);
+  const waitFor = async (name: string) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const t = await token();
+      if (t.metadata.indexStatus === 'INDEXED' && t.metadata.name === name) return t;
+      assert.ok(Date.now() < deadline, `metadata name ${name} (now ${JSON.stringify(t.metadata)})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const first = await waitFor('Before');
+  assert.equal(mutableRequests, 1);
+
+  // The host changes the metadata: nothing notices until the token is reindexed (refetch is daily).
+  mutableName = 'After';
+  await new Promise((r) => setTimeout(r, 1_000));
+  assert.equal((await token()).metadata.name, 'Before');
+  assert.equal(mutableRequests, 1);
+  assert.equal(await sdk.data.nfts.reindex({ chainId, address, tokenId: '7' }, at), undefined);
+  const after = await waitFor('After');
+  assert.equal(after.metadata.description, 'changes');
+  assert.equal(mutableRequests, 2);
+  assert.ok(after.metadata.metadataLastUpdatedTimestamp! >= first.metadata.metadataLastUpdatedTimestamp!);
+
+  // Again within the minute: refused, stating when it is allowed, and the host is not asked.
+  mutableName = 'Again';
+  const again = await fetch(
+    `${stack.api.url}/v1/chains/${chainId}/nfts/collections/${address}/tokens/7:reindex`,
+    {
+      method: 'POST',
+    },
+  );
+  const refused = (await again.json()) as any;
+  assert.equal(again.status, 429);
+  assert.deepEqual(Object.keys(refused).sort(), ['error', 'message', 'statusCode']);
+  assert.equal(refused.statusCode, 429);
+  assert.match(refused.message, /once a minute/);
+  assert.ok(Number(again.headers.get('retry-after')) > 0);
+  await assert.rejects(sdk.data.nfts.reindex({ chainId, address, tokenId: '7' }, at), (err: any) => {
+    assert.equal(err.httpMeta?.response?.status ?? err.statusCode, 429);
+    return true;
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(mutableRequests, 2);
+  assert.equal((await token()).metadata.name, 'After');
+
+  // A token the indexer never saw, as getTokenDetails answers it: 404.
+  await assert.rejects(sdk.data.nfts.reindex({ chainId, address, tokenId: '8' }, at), (err: any) => {
+    assert.equal(err.name, 'NotFoundError');
+    return true;
+  });
+  const post = (path: string) =>
+    fetch(`${stack.api.url}/v1/chains/${path}:reindex`, { method: 'POST' }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as any,
+    }));
+  const cases: [string, number][] = [
+    [`${chainId}/nfts/collections/${address}/tokens/8`, 404],
+    [`999999/nfts/collections/${address}/tokens/7`, 404],
+    [`${chainId}/nfts/collections/0x0000000000000000000000000000000000000abc/tokens/7`, 404],
+    [`${chainId}/nfts/collections/${address}/tokens/-1`, 400],
+    [`${chainId}/nfts/collections/${address}/tokens/0x07`, 400],
+    [`${chainId}/nfts/collections/${address}/tokens/${2n ** 256n}`, 400],
+    [`${chainId}/nfts/collections/0x123/tokens/7`, 400],
+  ];
+  const doc = (await (await fetch(`${stack.api.url}/openapi.json`)).json()) as any;
+  const route = doc.paths['/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}:reindex'];
+  assert.equal(
+    route?.post?.operationId,
+    'reindexNft',
+    Object.keys(doc.paths)
+      .filter((p) => /reindex/.test(p))
+      .join(),
+  );
+  assert.ok(route.post.responses['201']);
+  for (const [path, status] of cases) {
+    const r = await post(path);
+    assert.equal(r.status, status, `${path}: ${JSON.stringify(r.body)}`);
+    assert.equal(r.body.statusCode, status);
+    assert.equal(typeof r.body.message, 'string');
+  }
 });

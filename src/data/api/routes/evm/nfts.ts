@@ -1,11 +1,13 @@
 /**
  * `GET /v1/chains/{chainId}/nfts/collections/{address}/tokens`: a collection's tokens with
- * metadata; `.../tokens/{tokenId}` one of them (getTokenDetails).
+ * metadata; `.../tokens/{tokenId}` one of them (getTokenDetails); `POST .../tokens/{tokenId}:reindex`
+ * makes the metadata fetcher read one token's metadata again (reindexNft).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseEvmAddress, resolveEvmChain } from '../../../evm/read-model.js';
 import { ERROR_RESPONSES, PageToken, pageSize } from '../../schemas/common.js';
+import { requestNftReindex } from '../../../nft/reindex.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
 import { NftToken, NftTokenList } from './schemas.js';
@@ -72,6 +74,32 @@ export function nftRoutes(evm: EvmRouteDeps) {
           contract: parseEvmAddress(p.address),
           tokenId: p.tokenId,
         });
+      },
+    );
+
+    app.post(
+      // A parameter ending in a literal colon needs its own pattern, else the colon and what
+      // follows it stay in the parameter (`::` is the escaped colon).
+      '/v1/chains/:chainId/nfts/collections/:address/tokens/:tokenId(^[^:/]+)::reindex',
+      {
+        config: { computeUnits: WEIGHT.small },
+        schema: {
+          tags: ['NFTs'],
+          operationId: 'reindexNft',
+          summary: "Reindex an NFT token's metadata (once a minute per token on a devnet)",
+          params: TokenParams,
+          response: { 201: Type.Null({ description: 'Reindex scheduled' }), ...ERROR_RESPONSES },
+        },
+      },
+      async (request, reply) => {
+        const p = request.params as Static<typeof TokenParams>;
+        const chain = await resolveEvmChain(evm.db, p.chainId);
+        await requestNftReindex(evm.db, {
+          chain: Number(chain.evm_chain_id),
+          contract: parseEvmAddress(p.address),
+          tokenId: p.tokenId,
+        });
+        return reply.code(201).send();
       },
     );
   };
