@@ -389,3 +389,61 @@ export async function evmLatestAcrossChains(db: AnyDb): Promise<void> {
     .columns(['block_ts', 'chain', 'block_number', 'tx_index'])
     .execute();
 }
+
+/**
+ * ICM (Teleporter) messages, correlated across chains by message id (see EvmIcmMessageTable), and
+ * their list keys (EvmIcmPartyTable): every list page is one index range at any depth.
+ */
+export async function evmIcmMessages(db: AnyDb): Promise<void> {
+  let t = db.schema
+    .createTable('evm_icm_messages')
+    .addColumn('message_id', 'text', (c) => c.primaryKey())
+    .addColumn('contract', 'text', (c) => c.notNull())
+    .addColumn('source_blockchain_id', 'text', (c) => c.notNull())
+    .addColumn('destination_blockchain_id', 'text', (c) => c.notNull())
+    .addColumn('message_nonce', 'text', (c) => c.notNull())
+    .addColumn('from_addr', 'text', (c) => c.notNull())
+    .addColumn('to_addr', 'text', (c) => c.notNull())
+    .addColumn('data', 'text', (c) => c.notNull())
+    .addColumn('required_gas_limit', 'text', (c) => c.notNull())
+    .addColumn('receipts', 'text', (c) => c.notNull())
+    .addColumn('fee_token', 'text', (c) => c.notNull())
+    .addColumn('fee_amount', 'text', (c) => c.notNull())
+    .addColumn('sort_ts', 'bigint', (c) => c.notNull());
+  for (const side of ['src', 'dst'] as const)
+    t = t
+      .addColumn(`${side}_chain`, 'bigint')
+      .addColumn(`${side}_tx_hash`, 'text')
+      .addColumn(`${side}_block`, 'bigint')
+      .addColumn(`${side}_ts`, 'bigint')
+      .addColumn(`${side}_gas`, 'text');
+  await t
+    .addColumn('deliverer', 'text')
+    .addColumn('reward_redeemer', 'text')
+    .addColumn('executed', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('receipt_delivered', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createIndex('evm_icm_messages_by_time')
+    .on('evm_icm_messages')
+    .columns(['sort_ts', 'message_id'])
+    .execute();
+
+  await db.schema
+    .createTable('evm_icm_parties')
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('sort_ts', 'bigint', (c) => c.notNull())
+    .addColumn('message_id', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('evm_icm_parties_pk', ['key', 'message_id'])
+    .execute();
+  await db.schema
+    .createIndex('evm_icm_parties_by_time')
+    .on('evm_icm_parties')
+    .columns(['key', 'sort_ts', 'message_id'])
+    .execute();
+  await db.schema
+    .createIndex('evm_icm_parties_by_message')
+    .on('evm_icm_parties')
+    .columns(['message_id'])
+    .execute();
+}

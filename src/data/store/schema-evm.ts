@@ -219,6 +219,56 @@ export interface MetricsPageTokenTable {
   expires_at_ms: number;
 }
 
+/**
+ * One row per ICM (Teleporter) message id, filled from both ends: the source chain's
+ * SendCrossChainMessage (`src_*`, fee) and the destination chain's ReceiveCrossChainMessage
+ * (`dst_*`). The message fields are the same in both events; whichever is indexed first writes
+ * them. Chain ids are cb58 blockchain ids; addresses and the id are lower-case hex (id without 0x).
+ */
+export interface EvmIcmMessageTable {
+  message_id: string;
+  /** The messenger contract that emitted the first indexed event of the message. */
+  contract: string;
+  source_blockchain_id: string;
+  destination_blockchain_id: string;
+  message_nonce: string;
+  from_addr: string;
+  to_addr: string;
+  /** 0x-prefixed message bytes. */
+  data: string;
+  required_gas_limit: string;
+  /** JSON [[receivedMessageNonce, relayerRewardAddress], …] carried by the message. */
+  receipts: string;
+  fee_token: string;
+  fee_amount: string;
+  /** List order: the send's block time, else the receive's. */
+  sort_ts: number;
+  src_chain: number | null;
+  src_tx_hash: string | null;
+  src_block: number | null;
+  src_ts: number | null;
+  src_gas: string | null;
+  dst_chain: number | null;
+  dst_tx_hash: string | null;
+  dst_block: number | null;
+  dst_ts: number | null;
+  dst_gas: string | null;
+  deliverer: string | null;
+  reward_redeemer: string | null;
+  executed: number;
+  receipt_delivered: number;
+}
+
+/**
+ * The ICM message lists' keys: one row per (key, message), `src:`/`dst:`/`chain:` + blockchain id,
+ * `from:`/`to:`/`addr:` + address, so each filter's page is one index range on (key, sort_ts, id).
+ */
+export interface EvmIcmPartyTable {
+  key: string;
+  sort_ts: number;
+  message_id: string;
+}
+
 export interface EvmSchema {
   evm_chains: EvmChainTable;
   evm_blocks: EvmBlockTable;
@@ -232,4 +282,6 @@ export interface EvmSchema {
   evm_metric_seconds: EvmMetricSecondTable;
   evm_metric_members: EvmMetricMemberTable;
   metrics_page_tokens: MetricsPageTokenTable;
+  evm_icm_messages: EvmIcmMessageTable;
+  evm_icm_parties: EvmIcmPartyTable;
 }

@@ -173,7 +173,17 @@ export class EvmChainIndexer {
     }
     const contracts = await readContractInfo(this.rpc, fresh, 'latest');
     const atomic = this.atomicTxsOf(fetched.map((f) => f.block));
-    return { from, to, batch: { chain: this.chain.evmChainId, blocks, contracts, atomic } };
+    return {
+      from,
+      to,
+      batch: {
+        chain: this.chain.evmChainId,
+        blockchainId: this.chain.blockchainId,
+        blocks,
+        contracts,
+        atomic,
+      },
+    };
   }
 
   /** The C-chain's atomic txs of a range, as UTXO rows and spends (undefined for other chains). */

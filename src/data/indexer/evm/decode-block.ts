@@ -17,6 +17,7 @@ import {
   topicToAddress,
   words,
 } from '../../evm/abi.js';
+import { decodeIcmLog, type IcmEvent } from './icm-events.js';
 
 export interface RawTx {
   hash: string;
@@ -106,6 +107,19 @@ export interface TxFact {
   gasPrice: bigint;
 }
 
+/** An ICM messenger event with the transaction and position that emitted it. */
+export interface IcmLogFact {
+  event: IcmEvent;
+  /** The emitting contract (the messenger). */
+  contract: string;
+  txHash: string;
+  /** The transaction's gas used (decimal text). */
+  gasUsed: string;
+  blockNumber: number;
+  timestamp: number;
+  logIndex: number;
+}
+
 export interface DecodedBlock {
   block: Insertable<EvmBlockTable>;
   nativeTxs: Insertable<EvmNativeTxTable>[];
@@ -116,6 +130,7 @@ export interface DecodedBlock {
   tokens: Map<string, 'ERC-20' | 'ERC-721' | 'ERC-1155'>;
   nfts: NftTouch[];
   txFacts: TxFact[];
+  icm: IcmLogFact[];
 }
 
 const ZERO = '0x0000000000000000000000000000000000000000';
@@ -173,6 +188,7 @@ export function decodeBlock(
     tokens: new Map(),
     nfts: [],
     txFacts: [],
+    icm: [],
   };
   const receiptByHash = new Map(receipts.map((r) => [lower(r.transactionHash), r]));
 
@@ -222,7 +238,21 @@ export function decodeBlock(
         deployerContract: null,
       });
 
-    if (status === 1) for (const log of receipt.logs) decodeLog(out, chain, ts, blockHash, number, log);
+    if (status === 1)
+      for (const log of receipt.logs) {
+        decodeLog(out, chain, ts, blockHash, number, log);
+        const event = log.removed ? undefined : decodeIcmLog(log.topics, log.data);
+        if (event)
+          out.icm.push({
+            event,
+            contract: lower(log.address),
+            txHash: hash,
+            gasUsed: gasUsed.toString(),
+            blockNumber: number,
+            timestamp: ts,
+            logIndex: num(log.logIndex),
+          });
+      }
 
     const trace = traces?.[position];
     if (trace) walkTrace(out, chain, ts, blockHash, number, txIndex, hash, from, trace);

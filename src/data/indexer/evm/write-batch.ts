@@ -10,6 +10,7 @@ import { SPANS, bucketStart, type Span } from '../../metrics/buckets.js';
 import type { AtomicRows } from './atomic-txs.js';
 import { writeTransactionAddresses } from '../../store/transaction-addresses.js';
 import type { DecodedBlock } from './decode-block.js';
+import { writeIcmRows } from './write-icm.js';
 
 export interface ContractInfo {
   address: string;
@@ -26,6 +27,8 @@ export interface EvmBatch {
   contracts: ContractInfo[];
   /** C-chain: the primary-network UTXO rows and spends of the range's atomic txs. */
   atomic?: AtomicRows;
+  /** The chain's blockchain id: its ICM messages' end on this chain (none written without it). */
+  blockchainId?: string;
 }
 
 const CHUNK = 400;
@@ -93,6 +96,13 @@ export async function writeEvmBatch(
       await trx.insertInto('evm_internal_txs').values(part).execute();
 
     if (batch.atomic) await writeAtomicRows(trx, batch.atomic);
+    if (batch.blockchainId)
+      await writeIcmRows(
+        trx,
+        batch.blockchainId,
+        batch.chain,
+        blocks.flatMap((b) => b.icm),
+      );
     await writeContracts(trx, batch);
     await writeNfts(trx, batch);
     await writeMetrics(trx, batch);

@@ -1,6 +1,6 @@
 /**
  * The EVM routes as plugins for the REST app's `extraRoutes`: transfers, one transaction, blocks,
- * balances, deployments, NFT collections and the chain list, over the EVM read model.
+ * balances, deployments, NFT collections, the chain list and ICM messages, over the EVM read model.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -12,6 +12,7 @@ import { balanceRoutes } from './balances.js';
 import { blockRoutes } from './blocks.js';
 import { chainRoutes } from './chains.js';
 import { contractRoutes } from './contracts.js';
+import { icmRoutes } from './icm.js';
 import { nftRoutes } from './nfts.js';
 import { transactionRoutes } from './transaction.js';
 import { transferRoutes } from './transfers.js';
@@ -29,5 +30,6 @@ export function createEvmRoutes(options: {
     contractRoutes(deps),
     nftRoutes(deps),
     chainRoutes(deps) as FastifyPluginAsync<RouteDeps>,
+    icmRoutes(deps),
   ];
 }
