@@ -10,20 +10,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
-import { L1Validator, PChainOwner, pvm, pvmSerial, utils } from '@avalabs/avalanchejs';
+import { utils } from '@avalabs/avalanchejs';
 import { parseEventLogs, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
-import { EWOQ_ADDR, EWOQ_KEY, signAndIssue } from './pchain-helpers.js';
 import {
   compile,
   createSubnetEvmChain,
   EWOQ_EVM,
   EWOQ_EVM_KEY,
   evmClients,
-  pAddress,
   PRECOMPILES,
 } from './subnet-evm-helpers.js';
+import { convertToGenesisL1, packPredicate } from './warp-helpers.js';
 
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const ETHER = 10n ** 18n;
@@ -55,17 +54,6 @@ contract Receiver {
     return (v, m.payload);
   }
 }`;
-
-/** The reference predicate packing: bytes, 0xff, zero padding to 32-byte storage keys. */
-function packPredicate(bytes: Uint8Array): Hex[] {
-  const total = Math.ceil((bytes.length + 1) / 32) * 32;
-  const out = Buffer.alloc(total);
-  Buffer.from(bytes).copy(out);
-  out[bytes.length] = 0xff;
-  const keys: Hex[] = [];
-  for (let i = 0; i < total; i += 32) keys.push(`0x${out.subarray(i, i + 32).toString('hex')}`);
-  return keys;
-}
 
 /** Parses a signed message and verifies it with noble against the subnet's set at the P-chain tip. */
 async function verifyWithNoble(net: Devnet, subnetID: string, unsigned: Uint8Array, signedHex: string) {
@@ -135,42 +123,7 @@ describe('Warp from the C-chain to an L1', () => {
     const created = await createSubnetEvmChain(net.url, genesis, 'warp l1');
     subnetId = created.subnetId;
     l1Id = created.chainId;
-    // The genesis validators, with the proofs of possession they publish themselves.
-    const self = await call(`${net.url}/ext/info`, 'info.getNodeID');
-    const { peers } = await call(`${net.url}/ext/info`, 'info.peers');
-    nodes = [{ nodeID: self.nodeID, publicKey: self.nodePOP.publicKey, pop: self.nodePOP.proofOfPossession }];
-    for (const p of peers) {
-      const info = await call(`http://${p.ip}/ext/info`, 'info.getNodeID');
-      nodes.push({
-        nodeID: info.nodeID,
-        publicKey: info.nodePOP.publicKey,
-        pop: info.nodePOP.proofOfPossession,
-      });
-    }
-    const hex = (s: string) => utils.hexToBuffer(s.startsWith('0x') ? s : '0x' + s);
-    const convert = pvm.newConvertSubnetToL1Tx(
-      {
-        feeState: await created.api.getFeeState(),
-        fromAddressesBytes: [EWOQ_ADDR],
-        utxos: (await created.api.getUTXOs({ addresses: [pAddress(created.ctx.hrp)] })).utxos,
-        subnetId,
-        chainId: l1Id,
-        address: utils.hexToBuffer('0x' + 'ab'.repeat(20)),
-        subnetAuth: [0],
-        validators: nodes.map((n) =>
-          L1Validator.fromNative(
-            n.nodeID,
-            100n,
-            1_000_000_000n,
-            new pvmSerial.ProofOfPossession(hex(n.publicKey), hex(n.pop)),
-            PChainOwner.fromNative([EWOQ_ADDR], 1),
-            PChainOwner.fromNative([EWOQ_ADDR], 1),
-          ),
-        ),
-      },
-      created.ctx,
-    );
-    await signAndIssue(created.api, convert, [EWOQ_KEY], EWOQ_KEY);
+    nodes = await convertToGenesisL1(net.url, created);
     l1 = evmClients(`${net.url}/ext/bc/${l1Id}/rpc`, L1_CHAIN_ID, ewoq);
     cc = evmClients(net.facts.urls.cChainRpc, 43113, ewoq);
   });
