@@ -453,6 +453,16 @@ describe('ICM messages in the chain-data API', () => {
     assert.deepEqual(await byAddress(DROPBOX, 100), { ids: ids(['c', 'd']), pages: 1 });
   });
 
+  it('/openapi.json names the three routes as the real document does', async () => {
+    const doc = (await (await fetch(`${stack.api.url}/openapi.json`)).json()) as any;
+    assert.equal(doc.paths['/v1/icm/messages/{messageId}'].get.operationId, 'getIcmMessage');
+    assert.equal(doc.paths['/v1/icm/messages'].get.operationId, 'listIcmMessages');
+    assert.equal(
+      doc.paths['/v1/icm/addresses/{address}/messages'].get.operationId,
+      'listIcmMessagesByAddress',
+    );
+  });
+
   it('answers bad input with 400 and an unknown message with 404', async () => {
     const first = await (await fetch(`${stack.api.url}/v1/icm/messages?pageSize=1`)).json();
     const token = (first as any).nextPageToken as string;
