@@ -8,8 +8,32 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Avalanche } from '@avalanche-sdk/chainkit';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
-import { addTxSignatures, avm, Context, TransferableOutput, utils } from '@avalabs/avalanchejs';
+import { sha256 } from '@noble/hashes/sha2.js';
+import {
+  addTxSignatures,
+  avm,
+  Context,
+  L1Validator,
+  PChainOwner,
+  pvm,
+  pvmSerial,
+  TransferableOutput,
+  utils,
+} from '@avalabs/avalanchejs';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
+import {
+  blsKey,
+  EWOQ_ADDR,
+  EWOQ_KEY as EWOQ_P_KEY,
+  pChainMessage,
+  registerPayload,
+  signAndIssue,
+  signedWarp,
+  testNodeId,
+  weightPayload,
+  type BlsKey,
+} from './pchain-helpers.js';
+import { createSubnetEvmChain, pAddress } from './subnet-evm-helpers.js';
 
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 
@@ -34,6 +58,7 @@ async function verifyIndependently(
   net: Devnet,
   unsigned: Uint8Array,
   signedHex: string,
+  subnetID = '11111111111111111111111111111111LpoYY',
 ): Promise<{ signedWeight: bigint; total: bigint; signers: number[] }> {
   const signed = Buffer.from(signedHex, 'hex');
   assert.deepEqual(signed.subarray(0, unsigned.length), Buffer.from(unsigned));
@@ -46,10 +71,7 @@ async function verifyIndependently(
   const signature = signed.subarray(at + bitsetLength);
   assert.equal(signature.length, 96);
   const { height } = await call(`${net.url}/ext/bc/P`, 'platform.getHeight');
-  const { validators } = await call(`${net.url}/ext/bc/P`, 'platform.getValidatorsAt', {
-    height,
-    subnetID: '11111111111111111111111111111111LpoYY',
-  });
+  const { validators } = await call(`${net.url}/ext/bc/P`, 'platform.getValidatorsAt', { height, subnetID });
   const entries = Object.values(validators as Record<string, { publicKey: string; weight: string }>).map(
     (v) => {
       const point = bls12_381.G1.Point.fromHex(v.publicKey.slice(2));
@@ -226,5 +248,193 @@ describe('signature aggregator', () => {
       assert.equal(answer.statusCode, status);
       assert.equal(typeof answer.message, 'string');
     }
+  });
+
+  describe("the L1 Warp message of a P-chain transaction, signed by the L1's validators", () => {
+    let subnetId: string;
+    let chainId: string;
+    const manager = new Uint8Array(20).fill(0xcd);
+    const owner = blsKey('aggregator-l1-owner');
+    const ownerNode = testNodeId(61);
+    const added = blsKey('aggregator-l1-added');
+    const addedNode = testNodeId(62);
+    const txIds: Record<'convert' | 'register' | 'weight', string> = {} as any;
+    let genesisKeys: Uint8Array[];
+
+    /** The signers bitset of `signer` alone within the canonical order of `keys` (compressed). */
+    const bitsetOf = (keys: Uint8Array[], signer: BlsKey) => {
+      const order = keys
+        .map((k) => Buffer.from(bls12_381.G1.Point.fromBytes(k).toBytes(false)))
+        .sort(Buffer.compare);
+      const index = order.findIndex((k) =>
+        k.equals(Buffer.from(bls12_381.G1.Point.fromBytes(signer.publicKey).toBytes(false))),
+      );
+      const bits = 1n << BigInt(index);
+      return Uint8Array.from(
+        Buffer.from(bits.toString(16).padStart(Math.ceil((index + 1) / 8) * 2, '0'), 'hex'),
+      );
+    };
+
+    before(async () => {
+      // An L1 whose validators are the five genesis nodes (weight 1 each, they answer signature
+      // requests) and a key this test holds (weight 100, so the test can sign the L1's messages).
+      const created = await createSubnetEvmChain(
+        net.url,
+        {
+          config: { chainId: 77_003, feeConfig: { gasLimit: 15_000_000 }, warpConfig: { blockTimestamp: 0 } },
+          alloc: {},
+          gasLimit: '0xe4e1c0',
+          timestamp: '0x0',
+        },
+        'aggregator l1',
+      );
+      ({ subnetId, chainId } = created);
+      const { api, ctx } = created;
+      const utxos = async () => (await api.getUTXOs({ addresses: [pAddress(ctx.hrp)] })).utxos;
+      const hex = (t: string) => utils.hexToBuffer(t.startsWith('0x') ? t : '0x' + t);
+      const self = await call(`${net.url}/ext/info`, 'info.getNodeID');
+      const nodes = [self];
+      for (const p of peers) nodes.push(await call(`http://${(p as any).ip}/ext/info`, 'info.getNodeID'));
+      genesisKeys = nodes.map((n) => hex(n.nodePOP.publicKey));
+      const pChainOwner = () => PChainOwner.fromNative([EWOQ_ADDR], 1);
+      const convert = pvm.newConvertSubnetToL1Tx(
+        {
+          feeState: await api.getFeeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await utxos(),
+          subnetId,
+          chainId,
+          address: manager,
+          subnetAuth: [0],
+          validators: [
+            ...nodes.map((n) =>
+              L1Validator.fromNative(
+                n.nodeID,
+                1n,
+                1_000_000_000n,
+                new pvmSerial.ProofOfPossession(hex(n.nodePOP.publicKey), hex(n.nodePOP.proofOfPossession)),
+                pChainOwner(),
+                pChainOwner(),
+              ),
+            ),
+            L1Validator.fromNative(
+              ownerNode,
+              100n,
+              1_000_000_000n,
+              new pvmSerial.ProofOfPossession(owner.publicKey, owner.pop),
+              pChainOwner(),
+              pChainOwner(),
+            ),
+          ],
+        },
+        ctx,
+      );
+      txIds.convert = await signAndIssue(api, convert, [EWOQ_P_KEY], EWOQ_P_KEY);
+
+      // A validator registered through the L1's message (signed by the test's key: 100 of 105).
+      const now = BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
+      const registration = registerPayload(subnetId, addedNode, added, now + 600n, EWOQ_ADDR, 1n);
+      const keys = [...genesisKeys, owner.publicKey];
+      const register = pvm.newRegisterL1ValidatorTx(
+        {
+          feeState: await api.getFeeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await utxos(),
+          balance: 1_000_000_000n,
+          blsSignature: added.pop,
+          message: signedWarp(5, chainId, manager, registration, [owner], bitsetOf(keys, owner)),
+        },
+        ctx,
+      );
+      txIds.register = await signAndIssue(api, register);
+
+      // The test's own validator down to weight 1 (100 of 106), so that the genesis nodes hold
+      // 5 of the L1's 7 and can sign for it.
+      const { validators } = await api.getCurrentValidators({ subnetID: subnetId });
+      const ownerValidation = (validators as any[]).find((v) => v.nodeID === ownerNode).validationID;
+      const weight = pvm.newSetL1ValidatorWeightTx(
+        {
+          feeState: await api.getFeeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: await utxos(),
+          message: signedWarp(
+            5,
+            chainId,
+            manager,
+            weightPayload(ownerValidation, 0n, 1n),
+            [owner],
+            bitsetOf([...keys, added.publicKey], owner),
+          ),
+        },
+        ctx,
+      );
+      txIds.weight = await signAndIssue(api, weight);
+    });
+
+    /** The signed message of `txHash` through chainkit, checked against the L1's validator set. */
+    const signedFor = async (txHash: string, expected: Uint8Array) => {
+      const result = await sdk.data.signatureAggregator.get(
+        { network: 'fuji', txHash },
+        { serverURL: dataUrl },
+      );
+      const check = await verifyIndependently(net, expected, result.signedMessage, subnetId);
+      assert.equal(check.total, 7n);
+      // The five genesis nodes signed; the two keys without a node did not.
+      assert.equal(check.signedWeight, 5n);
+      assert.equal(check.signers.length, 5);
+      return check;
+    };
+
+    it("ConvertSubnetToL1Tx: the SubnetToL1ConversionMessage of the subnet's conversion id", async () => {
+      const { conversionID } = await call(`${net.url}/ext/bc/P`, 'platform.getSubnet', {
+        subnetID: subnetId,
+      });
+      await signedFor(txIds.convert, pChainMessage(5, 0, utils.base58check.decode(conversionID)));
+    });
+
+    it('RegisterL1ValidatorTx: the registration of its validation, registered', async () => {
+      const { validators } = await call(`${net.url}/ext/bc/P`, 'platform.getCurrentValidators', {
+        subnetID: subnetId,
+        nodeIDs: [addedNode],
+      });
+      const validationID = utils.base58check.decode(validators[0].validationID);
+      await signedFor(txIds.register, pChainMessage(5, 2, new Uint8Array([...validationID, 1])));
+    });
+
+    it('SetL1ValidatorWeightTx: the weight message of its nonce and weight', async () => {
+      const { validators } = await call(`${net.url}/ext/bc/P`, 'platform.getCurrentValidators', {
+        subnetID: subnetId,
+        nodeIDs: [ownerNode],
+      });
+      const validationID = utils.base58check.decode(validators[0].validationID);
+      const fields = Buffer.alloc(48);
+      Buffer.from(validationID).copy(fields);
+      fields.writeBigUInt64BE(0n, 32);
+      fields.writeBigUInt64BE(1n, 40);
+      await signedFor(txIds.weight, pChainMessage(5, 3, fields));
+    });
+
+    it('answers a malformed id or a tx without an L1 message with 400, an unknown tx or network with 404', async () => {
+      const cases: [string, string, number][] = [
+        ['fuji', 'not-a-tx-id', 400],
+        ['fuji', utils.base58check.encode(new Uint8Array(20)), 400],
+        // A CreateSubnetTx emits no Warp message.
+        ['fuji', subnetId, 400],
+        ['fuji', utils.base58check.encode(sha256(new Uint8Array([7]))), 404],
+        ['mainnet', txIds.convert, 404],
+        ['devnet', txIds.convert, 400],
+      ];
+      for (const [network, txHash, status] of cases) {
+        const res = await fetch(`${dataUrl}/v1/signatureAggregator/${network}/aggregateSignatures/${txHash}`);
+        const body = (await res.json()) as any;
+        assert.equal(res.status, status, JSON.stringify({ network, txHash, body }));
+        assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
+        assert.equal(body.statusCode, status);
+      }
+      await assert.rejects(
+        sdk.data.signatureAggregator.get({ network: 'fuji', txHash: subnetId }, { serverURL: dataUrl }),
+        (err: any) => err.name === 'BadRequestError',
+      );
+    });
   });
 });

@@ -19,6 +19,7 @@ import { InvalidParameterError, NotFoundError, UpstreamUnavailableError } from '
 import { collectSignatures } from './collector.js';
 import { decodeHex, encodeSignedMessage, parseWarpMessage } from './message.js';
 import { createNodeClient, NodeRpcError } from '../internal/node-client.js';
+import { pChainTxWarpRequest } from './pchain-tx-message.js';
 
 export interface AggregateRequest {
   message?: string;
@@ -48,6 +49,8 @@ export interface SignatureAggregatorOptions {
 
 export interface SignatureAggregator {
   aggregate(request: AggregateRequest): Promise<AggregateResult>;
+  /** The L1 Warp message P-chain tx `txID` emits, signed by its L1's validators. */
+  aggregateTx(txID: string): Promise<AggregateResult>;
 }
 
 /** How long the P-chain tip read for the proposed height is reused. */
@@ -150,7 +153,13 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
     return map;
   }
 
-  return {
+  const nodeNetworkID = async () =>
+    (networkID ??= Number((await node('/ext/info', 'info.getNetworkID', {})).networkID));
+
+  const api: SignatureAggregator = {
+    async aggregateTx(txID) {
+      return api.aggregate(await pChainTxWarpRequest(client, await nodeNetworkID(), txID));
+    },
     async aggregate(request) {
       if (!request.message && !request.justification) {
         throw new InvalidParameterError('Must provide either message or justification');
@@ -167,8 +176,8 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
       const justification = request.justification
         ? decodeHex(request.justification, 'justification')
         : new Uint8Array(0);
-      networkID ??= Number((await node('/ext/info', 'info.getNetworkID', {})).networkID);
-      if (Number(networkID) !== message.networkID) {
+      const networkID = await nodeNetworkID();
+      if (networkID !== message.networkID) {
         throw new InvalidParameterError(
           `message is for network ${message.networkID}, this service aggregates for network ${networkID}`,
         );
@@ -218,6 +227,7 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
       };
     },
   };
+  return api;
 }
 
 /** A subnet id given as cb58 or as 0x-hex of 32 bytes. */

@@ -19,6 +19,10 @@ async function app(seen: AggregateRequest[], network = NETWORKS.fuji) {
       seen.push(request);
       return { signedMessage: 'ab', signedWeight: 1n, totalWeight: 1n, signers: 1 };
     },
+    async aggregateTx(txID) {
+      seen.push({ message: txID });
+      return { signedMessage: 'cd', signedWeight: 1n, totalWeight: 1n, signers: 1 };
+    },
   };
   const deps = {
     network,
@@ -73,6 +77,28 @@ describe('POST /v1/signatureAggregator/{network}/aggregateSignatures', () => {
       assert.equal(mainnet.statusCode, 404);
       assert.equal(mainnet.json().error, 'Not Found');
       assert.equal((await post('devnet')).statusCode, 400);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('GET …/aggregateSignatures/{txHash} answers 201 for the tx, at the medium weight, under the same network names', async () => {
+    const seen: AggregateRequest[] = [];
+    const server = await app(seen, NETWORKS.local);
+    try {
+      const get = (network: string) =>
+        server.inject({
+          method: 'GET',
+          url: `/v1/signatureAggregator/${network}/aggregateSignatures/2Zx3`,
+          headers: { 'x-glacier-api-key': 'tiny-key-123456' },
+        });
+      const ok = await get('fuji');
+      assert.equal(ok.statusCode, 201);
+      assert.deepEqual(ok.json(), { signedMessage: 'cd' });
+      assert.equal(ok.headers['ratelimit-remaining'], '80');
+      assert.deepEqual(seen, [{ message: '2Zx3' }]);
+      assert.equal((await get('mainnet')).statusCode, 404);
+      assert.equal((await get('devnet')).statusCode, 400);
     } finally {
       await server.close();
     }

@@ -1,7 +1,8 @@
 /**
  * `POST /v1/signatureAggregator/{network}/aggregateSignatures`: collects validator signatures for
- * a Warp message and returns the signed message. 201 on success, as the real service answers
- * (chainkit accepts only 201 here).
+ * a Warp message and returns the signed message; `GET …/aggregateSignatures/{txHash}` does the
+ * same for the L1 Warp message a P-chain tx emits (aggregator/pchain-tx-message.ts). 201 on
+ * success for both, as the real service answers (chainkit accepts only 201 here).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -34,8 +35,44 @@ const Result = Type.Object({
   signedMessage: Type.String({ description: 'Signed Warp message, hex without 0x' }),
 });
 
+const TxParams = Type.Object({
+  network: Network,
+  txHash: Type.String({ description: 'A P-chain transaction id (cb58)' }),
+});
+
+/**
+ * A local devnet is a test network, and the spec's (and chainkit's) network names stop at
+ * mainnet, fuji and testnet: a spec client aggregating on a devnet names it fuji or testnet.
+ * The message's own network id must still be the devnet's.
+ */
+function checkNetwork(deps: RouteDeps, network: Static<typeof Network>) {
+  const testName = network === 'fuji' || network === 'testnet';
+  if (!(deps.network.name === 'local' && testName)) resolveNetwork(deps.network, network);
+}
+
 export function signatureAggregatorRoute(aggregator: SignatureAggregator) {
   return async function route(app: FastifyInstance, deps: RouteDeps) {
+    app.get(
+      '/v1/signatureAggregator/:network/aggregateSignatures/:txHash',
+      {
+        config: { computeUnits: WEIGHT.medium },
+        schema: {
+          tags: ['Signature Aggregator'],
+          operationId: 'getAggregatedSignatures',
+          summary:
+            "Aggregate the L1 validators' signatures of the Warp message a P-chain tx emits (ConvertSubnetToL1Tx, RegisterL1ValidatorTx, SetL1ValidatorWeightTx)",
+          params: TxParams,
+          response: { 201: Result, ...ERROR_RESPONSES },
+        },
+      },
+      async (request, reply) => {
+        const params = request.params as Static<typeof TxParams>;
+        checkNetwork(deps, params.network);
+        const result = await aggregator.aggregateTx(params.txHash);
+        return reply.code(201).send({ signedMessage: result.signedMessage });
+      },
+    );
+
     app.post(
       '/v1/signatureAggregator/:network/aggregateSignatures',
       {
@@ -52,11 +89,7 @@ export function signatureAggregatorRoute(aggregator: SignatureAggregator) {
       },
       async (request, reply) => {
         const params = request.params as Static<typeof Params>;
-        // A local devnet is a test network, and the spec's (and chainkit's) network names stop at
-        // mainnet, fuji and testnet: a spec client aggregating on a devnet names it fuji or
-        // testnet. The message's own network id must still be the devnet's.
-        const testName = params.network === 'fuji' || params.network === 'testnet';
-        if (!(deps.network.name === 'local' && testName)) resolveNetwork(deps.network, params.network);
+        checkNetwork(deps, params.network);
         const result = await aggregator.aggregate(request.body as Static<typeof Body>);
         return reply.code(201).send({ signedMessage: result.signedMessage });
       },
