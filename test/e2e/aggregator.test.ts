@@ -258,7 +258,11 @@ describe('signature aggregator', () => {
     const ownerNode = testNodeId(61);
     const added = blsKey('aggregator-l1-added');
     const addedNode = testNodeId(62);
-    const txIds: Record<'convert' | 'register' | 'weight', string> = {} as any;
+    const removed = blsKey('aggregator-l1-removed');
+    const removedNode = testNodeId(63);
+    let removedValidation: string;
+    const txIds: Record<'convert' | 'register' | 'registerRemoved' | 'removal' | 'weight', string> =
+      {} as any;
     let genesisKeys: Uint8Array[];
 
     /** The signers bitset of `signer` alone within the canonical order of `keys` (compressed). */
@@ -331,44 +335,54 @@ describe('signature aggregator', () => {
       );
       txIds.convert = await signAndIssue(api, convert, [EWOQ_P_KEY], EWOQ_P_KEY);
 
-      // A validator registered through the L1's message (signed by the test's key: 100 of 105).
-      const now = BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
-      const registration = registerPayload(subnetId, addedNode, added, now + 600n, EWOQ_ADDR, 1n);
+      // The L1's messages are signed by the test's key alone (100 of at most 108) and name it
+      // within the L1's keys of the moment.
       const keys = [...genesisKeys, owner.publicKey];
-      const register = pvm.newRegisterL1ValidatorTx(
-        {
-          feeState: await api.getFeeState(),
-          fromAddressesBytes: [EWOQ_ADDR],
-          utxos: await utxos(),
-          balance: 1_000_000_000n,
-          blsSignature: added.pop,
-          message: signedWarp(5, chainId, manager, registration, [owner], bitsetOf(keys, owner)),
-        },
-        ctx,
-      );
-      txIds.register = await signAndIssue(api, register);
-
-      // The test's own validator down to weight 1 (100 of 106), so that the genesis nodes hold
-      // 5 of the L1's 7 and can sign for it.
-      const { validators } = await api.getCurrentValidators({ subnetID: subnetId });
-      const ownerValidation = (validators as any[]).find((v) => v.nodeID === ownerNode).validationID;
-      const weight = pvm.newSetL1ValidatorWeightTx(
-        {
-          feeState: await api.getFeeState(),
-          fromAddressesBytes: [EWOQ_ADDR],
-          utxos: await utxos(),
-          message: signedWarp(
-            5,
-            chainId,
-            manager,
-            weightPayload(ownerValidation, 0n, 1n),
-            [owner],
-            bitsetOf([...keys, added.publicKey], owner),
-          ),
-        },
-        ctx,
-      );
-      txIds.weight = await signAndIssue(api, weight);
+      const now = BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
+      const register = async (key: BlsKey, nodeId: string) => {
+        const registration = registerPayload(subnetId, nodeId, key, now + 600n, EWOQ_ADDR, 1n);
+        const message = signedWarp(5, chainId, manager, registration, [owner], bitsetOf(keys, owner));
+        const tx = pvm.newRegisterL1ValidatorTx(
+          {
+            feeState: await api.getFeeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: await utxos(),
+            balance: 1_000_000_000n,
+            blsSignature: key.pop,
+            message,
+          },
+          ctx,
+        );
+        const txID = await signAndIssue(api, tx);
+        keys.push(key.publicKey);
+        return txID;
+      };
+      const validationOf = async (nodeId: string) =>
+        ((await api.getCurrentValidators({ subnetID: subnetId })).validators as any[]).find(
+          (v) => v.nodeID === nodeId,
+        ).validationID as string;
+      const setWeight = async (validationId: string, weight: bigint) => {
+        const payload = weightPayload(validationId, 0n, weight);
+        const tx = pvm.newSetL1ValidatorWeightTx(
+          {
+            feeState: await api.getFeeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: await utxos(),
+            message: signedWarp(5, chainId, manager, payload, [owner], bitsetOf(keys, owner)),
+          },
+          ctx,
+        );
+        return signAndIssue(api, tx);
+      };
+      txIds.register = await register(added, addedNode);
+      // A second validator, removed again (weight 0): its registration is then "not registered".
+      txIds.registerRemoved = await register(removed, removedNode);
+      removedValidation = await validationOf(removedNode);
+      txIds.removal = await setWeight(removedValidation, 0n);
+      keys.splice(keys.indexOf(removed.publicKey), 1);
+      // The test's own validator down to weight 1, so that the genesis nodes hold 5 of the L1's 7
+      // and can sign for it.
+      txIds.weight = await setWeight(await validationOf(ownerNode), 1n);
     });
 
     /** The signed message of `txHash` through chainkit, checked against the L1's validator set. */
@@ -401,6 +415,11 @@ describe('signature aggregator', () => {
       await signedFor(txIds.register, pChainMessage(5, 2, new Uint8Array([...validationID, 1])));
     });
 
+    it('RegisterL1ValidatorTx of a validation since removed: not registered, justified by its registration', async () => {
+      const validationID = utils.base58check.decode(removedValidation);
+      await signedFor(txIds.registerRemoved, pChainMessage(5, 2, new Uint8Array([...validationID, 0])));
+    });
+
     it('SetL1ValidatorWeightTx: the weight message of its nonce and weight', async () => {
       const { validators } = await call(`${net.url}/ext/bc/P`, 'platform.getCurrentValidators', {
         subnetID: subnetId,
@@ -420,6 +439,8 @@ describe('signature aggregator', () => {
         ['fuji', utils.base58check.encode(new Uint8Array(20)), 400],
         // A CreateSubnetTx emits no Warp message.
         ['fuji', subnetId, 400],
+        // A removal's acknowledgement is a registration message this route does not build.
+        ['fuji', txIds.removal, 400],
         ['fuji', utils.base58check.encode(sha256(new Uint8Array([7]))), 404],
         ['mainnet', txIds.convert, 404],
         ['devnet', txIds.convert, 400],
