@@ -159,6 +159,8 @@ describe('ICM messages in the chain-data API', () => {
   const inbox: Record<string, Hex> = {};
   const artifacts = compileSolidity('MiniMessenger.sol', SOURCE);
   const sent: Record<string, Sent> = {};
+  /** A C-chain transaction without ICM events. */
+  let funding: Hex;
   const at = () => ({ serverURL: stack.api.url });
 
   const word = (blockchainId: string): Hex => toHex(utils.base58check.decode(blockchainId));
@@ -281,15 +283,16 @@ describe('ICM messages in the chain-data API', () => {
       word: word(created.chainId),
     };
     for (const side of [c, l1]) {
-      for (const to of [deployer.address, relayer.address])
-        await side.client.waitForTransactionReceipt({
-          hash: await side.wallet.sendTransaction({
-            to,
-            value: parseEther('10'),
-            account: ewoq,
-            chain: side.chain,
-          } as any),
-        });
+      for (const to of [deployer.address, relayer.address]) {
+        const hash = await side.wallet.sendTransaction({
+          to,
+          value: parseEther('10'),
+          account: ewoq,
+          chain: side.chain,
+        } as any);
+        await side.client.waitForTransactionReceipt({ hash });
+        if (side === c) funding = hash;
+      }
       const address = await deploy(side, 'MiniMessenger', deployer);
       assert.ok(!messenger || messenger === address, 'the messenger has one address on both chains');
       messenger = address;
@@ -451,6 +454,27 @@ describe('ICM messages in the chain-data API', () => {
     assert.deepEqual(await byAddress(inbox[l1.blockchainId], 1), { ids: ids(['a', 'b', 'e']), pages: 3 });
     assert.deepEqual(await byAddress(ewoq.address, 100), { ids: ids(['a', 'b', 'c', 'd', 'e']), pages: 1 });
     assert.deepEqual(await byAddress(DROPBOX, 100), { ids: ids(['c', 'd']), pages: 1 });
+  });
+
+  it('names the message in the detail of the transactions that sent and delivered it', async () => {
+    const detail = (side: Side, txHash: Hex) =>
+      sdk.data.evm.transactions.get({ chainId: String(side.evmChainId), txHash }, at());
+    const a = sent.a;
+    assert.deepEqual((await detail(c, a.receipt.transactionHash)).teleporterMessageInfo, {
+      teleporterMessageId: a.id,
+      direction: 'SOURCE_TRANSACTION',
+      destinationChainId: l1.blockchainId,
+    });
+    assert.deepEqual((await detail(l1, a.delivery!.transactionHash)).teleporterMessageInfo, {
+      teleporterMessageId: a.id,
+      direction: 'DESTINATION_TRANSACTION',
+      sourceChainId: c.blockchainId,
+    });
+    assert.equal(
+      (await detail(c, sent.b.delivery!.transactionHash)).teleporterMessageInfo?.direction,
+      'DESTINATION_TRANSACTION',
+    );
+    assert.equal((await detail(c, funding)).teleporterMessageInfo, undefined);
   });
 
   it('/openapi.json names the three routes as the real document does', async () => {

@@ -164,3 +164,33 @@ export async function renderIcmMessages(db: Kysely<DataSchema>, rows: MessageRow
       : { ...base, destinationTransaction, status: 'delivered_source_not_indexed' as const };
   });
 }
+
+/**
+ * TeleporterMessageInfo of a transaction: the first message (by id) it sent, else the first it
+ * delivered; the other end named by its blockchain id.
+ */
+export async function icmMessageInfoOfTx(db: Kysely<DataSchema>, chain: number, txHash: string) {
+  for (const side of ['src', 'dst'] as const) {
+    const row = await db
+      .selectFrom('evm_icm_messages')
+      .select(['message_id', 'source_blockchain_id', 'destination_blockchain_id'])
+      .where(`${side}_chain`, '=', chain)
+      .where(`${side}_tx_hash`, '=', txHash)
+      .orderBy('message_id')
+      .limit(1)
+      .executeTakeFirst();
+    if (row)
+      return side === 'src'
+        ? {
+            teleporterMessageId: row.message_id,
+            direction: 'SOURCE_TRANSACTION' as const,
+            destinationChainId: row.destination_blockchain_id,
+          }
+        : {
+            teleporterMessageId: row.message_id,
+            direction: 'DESTINATION_TRANSACTION' as const,
+            sourceChainId: row.source_blockchain_id,
+          };
+  }
+  return undefined;
+}

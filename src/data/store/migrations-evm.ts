@@ -447,3 +447,16 @@ export async function evmIcmMessages(db: AnyDb): Promise<void> {
     .columns(['message_id'])
     .execute();
 }
+
+/**
+ * The ICM message a transaction sent or delivered (`teleporterMessageInfo` of
+ * `transactions/{txHash}`): the message rows by each end's chain and transaction.
+ */
+export async function evmIcmMessagesByTx(db: AnyDb): Promise<void> {
+  for (const side of ['src', 'dst'] as const)
+    await db.schema
+      .createIndex(`evm_icm_messages_by_${side}_tx`)
+      .on('evm_icm_messages')
+      .columns([`${side}_chain`, `${side}_tx_hash`])
+      .execute();
+}

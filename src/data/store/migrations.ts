@@ -7,6 +7,7 @@ import {
   evmBlockDetails,
   evmCumulativeMetrics,
   evmIcmMessages,
+  evmIcmMessagesByTx,
   evmInitial,
   evmLatestAcrossChains,
   evmNativeTxsByBlock,
@@ -313,4 +314,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012_block_details_and_activity': { up: blockDetailsAndActivity },
   '0013_block_proposers': { up: blockProposers },
   '0014_evm_icm_messages': { up: evmIcmMessages },
+  '0015_evm_icm_messages_by_tx': { up: evmIcmMessagesByTx },
 };

@@ -288,6 +288,14 @@ export const TransactionDetail = Type.Object({
   internalTransactions: Opt(
     Type.Array(Type.Omit(InternalTransaction, ['blockNumber', 'blockTimestamp', 'blockHash', 'txHash'])),
   ),
+  teleporterMessageInfo: Opt(
+    Type.Object({
+      teleporterMessageId: Type.String(),
+      direction: StringEnum(['SOURCE_TRANSACTION', 'DESTINATION_TRANSACTION'] as const),
+      sourceChainId: Opt(Type.String()),
+      destinationChainId: Opt(Type.String()),
+    }),
+  ),
   networkTokenDetails: Type.Object({
     networkToken: Type.Object({
       name: Type.String(),

@@ -14,6 +14,7 @@ import {
   type ChainRow,
 } from '../../../evm/read-model.js';
 import { transactionDetail } from '../../../evm/transaction-detail.js';
+import { icmMessageInfoOfTx } from '../../../evm/icm.js';
 import { checksumAddress, hexToBigInt } from '../../../evm/abi.js';
 import { CURRENCIES, type Currency } from '../../api-keys.js';
 import { ERROR_RESPONSES, StringEnum } from '../../schemas/common.js';
@@ -47,7 +48,9 @@ async function transactionResponse(evm: EvmRouteDeps, chain: ChainRow, txHash: s
   );
   if (!tx) throw new UpstreamUnavailableError(`the node does not know transaction ${detail.native.txHash}`);
   const price = nativeTokenPrice(chain, currency, evm.prices);
+  const icm = await icmMessageInfoOfTx(evm.db, Number(chain.evm_chain_id), detail.native.txHash);
   return {
+    ...(icm ? { teleporterMessageInfo: icm } : {}),
     erc20Transfers: detail.erc20Transfers,
     erc721Transfers: detail.erc721Transfers,
     erc1155Transfers: detail.erc1155Transfers,
