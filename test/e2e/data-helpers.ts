@@ -1,5 +1,36 @@
-/** Helpers of the chain-data end-to-end tests: waiting for the indexer, walking chainkit pages. */
+/**
+ * Helpers of the chain-data end-to-end tests: waiting for the indexer, walking chainkit pages,
+ * running the `flurry indexer` and `flurry api` roles.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
 import { call } from '../helpers/devnet.js';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+
+export interface Role {
+  child: ChildProcess;
+  /** The JSON line the role printed when ready. */
+  facts: any;
+  exited: Promise<number | null>;
+}
+
+/** Starts `flurry <args> --json` and resolves once it printed its ready line. */
+export async function startRole(args: string[], logLevel = 'warn'): Promise<Role> {
+  const child = spawn(process.execPath, [BIN, ...args, '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FLURRY_LOG_LEVEL: logLevel },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const facts = await new Promise<any>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited ${code}: ${stderr}`)));
+  });
+  return { child, facts, exited };
+}
 
 /** Waits until the indexer has read everything the node's X and P indexes hold right now. */
 export async function waitIndexed(nodeUrl: string, dataUrl: string): Promise<void> {

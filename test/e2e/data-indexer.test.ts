@@ -5,16 +5,15 @@
  * `flurry api --workers 2` serves one port from two processes.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
-import path from 'node:path';
-import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { avaxSerial, BigIntPr, Id, Int, TransferOutput, utils, Utxo } from '@avalabs/avalanchejs';
 import { sql } from 'kysely';
 import { createDatabase, type DataDatabase } from '../../src/data/store/database.js';
 import { call, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
+import { startRole, type Role } from './data-helpers.js';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import {
   amountOf,
@@ -29,7 +28,6 @@ import {
   waitAccepted,
 } from './xchain-helpers.js';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/flurry.js');
 const TABLES: [string, string][] = [
   ['blocks', 'chain_id, height'],
   ['transactions', 'tx_hash'],
@@ -44,27 +42,6 @@ const TABLES: [string, string][] = [
   ['rewards', 'utxo_id'],
   ['reward_addresses', 'address, seq, utxo_id'],
 ];
-
-interface Role {
-  child: ChildProcess;
-  facts: any;
-  exited: Promise<number | null>;
-}
-
-async function startRole(args: string[]): Promise<Role> {
-  const child = spawn(process.execPath, [BIN, ...args, '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FLURRY_LOG_LEVEL: 'warn' },
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const facts = await new Promise<any>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited ${code}: ${stderr}`)));
-  });
-  return { child, facts, exited };
-}
 
 /** POST on a fresh connection (no keep-alive), so consecutive requests may reach other workers. */
 function postJson(url: string, body: unknown): Promise<{ status: number; body: any }> {

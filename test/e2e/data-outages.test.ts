@@ -5,7 +5,7 @@
  * `flurry indexer` started before the node it reads.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -14,6 +14,7 @@ import { createDatabase } from '../../src/data/store/database.js';
 import { writeHeartbeat } from '../../src/data/store/queries/heartbeats.js';
 import { startDevnet, tempDir } from '../helpers/devnet.js';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { startRole, type Role } from './data-helpers.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flurry.js');
 
@@ -72,27 +73,6 @@ async function startRelay(target: { host: string; port: number }) {
   };
 }
 
-interface Role {
-  child: ChildProcess;
-  facts: any;
-  exited: Promise<number | null>;
-}
-
-async function startRole(args: string[]): Promise<Role> {
-  const child = spawn(process.execPath, [BIN, ...args, '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FLURRY_LOG_LEVEL: 'fatal' },
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const facts = await new Promise<any>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited ${code}: ${stderr}`)));
-  });
-  return { child, facts, exited };
-}
-
 async function getJson(url: string): Promise<{ status: number; body: any; ms: number }> {
   const t0 = Date.now();
   const res = await fetch(url, { signal: AbortSignal.timeout(20_000) });
@@ -111,17 +91,20 @@ describe('flurry api over PostgreSQL through database outages', { skip: postgres
     const direct = new URL(await cluster.createDatabase('outage'));
     relay = await startRelay({ host: direct.hostname, port: Number(direct.port) });
     direct.port = String(relay.port);
-    api = await startRole([
-      'api',
-      '--database-url',
-      direct.href,
-      '--data-dir',
-      tempDir('flurry-outage-'),
-      '--data-port',
-      '0',
-      '--metrics-port',
-      '0',
-    ]);
+    api = await startRole(
+      [
+        'api',
+        '--database-url',
+        direct.href,
+        '--data-dir',
+        tempDir('flurry-outage-'),
+        '--data-port',
+        '0',
+        '--metrics-port',
+        '0',
+      ],
+      'fatal',
+    );
     data = api.facts.urls.data;
     metrics = api.facts.urls.metrics;
   });
@@ -227,17 +210,10 @@ describe('flurry indexer started before its node', () => {
       assert.equal(await early.exited, 0);
 
       // An API given the node reports it in its health check, and reports it gone.
-      const api = await startRole([
-        'api',
-        '--data-dir',
-        dataDir,
-        '--node-url',
-        node.url,
-        '--data-port',
-        '0',
-        '--metrics-port',
-        '0',
-      ]);
+      const api = await startRole(
+        ['api', '--data-dir', dataDir, '--node-url', node.url, '--data-port', '0', '--metrics-port', '0'],
+        'fatal',
+      );
       try {
         const up = await getJson(`${api.facts.urls.data}/v1/health-check`);
         assert.equal(up.status, 200);
