@@ -1683,13 +1683,14 @@ describe('contracts, NFTs and chains', () => {
     assert.equal(cChain.wsUrl, stack.devnet.facts.urls.cChainWs);
     assert.equal(cChain.networkToken.symbol, 'AVAX');
     assert.equal(cChain.vmName, 'EVM');
-    assert.deepEqual(cChain.enabledFeatures, ['nftIndexing']);
+    assert.deepEqual(cChain.enabledFeatures, ['nftIndexing', 'teleporter']);
     assert.equal((await sdk.data.evm.chains.list({ network: 'mainnet' }, at)).chains.length, 0);
-    assert.ok(
-      (await sdk.data.evm.chains.list({ network: 'testnet', feature: 'nftIndexing' }, at)).chains.some(
-        (x) => x.chainId === chainId,
-      ),
-    );
+    for (const feature of ['nftIndexing', 'teleporter'] as const)
+      assert.ok(
+        (await sdk.data.evm.chains.list({ network: 'testnet', feature }, at)).chains.some(
+          (x) => x.chainId === chainId,
+        ),
+      );
     assert.equal((await glacier.evmChains.supportedChains({ feature: 'webhooks' as any })).chains.length, 0);
   });
 

@@ -24,7 +24,8 @@ export async function discoverEvmChains(
   const ws = base.replace(/^http/, 'ws');
   const node = createNodeClient(base, 10_000);
   const testnet = network.name !== 'mainnet' ? 1 : 0;
-  const features = JSON.stringify(['nftIndexing']);
+  // Every indexed chain has its NFT metadata fetched and its ICM (Teleporter) messages indexed.
+  const features = JSON.stringify(['nftIndexing', 'teleporter']);
   const now = Date.now();
 
   const cChainId =
