@@ -5,6 +5,7 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
+import { cutPage } from '../store/keyset-page.js';
 import type {
   EvmChainTable,
   EvmContractTable,
@@ -395,17 +396,12 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       .orderBy('sub_index', 'desc')
       .limit(limit + 1)
       .execute();
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: await transferItems(chain, page),
-      next:
-        rows.length <= limit
-          ? undefined
-          : inBatch
-            ? [Number(last.block_number), Number(last.log_index), Number(last.sub_index)]
-            : [Number(last.block_number), Number(last.log_index)],
-    };
+    const { rows: page, next } = cutPage(rows, limit, (last): Cursor =>
+      inBatch
+        ? [Number(last.block_number), Number(last.log_index), Number(last.sub_index)]
+        : [Number(last.block_number), Number(last.log_index)],
+    );
+    return { items: await transferItems(chain, page), next };
   }
 
   return {
@@ -420,12 +416,11 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
         .orderBy('tx_index', 'desc')
         .limit(args.limit + 1)
         .execute();
-      const page = rows.slice(0, args.limit);
-      const last = page[page.length - 1];
-      return {
-        items: page.map((r) => nativeTxItem(r)),
-        next: rows.length > args.limit ? [Number(last.block_number), Number(last.tx_index)] : undefined,
-      };
+      const { rows: page, next } = cutPage(rows, args.limit, (last): Cursor => [
+        Number(last.block_number),
+        Number(last.tx_index),
+      ]);
+      return { items: page.map((r) => nativeTxItem(r)), next };
     },
 
     /** An address's ERC-20, ERC-721 or ERC-1155 transfers (see transferPage for the keyset). */
@@ -472,8 +467,11 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
         .orderBy('trace_index', 'desc')
         .limit(args.limit + 1)
         .execute()) as Selectable<DataSchema['evm_internal_txs']>[];
-      const page = rows.slice(0, args.limit);
-      const last = page[page.length - 1];
+      const { rows: page, next } = cutPage(rows, args.limit, (last): Cursor => [
+        Number(last.block_number),
+        Number(last.tx_index),
+        Number(last.trace_index),
+      ]);
       return {
         items: page.map((r) => ({
           blockNumber: String(r.block_number),
@@ -482,10 +480,7 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
           txHash: r.tx_hash,
           ...internalTxItem(r),
         })),
-        next:
-          rows.length > args.limit
-            ? [Number(last.block_number), Number(last.tx_index), Number(last.trace_index)]
-            : undefined,
+        next,
       };
     },
 
@@ -586,20 +581,16 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
         .orderBy('seq', 'desc')
         .limit(args.limit + 1)
         .execute();
-      const page = rows.slice(0, args.limit);
+      const { rows: page, next } = cutPage(rows, args.limit, (last): [number, number] => [
+        Number(last.block_number),
+        Number(last.seq),
+      ]);
       const contracts = await contractsByAddress(
         db,
         args.chain,
         page.map((r) => r.address),
       );
-      const last = page[page.length - 1];
-      return {
-        items: page.map((r) => contractItem(r.address, contracts.get(r.address))),
-        next:
-          rows.length > args.limit
-            ? ([Number(last.block_number), Number(last.seq)] as [number, number])
-            : undefined,
-      };
+      return { items: page.map((r) => contractItem(r.address, contracts.get(r.address))), next };
     },
 
     async collectionTokens(args: { chain: number; contract: string; after?: string; limit: number }) {
@@ -613,12 +604,9 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
         .orderBy('token_key', 'asc')
         .limit(args.limit + 1)
         .execute();
-      const page = rows.slice(0, args.limit);
+      const { rows: page, next } = cutPage(rows, args.limit, (last) => last.token_key);
       const c = (await contractsByAddress(db, args.chain, [args.contract])).get(args.contract);
-      return {
-        items: page.map((r) => nftTokenItem(r, c)),
-        next: rows.length > args.limit ? page[page.length - 1].token_key : undefined,
-      };
+      return { items: page.map((r) => nftTokenItem(r, c)), next };
     },
 
     /** A contract the indexer saw deployed or emitting token events, or a 404. */

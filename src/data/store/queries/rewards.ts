@@ -1,6 +1,7 @@
 /** Paid staking rewards of addresses or node ids, keyset on (seq, utxo id). */
 import type { Kysely, Selectable } from 'kysely';
 import type { DataSchema, RewardTable } from '../schema.js';
+import { cutPage } from '../keyset-page.js';
 import type { SortOrder } from './utxos.js';
 
 export type RewardRow = Selectable<RewardTable>;
@@ -50,7 +51,7 @@ export async function listRewards(
     const c = a.seq - b.seq || (a.utxo_id < b.utxo_id ? -1 : a.utxo_id > b.utxo_id ? 1 : 0);
     return q.sortOrder === 'asc' ? c : -c;
   });
-  const page = unique.slice(0, q.limit);
+  const { rows: page, next } = cutPage(unique, q.limit, (last) => ({ seq: last.seq, id: last.utxo_id }));
   if (page.length === 0) return { rows: [] };
   const rows = await db
     .selectFrom('rewards')
@@ -62,9 +63,5 @@ export async function listRewards(
     )
     .execute();
   const byId = new Map(rows.map((r) => [r.utxo_id, r]));
-  const last = page[page.length - 1];
-  return {
-    rows: page.map((k) => byId.get(k.utxo_id)!).filter(Boolean),
-    next: unique.length > q.limit ? { seq: last.seq, id: last.utxo_id } : undefined,
-  };
+  return { rows: page.map((k) => byId.get(k.utxo_id)!).filter(Boolean), next };
 }

@@ -4,6 +4,7 @@
  */
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { DataSchema, UtxoTable } from '../schema.js';
+import { cutPage } from '../keyset-page.js';
 import { cachedRows } from '../query-cache.js';
 import { renderUtxoDocument, type UtxoDocRow } from '../utxo-document.js';
 
@@ -149,8 +150,7 @@ export async function listUtxos(
         compare(a, b, q.sortOrder),
       )
     : await pageRows(db, q, 0);
-  const more = parts.length > q.limit;
-  const rows = more ? parts.slice(0, q.limit) : parts;
+  const { rows, next } = cutPage(parts, q.limit, (last) => ({ key: last.key, id: last.utxo_id }));
   if (rows.length === 0) return { rows: [] };
   // Rows indexed before documents existed are rendered from their columns.
   const missing = rows.filter((r) => !r.doc).map((r) => r.utxo_id);
@@ -159,8 +159,7 @@ export async function listUtxos(
     const docs = new Map(full.map((r) => [r.utxo_id, renderUtxoDocument(r)]));
     for (const r of rows) if (!r.doc) r.doc = docs.get(r.utxo_id) ?? null;
   }
-  const last = rows[rows.length - 1];
-  return { rows, next: more ? { key: last.key, id: last.utxo_id } : undefined };
+  return { rows, next };
 }
 
 /** Every UTXO of the addresses that existed at `ts` (created at or before, not spent by then). */
