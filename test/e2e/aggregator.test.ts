@@ -34,6 +34,7 @@ import {
   type BlsKey,
 } from './pchain-helpers.js';
 import { createSubnetEvmChain, pAddress } from './subnet-evm-helpers.js';
+import { blockIdOf } from './proposer-helpers.js';
 
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 
@@ -116,7 +117,7 @@ async function newXBlockMessage(net: Devnet): Promise<Uint8Array> {
   return unsignedMessage(
     5,
     utils.base58check.decode(net.facts.chains.X.blockchainID),
-    hashPayload(utils.base58check.decode(last.id)),
+    hashPayload(utils.base58check.decode(blockIdOf(last))),
   );
 }
 
@@ -143,7 +144,7 @@ describe('signature aggregator', () => {
     message = unsignedMessage(
       5,
       utils.base58check.decode(net.facts.chains.X.blockchainID),
-      hashPayload(utils.base58check.decode(last.id)),
+      hashPayload(utils.base58check.decode(blockIdOf(last))),
     );
     peers = (await call(`${net.url}/ext/info`, 'info.peers')).peers;
   });

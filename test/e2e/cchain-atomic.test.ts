@@ -16,6 +16,7 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { unwrapContainer } from './proposer-helpers.js';
 
 const EWOQ_KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
@@ -120,7 +121,10 @@ describe('C-chain atomic transactions with avalanchejs', () => {
     const parsed = await evmApi.getAtomicTx({ txID, encoding: 'hex' } as any);
     assert.ok(parsed);
     const last = await result(`${net.url}/ext/index/C/block`, 'index.getLastAccepted', { encoding: 'hex' });
-    const blockBytes = Buffer.from(last.bytes.slice(2, -8), 'hex');
+    // A proposervm block around the C-chain block, as on the reference node.
+    const wrapped = unwrapContainer(last.bytes);
+    assert.equal(last.id, wrapped.id);
+    const blockBytes = Buffer.from(wrapped.inner);
     const [header, , , , extData] = RLP.decode(blockBytes) as any[];
     assert.equal(BigInt('0x' + Buffer.from(header[8]).toString('hex')), height);
     assert.ok(Buffer.from(extData).toString('hex').includes(signedHex.slice(4)));

@@ -23,6 +23,7 @@ import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { collectPages, waitIndexed } from './data-helpers.js';
 import { blsKey, EWOQ_ADDR, EWOQ_KEY, signAndIssue, testNodeId } from './pchain-helpers.js';
 import { waitAccepted } from './xchain-helpers.js';
+import { unwrapContainer } from './proposer-helpers.js';
 
 const AVAX = 1_000_000_000n;
 const SUBNET_EVM_VM = 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy';
@@ -204,7 +205,23 @@ describe('chain-data primary-network blocks, network details, activity, pending 
       assert.equal(walked.items.length, count);
       assert.equal(walked.pages, Math.ceil(count / 2));
       assert.equal(new Set(walked.items.map((b) => b.blockHash)).size, count);
-      const byId = new Map(containers.map((c) => [c.id, c]));
+      // Containers are proposervm blocks (but the P-chain genesis); blockHash is the inner block's id.
+      const inner = (c: any) => {
+        try {
+          return unwrapContainer(c.bytes);
+        } catch {
+          return undefined;
+        }
+      };
+      const byId = new Map(
+        containers.map((c) => {
+          const w = inner(c);
+          return [
+            w?.innerId ?? c.id,
+            { ...c, size: w ? w.inner.length : utils.hexToBuffer(c.bytes).length - 4 },
+          ];
+        }),
+      );
       const heights = walked.items.map((b) => Number(b.blockNumber));
       assert.deepEqual(
         heights,
@@ -215,8 +232,7 @@ describe('chain-data primary-network blocks, network details, activity, pending 
       for (const b of walked.items) {
         const c = byId.get(b.blockHash);
         assert.ok(c, `block ${b.blockHash} is in the node's index`);
-        // Container hex carries a 4-byte checksum after the block bytes.
-        assert.equal(b.blockSizeBytes, utils.hexToBuffer(c.bytes).length - 4);
+        assert.equal(b.blockSizeBytes, c.size);
         const json = (await call(endpoint, method, { height: b.blockNumber, encoding: 'json' })).block;
         assert.equal(json.id ?? b.blockHash, b.blockHash);
         assert.equal(json.parentID, b.parentHash);

@@ -1,13 +1,14 @@
 /**
  * The data platform against a node whose index holds proposervm-wrapped blocks, as a real
  * AvalancheGo node's does. The devnet node runs alone; a relay written here stands in front of
- * it, passing every request through unchanged except the X and P block indexes, whose
- * containers it wraps the way AvalancheGo lays them out (signed with a test certificate,
- * unsigned, Granite, options around P-chain commit blocks; the genesis P block left unwrapped, as
- * the earliest blocks of a real P-chain are) and names by their proposervm ids. `flurry indexer` and `flurry api` read the
- * relay; through @avalanche-sdk/chainkit the block routes must give the blocks the node itself
- * names (inner ids, heights, txs), the proposer details the relay wrapped in, and
- * `nodes/{nodeId}/blocks` exactly the blocks signed with the test certificate.
+ * it, passing every request through unchanged except the X and P block indexes, whose containers
+ * (unsigned proposervm blocks on the devnet) it unwraps and wraps again in every variant
+ * AvalancheGo lays out (signed with a test certificate, unsigned, Granite, options around P-chain
+ * commit blocks; the genesis P block left unwrapped, as the earliest blocks of a real P-chain are)
+ * and names by their proposervm ids. `flurry indexer` and `flurry api` read the relay; through
+ * @avalanche-sdk/chainkit the block routes must give the blocks the node itself names (inner ids,
+ * heights, txs), the proposer details the relay wrapped in, and `nodes/{nodeId}/blocks` exactly
+ * the blocks signed with the test certificate.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -18,6 +19,7 @@ import { addTxSignatures, avm, Context, pvm, TransferableOutput, utils } from '@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { call, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
 import { TEST_CERT_DER, TEST_CERT_NODE_ID, wrapOption, wrapSigned } from '../helpers/proposervm.js';
+import { unwrapContainer } from './proposer-helpers.js';
 import { collectPages, startRole, waitIndexed, type Role } from './data-helpers.js';
 import { blsKey, EWOQ_ADDR, EWOQ_KEY, signAndIssue, testNodeId } from './pchain-helpers.js';
 import { waitAccepted } from './xchain-helpers.js';
@@ -55,12 +57,26 @@ async function startRelay(nodeUrl: string) {
   const chains = { X: [] as Wrapped[], P: [] as Wrapped[] };
   const byProposerId = new Map<string, string>();
 
+  /**
+   * The chain's block in the node's container `c`: the devnet wraps every block container in an
+   * unsigned proposervm block (named by its id) but the genesis blocks, which it leaves plain.
+   */
+  function nodeInner(c: any): Uint8Array {
+    const raw = utils.hexToBuffer(c.bytes).slice(0, -4);
+    if (Number(c.index) === 0) {
+      assert.equal(c.id, cb58(sha256(raw)), 'the genesis container is the block itself');
+      return raw;
+    }
+    const unwrapped = unwrapContainer(raw);
+    assert.equal(c.id, unwrapped.id, 'the devnet names a container by its proposervm block id');
+    return unwrapped.inner;
+  }
+
   /** Wraps container `c` (at `index`) of `chain`, whose previous block is `prev`. */
   function wrap(chain: 'X' | 'P', c: any, prev: Wrapped | undefined): Wrapped {
-    const inner = utils.hexToBuffer(c.bytes).slice(0, -4);
-    const innerId = cb58(sha256(inner));
-    assert.equal(c.id, innerId, 'the devnet names a container by its block id');
     const index = Number(c.index);
+    const inner = nodeInner(c);
+    const innerId = cb58(sha256(inner));
     const base = { index, innerId, innerSize: inner.length };
     // The earliest P-chain block (genesis) precedes the proposervm fork: not wrapped.
     if (chain === 'P' && index === 0) return { ...base, container: c };
@@ -102,7 +118,7 @@ async function startRelay(nodeUrl: string) {
         proposerTimestamp: Number(timestamp),
       };
     }
-    byProposerId.set(proposer.proposerId, innerId);
+    byProposerId.set(proposer.proposerId, c.id);
     return {
       ...base,
       proposer,

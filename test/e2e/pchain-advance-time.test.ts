@@ -10,6 +10,7 @@ import { Context, pvm, utils } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { blsKey, EWOQ_ADDR, signAndIssue, testNodeId } from './pchain-helpers.js';
+import { innerHex, unwrapContainer } from './proposer-helpers.js';
 
 const PRIMARY = '11111111111111111111111111111111LpoYY';
 const AVAX = 1_000_000_000n;
@@ -76,8 +77,11 @@ describe('P-chain time after platform.advanceTime', () => {
     assert.deepEqual(jsonBlock.txs, []);
 
     const last = await call(`${url}/ext/index/P/block`, 'index.getLastAccepted', { encoding: 'hex' });
-    assert.equal(last.id, id);
-    assert.equal(last.bytes, hexBlock);
+    // A proposervm block around the time block, named by its own id.
+    const wrapped = unwrapContainer(last.bytes);
+    assert.equal(last.id, wrapped.id);
+    assert.equal(wrapped.innerId, id);
+    assert.equal(innerHex(last), hexBlock);
     timeBlockIndex = Number(last.index);
     await indexedThrough(timeBlockIndex);
   });

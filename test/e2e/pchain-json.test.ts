@@ -22,6 +22,7 @@ import { avalancheLocal } from '@avalanche-sdk/client/chains';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { blsKey, EWOQ_ADDR, EWOQ_KEY, EWOQ_P, signAndIssue, testNodeId } from './pchain-helpers.js';
 import { createSubnetEvmChain, SUBNET_EVM_VM } from './subnet-evm-helpers.js';
+import { unwrapContainer } from './proposer-helpers.js';
 
 const PRIMARY = '11111111111111111111111111111111LpoYY';
 const SECP_FX = 'spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ';
@@ -335,15 +336,19 @@ describe('P-chain json encoding', () => {
     const container1 = (
       await rpc(`${net.url}/ext/index/P/block`, 'index.getContainerByIndex', { index: 1, encoding: 'hex' })
     ).body.result;
-    const first = await client.pChain.getBlock({ blockId: container1.id, encoding: 'json' });
+    // The container is a proposervm block whose parent is the (unwrapped) genesis container.
+    const wrapped1 = unwrapContainer(container1.bytes);
+    assert.equal(container1.id, wrapped1.id);
+    assert.equal(wrapped1.parentId, container0.id);
+    const first = await client.pChain.getBlock({ blockId: wrapped1.innerId, encoding: 'json' });
     assert.equal(first.encoding, 'json');
     assert.deepEqual(first, await client.pChain.getBlockByHeight({ height: 1, encoding: 'json' }));
     const b = first.block;
     assert.deepEqual(Object.keys(b), ['time', 'parentID', 'height', 'id', 'txs']);
     assert.equal(b.parentID, genesis.block.id);
     assert.equal(b.height, 1);
-    assert.equal(b.id, container1.id);
-    const bytes = Buffer.from(container1.bytes.slice(2, -8), 'hex');
+    assert.equal(b.id, wrapped1.innerId);
+    const bytes = Buffer.from(wrapped1.inner);
     assert.equal(BigInt(b.time), bytes.readBigUInt64BE(6), 'the time the block bytes carry');
     assert.deepEqual(b.txs, [await txJson(baseTxId)]);
   });

@@ -22,6 +22,7 @@ import { avalancheLocal } from '@avalanche-sdk/client/chains';
 import blst from '@chainsafe/blst';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { startDevnet, call, rpc, type Devnet } from '../helpers/devnet.js';
+import { innerHex, unwrapContainer } from './proposer-helpers.js';
 import {
   blsKey,
   EWOQ_ADDR,
@@ -160,8 +161,11 @@ describe('P-chain', () => {
       index: 1,
       encoding: 'hex',
     });
-    assert.equal(container.bytes, block.block);
-    const byId = await pResult(url, 'platform.getBlock', { blockID: container.id });
+    // As on the reference node, the container is a proposervm block around the P-chain block.
+    const wrapped = unwrapContainer(container.bytes);
+    assert.equal(innerHex(container), block.block);
+    assert.equal(container.id, wrapped.id);
+    const byId = await pResult(url, 'platform.getBlock', { blockID: wrapped.innerId });
     assert.equal(byId.block, block.block);
   });
 

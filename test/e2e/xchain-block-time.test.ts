@@ -18,6 +18,7 @@ import {
 } from '@avalabs/avalanchejs';
 import { startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
 import { EWOQ_ADDR, EWOQ_KEY, EWOQ_X, utxosOf, waitAccepted, xCall, xResult } from './xchain-helpers.js';
+import { innerHex, unwrapContainer } from './proposer-helpers.js';
 
 describe('X-chain block time and index catch-up', () => {
   let net: Devnet;
@@ -91,7 +92,11 @@ describe('X-chain block time and index catch-up', () => {
     );
     assert.equal(blocks.containers.length, 2, 'genesis and block 1');
     const one = await xResult(url, 'avm.getBlockByHeight', { height: 1 });
-    assert.equal(blocks.containers[1].bytes, one.block);
+    // Caught up as the reference indexes blocks: the genesis plain, block 1 in a proposervm block.
+    assert.equal(innerHex(blocks.containers[1]), one.block);
+    const wrapped = unwrapContainer(blocks.containers[1].bytes);
+    assert.equal(blocks.containers[1].id, wrapped.id);
+    assert.equal(wrapped.parentId, blocks.containers[0].id);
     const txs = await xResult(
       url,
       'index.getContainerRange',

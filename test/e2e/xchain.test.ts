@@ -53,6 +53,7 @@ import {
   xCall,
   xResult,
 } from './xchain-helpers.js';
+import { innerHex, unwrapContainer } from './proposer-helpers.js';
 
 const RECIPIENT_X = 'X-local1ur873jhz9qnaqv5qthk5sn3e8nj3e0kmggalnu';
 const RECIPIENT = utils.bech32ToBytes(RECIPIENT_X);
@@ -106,8 +107,23 @@ describe('X-chain with avalanchejs v5', () => {
     );
     assert.equal(indexed.id, txID);
     assert.equal(indexed.bytes, hex);
-    const blockIndexed = await xResult(url, 'index.getContainerByID', { id: block.id }, '/ext/index/X/block');
-    assert.equal(blockIndexed.bytes, byId.block);
+    // The block container is a proposervm block around the X-chain block, named by its own id.
+    const atHeight = await xResult(
+      url,
+      'index.getContainerByIndex',
+      { index: block.height, encoding: 'hex' },
+      '/ext/index/X/block',
+    );
+    const wrapped = unwrapContainer(atHeight.bytes);
+    assert.equal(wrapped.innerId, block.id);
+    assert.equal(atHeight.id, wrapped.id);
+    const blockIndexed = await xResult(
+      url,
+      'index.getContainerByID',
+      { id: wrapped.id },
+      '/ext/index/X/block',
+    );
+    assert.equal(innerHex(blockIndexed), byId.block);
     assert.equal(blockIndexed.index, String(block.height));
     return tx;
   }
@@ -588,7 +604,8 @@ describe('X-chain with avalanchejs v5', () => {
     const parent = await xResult(url, 'avm.getBlockByHeight', { height, encoding: 'json' });
     assert.equal(block.parentID, parent.block.id);
     const last = await xResult(url, 'index.getLastAccepted', {}, '/ext/index/X/block');
-    assert.equal(last.id, block.id);
+    assert.equal(unwrapContainer(last.bytes).innerId, block.id);
+    assert.equal(last.id, unwrapContainer(last.bytes).id);
     assert.ok(!(await xCall(url, 'avm.getTx', { txID: 'not-an-id' })).result);
   });
 });

@@ -3,7 +3,9 @@
  * Chains append to it inside the same database transaction that accepts the container, so the
  * index can never miss or duplicate an accepted container, even across `kill -9`.
  */
+import { fromCb58, toCb58 } from '../../shared/encoding.js';
 import { fitsSqlInteger, type NodeDatabase } from '../storage/database.js';
+import { buildProposerBlock, type ProposerWrap } from './proposer-block.js';
 
 export interface Container {
   readonly id: string;
@@ -42,6 +44,29 @@ export class ContainerIndex {
       )
       .run(this.name, this.count, id, Buffer.from(bytes), timestampMs);
     this.count++;
+  }
+
+  /**
+   * Appends a block, wrapped in a proposervm block as `wrap` says (unwrapped without it): the
+   * wrapper's parent is the previous container of this index (`innerParentId` when there is none)
+   * and the container id is the wrapper's id. Answers the container id.
+   */
+  appendBlock(
+    innerId: string,
+    innerParentId: string,
+    bytes: Uint8Array,
+    timestampMs: number,
+    wrap: ProposerWrap | undefined,
+  ): string {
+    if (!wrap) {
+      this.append(innerId, bytes, timestampMs);
+      return innerId;
+    }
+    const previous = this.count > 0n ? this.byIndex(this.count - 1n)?.id : undefined;
+    const block = buildProposerBlock(fromCb58(previous ?? innerParentId), bytes, wrap);
+    const id = toCb58(block.id);
+    this.append(id, block.bytes, timestampMs);
+    return id;
   }
 
   /** Re-reads the count after a rolled-back transaction. */

@@ -24,6 +24,7 @@ import {
 } from '@ethereumjs/util';
 import { createVM, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { Chain, ChainContext } from '../../chains/chain.js';
+import { proposerWrapAt } from '../../api/proposervm.js';
 import type { Logger } from '../../../shared/logger.js';
 import { toCb58 } from '../../../shared/encoding.js';
 import * as acp176 from './block/acp176.js';
@@ -608,7 +609,14 @@ export class EvmChain extends EventEmitter implements Chain {
           (extra?.atomicTxs ?? []).map((a) => ({ ...a, blockNumber: number })),
         );
         extra?.commit();
-        if (index) index.append(cb58Id(hash), blockBytes, acceptedMs);
+        if (index)
+          index.appendBlock(
+            cb58Id(hash),
+            cb58Id(parent.hash),
+            blockBytes,
+            acceptedMs,
+            proposerWrapAt(this.ctx, Number(timestamp)),
+          );
         this.ctx.clock.persist();
       });
     } catch (err) {

@@ -9,6 +9,7 @@ import { Utxo, pvmSerial, TransferOutput, BigIntPr, type OutputOwners } from '@a
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toCb58, fromCb58 } from '../../../shared/encoding.js';
 import type { ChainContext } from '../../chains/chain.js';
+import { epochAt, type ProposerWrap } from '../../index/proposer-block.js';
 import { blockId, encodeBlock, rewardValidatorTxBytes, type BlockKind } from './block/block.js';
 import { makeUtxo, parseSignedTx, type ParsedTx } from './codec.js';
 import type { PlatformConfig } from './config.js';
@@ -328,7 +329,17 @@ export class PlatformVM {
     const acceptedMs = Date.now();
     writeTxs(height);
     this.state.putBlock({ height, id, bytes, time, kind, acceptedMs });
-    this.ctx.index('P/block').append(toCb58(id), bytes, acceptedMs);
+    // Built on the tip before this block; a commit or abort is an option of its proposal.
+    const wrap: ProposerWrap =
+      kind === 'commit' || kind === 'abort'
+        ? { kind: 'option' }
+        : {
+            kind: 'block',
+            timestamp: BigInt(time),
+            pChainHeight: last.height,
+            epoch: epochAt(this.ctx.genesis.startTime, time, (t) => this.state.heightAtTime(t)),
+          };
+    this.ctx.index('P/block').appendBlock(toCb58(id), toCb58(last.id), bytes, acceptedMs, wrap);
   }
 
   /** Issues a proposal + commit block pair paying each staker whose period ended by now. */

@@ -6,6 +6,7 @@
 import { fromCb58, toCb58 } from '../../../shared/encoding.js';
 import { PRIMARY_NETWORK_ID, VM_IDS } from '../../../shared/networks.js';
 import type { Chain, ChainContext } from '../../chains/chain.js';
+import { pChainHeightAt, proposerWrapAt } from '../../api/proposervm.js';
 import { createXService } from './api/service.js';
 import { XVM } from './vm.js';
 
@@ -27,6 +28,7 @@ export async function createXChain(ctx: ChainContext): Promise<Chain> {
     blockTimeMs: ctx.config.blockTimeMs,
     txIndex: ctx.config.indexEnabled ? ctx.index('X/tx') : undefined,
     blockIndex: ctx.config.indexEnabled ? ctx.index('X/block') : undefined,
+    proposerWrap: (time, past) => proposerWrapAt(ctx, time, past ? pChainHeightAt(ctx, time) : undefined),
     genesisTime: ctx.genesis.startTime,
     allocations: ctx.genesis.xAllocations,
   });

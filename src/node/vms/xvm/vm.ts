@@ -9,6 +9,7 @@ import { parseId, toCb58 } from '../../../shared/encoding.js';
 import type { DevnetClock } from '../../clock.js';
 import type { Allocation } from '../../genesis/genesis.js';
 import type { ContainerIndex } from '../../index/container-index.js';
+import type { ProposerWrap } from '../../index/proposer-block.js';
 import type { NodeDatabase } from '../../storage/database.js';
 import type { SharedMemory } from '../components/shared-memory.js';
 import { inputIdOf } from '../components/utxo-id.js';
@@ -59,6 +60,11 @@ export interface XvmOptions {
   /** The `X/tx` and `X/block` indexes; absent while indexing is off. */
   readonly txIndex?: ContainerIndex;
   readonly blockIndex?: ContainerIndex;
+  /**
+   * The proposervm wrapper of a block with time `time` (Unix s) in the block index; `past` for a
+   * block accepted earlier (index catch-up). Without it blocks are indexed unwrapped.
+   */
+  readonly proposerWrap?: (time: number, past: boolean) => ProposerWrap;
   readonly genesisTime: number;
   readonly allocations: readonly Allocation[];
 }
@@ -112,14 +118,17 @@ export class XVM {
     if (blockIndex.size >= this.last.height + 1n) return;
     const nowMs = this.o.clock.nowMs();
     this.o.db.transaction(() => {
-      for (let h = 0n; h <= this.last.height; h++) {
+      // The block index always holds a prefix of the chain (its containers may be wrapped).
+      for (let h = blockIndex.size; h <= this.last.height; h++) {
         const block = this.state.blockByHeight(h);
-        if (!block || blockIndex.byId(block.id)) continue;
-        for (const txBytes of decodeBlock(block.bytes).txs) {
+        if (!block) continue;
+        const decoded = decodeBlock(block.bytes);
+        for (const txBytes of decoded.txs) {
           const txId = toCb58(idOf(txBytes));
           if (!txIndex.byId(txId)) txIndex.append(txId, txBytes, nowMs);
         }
-        blockIndex.append(block.id, block.bytes, nowMs);
+        const wrap = h === 0n ? undefined : this.o.proposerWrap?.(Number(block.time), true);
+        blockIndex.appendBlock(block.id, toCb58(decoded.parentId), block.bytes, nowMs, wrap);
       }
     });
   }
@@ -327,7 +336,13 @@ export class XVM {
         this.o.txIndex?.append(tx.idString, tx.bytes, acceptedMs);
       }
       this.state.putBlock(block);
-      this.o.blockIndex?.append(id, bytes, acceptedMs);
+      this.o.blockIndex?.appendBlock(
+        id,
+        parent.id,
+        bytes,
+        acceptedMs,
+        this.o.proposerWrap?.(Number(time), false),
+      );
       this.o.clock.persist();
     });
     this.last = block;
