@@ -2,6 +2,10 @@
  * What the REST service accepts in `{network}` and `{blockchainId}`, resolved against the one
  * network identity this service indexes. Addresses are checked as bech32 with that network's
  * human-readable part.
+ *
+ * A local devnet is a test network, and the spec's clients (chainkit's closed enum among them)
+ * can only name mainnet, fuji or testnet: a devnet also answers to `fuji` and `testnet`, takes
+ * addresses with the test network's prefix besides its own, and reports the name it was asked by.
  */
 import { utils } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -30,11 +34,31 @@ export interface ResolvedChain {
 export function resolveNetwork(indexed: NetworkIdentity, requested: string): NetworkIdentity {
   const n = networkByName(requested);
   if (!n) throw new InvalidParameterError(`network must be one of ${NETWORK_PARAM_VALUES.join(', ')}`);
-  if (n.name !== indexed.name)
+  const served = answeringNetwork(indexed, n);
+  if (!served)
     throw new NotFoundError(
       `network "${requested}" is not indexed by this service (it indexes ${indexed.name})`,
     );
-  return n;
+  return served;
+}
+
+/** The indexed network when a request naming `requested` is its to answer. */
+export function answeringNetwork(
+  indexed: NetworkIdentity,
+  requested: NetworkIdentity,
+): NetworkIdentity | undefined {
+  if (requested.name === indexed.name) return requested;
+  if (isLocalDevnet(indexed) && requested.name === 'fuji') return indexed;
+  return undefined;
+}
+
+function isLocalDevnet(network: NetworkIdentity): boolean {
+  return network.name !== 'mainnet' && network.name !== 'fuji';
+}
+
+/** The `network` a response's `chainInfo` reports: the name the request used, as it used it. */
+export function reportedNetworkName(requested: string): string {
+  return requested.toLowerCase();
 }
 
 /** `{blockchainId}`: an alias, or a primary-network chain id of the indexed network. */
@@ -96,12 +120,13 @@ function parseAddressList(network: NetworkIdentity, list: string, max: number): 
     } catch {
       throw new InvalidParameterError(`invalid address "${p}"`);
     }
-    if (hrp !== network.hrp)
+    if (hrp !== network.hrp && !(isLocalDevnet(network) && hrp === NETWORKS.fuji.hrp))
       throw new InvalidParameterError(
         `address "${p}" is not a ${network.name} address (prefix ${network.hrp})`,
       );
     if (bytes.length !== 20) throw new InvalidParameterError(`invalid address "${p}"`);
-    out.add(utils.formatBech32(hrp, bytes));
+    // Stored and answered with the indexed network's own prefix.
+    out.add(utils.formatBech32(network.hrp, bytes));
   }
   return [...out];
 }

@@ -77,7 +77,7 @@ export async function buildDataApp(options: AppOptions): Promise<FastifyInstance
     frameworkErrors,
   });
   registerErrorHandling(app, options.logger);
-  registerAccessControl(app, options.access, options.limiter);
+  registerAccessControl(app, options.access, options.limiter, options.deps.network);
   await registerOpenApi(app, options.version);
   for (const route of [...ROUTES, ...(options.extraRoutes ?? [])]) await app.register(route, options.deps);
   return app;

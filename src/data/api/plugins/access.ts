@@ -6,7 +6,8 @@
  * Each route declares its weight as `config.computeUnits`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { networkByName } from '../../../shared/networks.js';
+import { networkByName, type NetworkIdentity } from '../../../shared/networks.js';
+import { answeringNetwork } from '../../networks.js';
 import { ForbiddenError, RateLimitedError, UnknownApiKeyError } from '../../internal/errors.js';
 import type { ApiAccessConfig, ApiKey } from '../api-keys.js';
 import type { RateLimiter } from '../rate-limiter.js';
@@ -42,6 +43,7 @@ export function registerAccessControl(
   app: FastifyInstance,
   access: ApiAccessConfig,
   limiter: RateLimiter,
+  indexed: NetworkIdentity,
 ): void {
   app.addHook('onRequest', async (request, reply) => {
     const cost = request.routeOptions.config?.computeUnits;
@@ -56,7 +58,9 @@ export function registerAccessControl(
       tier = access.tiers[key.tier];
       caller = `key:${given}`;
       const requested = networkOf(request.url);
-      const network = requested ? networkByName(requested) : undefined;
+      const named = requested ? networkByName(requested) : undefined;
+      // A local devnet also answers to fuji and testnet: the key must allow the devnet.
+      const network = named && (answeringNetwork(indexed, named) ?? named);
       if (key.networks && network && !key.networks.includes(network.name))
         throw new ForbiddenError(`this API key may not query the ${requested} network`);
     }

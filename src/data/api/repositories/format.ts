@@ -1,5 +1,6 @@
 /** Rows → response objects of the primary-network routes. Pure functions, no I/O. */
 import type { NetworkIdentity } from '../../../shared/networks.js';
+import { reportedNetworkName } from '../../networks.js';
 import { amountText } from '../../store/amounts.js';
 import type { AssetRow } from '../../store/queries/assets.js';
 import type { UtxoRow } from '../../store/queries/utxos.js';
@@ -30,10 +31,7 @@ export function chainName(network: NetworkIdentity, chainId: string): 'p-chain' 
 
 /** The network name a response reports: the one the request used (`testnet` stays `testnet`). */
 export function chainInfo(chainId: string, network: NetworkIdentity, requested: string) {
-  return {
-    chainName: chainName(network, chainId),
-    network: requested === 'testnet' ? 'testnet' : network.name,
-  };
+  return { chainName: chainName(network, chainId), network: reportedNetworkName(requested) };
 }
 
 const num = (v: number | string | null | undefined): number | undefined =>

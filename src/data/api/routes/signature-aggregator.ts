@@ -41,13 +41,11 @@ const TxParams = Type.Object({
 });
 
 /**
- * A local devnet is a test network, and the spec's (and chainkit's) network names stop at
- * mainnet, fuji and testnet: a spec client aggregating on a devnet names it fuji or testnet.
- * The message's own network id must still be the devnet's.
+ * A spec client aggregating on a local devnet names it fuji or testnet (`resolveNetwork`); the
+ * message's own network id must still be the devnet's.
  */
 function checkNetwork(deps: RouteDeps, network: Static<typeof Network>) {
-  const testName = network === 'fuji' || network === 'testnet';
-  if (!(deps.network.name === 'local' && testName)) resolveNetwork(deps.network, network);
+  resolveNetwork(deps.network, network);
 }
 
 export function signatureAggregatorRoute(aggregator: SignatureAggregator) {

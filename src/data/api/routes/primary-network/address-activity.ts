@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidParameterError } from '../../../internal/errors.js';
-import { parseAddresses, resolveChain, resolveNetwork } from '../../../networks.js';
+import { parseAddresses, reportedNetworkName, resolveChain, resolveNetwork } from '../../../networks.js';
 import { ERROR_RESPONSES, Network } from '../../schemas/common.js';
 import { ChainIdsOfAddresses, LastActivityTimestamp } from '../../schemas/primary-network-blocks.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
@@ -57,7 +57,8 @@ export default async function addressActivityRoute(app: FastifyInstance, deps: R
     if (!list) throw new InvalidParameterError('addresses is required');
     const activity = await deps.repo.lastActivity(chain.blockchainId, parseAddresses(network, list, max));
     // The real service names the network mainnet or fuji here (testnet is fuji).
-    return { ...activity, network: network.name };
+    const name = reportedNetworkName(params.network);
+    return { ...activity, network: name === 'testnet' ? 'fuji' : name };
   }
 
   const path = '/v1/networks/:network/blockchains/:blockchainId/lastActivityTimestampByAddresses';

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidParameterError } from '../../../internal/errors.js';
-import { parseCb58Id, resolveChain, resolveNetwork } from '../../../networks.js';
+import { parseCb58Id, reportedNetworkName, resolveChain, resolveNetwork } from '../../../networks.js';
 import { ERROR_RESPONSES, Network, StringEnum, PageToken, pageSize } from '../../schemas/common.js';
 import { AssetTransactionList } from '../../schemas/primary-network.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
@@ -89,7 +89,7 @@ export default async function assetTransactionsRoute(app: FastifyInstance, deps:
         transactions,
         chainInfo: {
           chainName: chain.alias,
-          network: params.network === 'testnet' ? 'testnet' : network.name,
+          network: reportedNetworkName(params.network),
         },
       };
     },

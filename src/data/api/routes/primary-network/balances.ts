@@ -1,7 +1,7 @@
 /** `GET /v1/networks/{network}/blockchains/{blockchainId}/balances`, at an optional blockTimestamp. */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { parseAddresses, resolveChain, resolveNetwork } from '../../../networks.js';
+import { parseAddresses, reportedNetworkName, resolveChain, resolveNetwork } from '../../../networks.js';
 import { ERROR_RESPONSES, Network } from '../../schemas/common.js';
 import { Balances } from '../../schemas/primary-network.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
@@ -40,7 +40,7 @@ export default async function balancesRoute(app: FastifyInstance, deps: RouteDep
         balances,
         chainInfo: {
           chainName: chain.alias,
-          network: params.network === 'testnet' ? 'testnet' : network.name,
+          network: reportedNetworkName(params.network),
         },
       };
     },

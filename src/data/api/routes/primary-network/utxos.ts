@@ -6,7 +6,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidParameterError } from '../../../internal/errors.js';
-import { parseAddresses, parseCb58Id, resolveChain, resolveNetwork } from '../../../networks.js';
+import {
+  parseAddresses,
+  parseCb58Id,
+  reportedNetworkName,
+  resolveChain,
+  resolveNetwork,
+} from '../../../networks.js';
 import type { UtxoCursor } from '../../../store/queries/utxos.js';
 import {
   ERROR_RESPONSES,
@@ -76,7 +82,7 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
     // The page is assembled as JSON text: each UTXO arrives already serialized.
     const chainInfo = {
       chainName: chain.alias,
-      network: params.network === 'testnet' ? 'testnet' : network.name,
+      network: reportedNetworkName(params.network),
     };
     const token = next ? `"nextPageToken":${JSON.stringify(deps.tokens.issue(scope, next))},` : '';
     return `{${token}"utxos":[${utxos.join(',')}],"chainInfo":${JSON.stringify(chainInfo)}}`;
