@@ -71,7 +71,12 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
     return { block: json.block(block.id, decoded, decoded.txs.map(readTx)), encoding };
   };
 
-  /** Fungible secp outputs of `addr`, as the deprecated balance calls count them. */
+  /**
+   * Fungible secp outputs of `addr`, as the deprecated balance calls count them: without
+   * `includePartial` only outputs the address holds alone (one owner, whatever the threshold:
+   * an output shared with another address is not the address's balance even when either may
+   * spend it) whose lock time has passed, as the reference filters them.
+   */
   const fungibleUtxos = (addr: Uint8Array, includePartial: boolean) => {
     const now = BigInt(deps.clock.nowSeconds());
     const out = [];
@@ -79,7 +84,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
       const utxo = readStoredUtxo(bytes);
       if (utxo.output.kind !== 'secpTransfer') continue;
       const { owners } = utxo.output;
-      if (!includePartial && (owners.locktime > now || owners.threshold > 1)) continue;
+      if (!includePartial && (owners.locktime > now || owners.addresses.length !== 1)) continue;
       out.push({ utxo, amount: utxo.output.amount });
     }
     return out;
