@@ -592,7 +592,7 @@ describe('X-chain with avalanchejs v5', () => {
     );
     assert.match(
       (await fail({ addresses: [`P-${EWOQ_X.slice(2)}`] }))!,
-      /expected chainID to be "2eNy1m.*" but was "1111.*LpoYY"/,
+      /mismatched chainIDs: expected "2eNy1m.*" but got "1111.*LpoYY"/,
     );
     assert.match(
       (await fail({ addresses: ['local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] }))!,
