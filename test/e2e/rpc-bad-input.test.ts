@@ -59,6 +59,10 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     }
     const wellFormedUnknown = await rpc(index, 'index.isAccepted', { id: AVAX_ASSET_ID });
     assert.deepEqual(wellFormedUnknown.body.result, { isAccepted: false });
+    // An unknown id is the index database's own error, as the reference passes it on.
+    for (const method of ['index.getContainerByID', 'index.getIndex']) {
+      assert.equal(await avalancheError(index, method, { id: AVAX_ASSET_ID }), 'not found');
+    }
   });
 
   it('names the param and the expected type when params do not decode', async () => {
