@@ -116,8 +116,9 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
         };
         const stored = chain.store.atomicTx(id);
         if (stored) return { tx: encode(stored.bytes), encoding, blockHeight: String(stored.blockNumber) };
-        const pending = mempool.getPending(id);
-        if (pending) return { tx: encode(pending.bytes), encoding };
+        // Pending or dropped: coreth serves any tx its mempool knows, without a block height.
+        const known = mempool.getKnown(id);
+        if (known) return { tx: encode(known.bytes), encoding };
         fail(`could not find tx ${toCb58(id)}`);
       },
       version: () => ({ version: `flurry/${FLURRY_VERSION}` }),
