@@ -23,15 +23,35 @@ export function fromPlainHex(text: string): Uint8Array {
   if (typeof text !== 'string' || !text.startsWith('0x'))
     throw new EncodingError('missing 0x prefix to hex encoding');
   const body = text.slice(2);
-  if (body.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(body)) throw new EncodingError('invalid hex encoding');
+  if (body.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(body)) throw goHexError(body);
   return new Uint8Array(Buffer.from(body, 'hex'));
+}
+
+const isHexDigit = (b: number) =>
+  (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
+
+/**
+ * Go's encoding/hex error for text that is not hex, as the reference passes it on: the first
+ * byte that is not a hex digit (`invalid byte: U+007A 'z'`, Go's %#U), else the odd length.
+ */
+function goHexError(body: string): EncodingError {
+  const bytes = Buffer.from(body, 'utf8');
+  const bad = bytes.findIndex((b) => !isHexDigit(b));
+  if (bad < 0) return new EncodingError('encoding/hex: odd length hex string');
+  const b = bytes[bad];
+  // %#U quotes the character when Go's strconv.IsPrint holds (here: Latin-1 printables).
+  const printable = (b >= 0x20 && b < 0x7f) || (b >= 0xa1 && b !== 0xad);
+  const code = `U+${b.toString(16).toUpperCase().padStart(4, '0')}`;
+  return new EncodingError(
+    `encoding/hex: invalid byte: ${code}${printable ? ` '${String.fromCharCode(b)}'` : ''}`,
+  );
 }
 
 /** Decodes checksummed hex, with the reference node's error messages. */
 export function fromCheckedHex(text: string): Uint8Array {
   const raw = fromPlainHex(text);
   const all = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-  if (all.length < 4) throw new EncodingError('insufficient length for checksum');
+  if (all.length < 4) throw new EncodingError('input string is smaller than the checksum size');
   const payload = all.subarray(0, all.length - 4);
   const sum = all.subarray(all.length - 4);
   if (!Buffer.from(checksum(payload)).equals(sum)) throw new EncodingError('invalid input checksum');

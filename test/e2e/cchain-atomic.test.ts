@@ -15,6 +15,7 @@ import {
   TransferableOutput,
   utils,
 } from '@avalabs/avalanchejs';
+import { privateKeyToAccount } from 'viem/accounts';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { unwrapContainer } from './proposer-helpers.js';
 
@@ -247,5 +248,68 @@ describe('C-chain atomic transactions with avalanchejs', () => {
     });
     assert.equal(status.body.result.status, 'Unknown');
     assert.equal(await cBalance(EWOQ_EVM), before);
+  });
+});
+
+describe('C-chain atomic txs dropped at block building', () => {
+  let net: Devnet;
+  before(async () => {
+    // Blocks wait 2 s for txs, so an EVM tx and an atomic tx issued one after the other share one.
+    net = await startDevnet({ command: 'node', args: ['--block-time', '2000'] });
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('reports an export whose nonce an EVM tx of the same block took as Dropped, and still serves it', async () => {
+    const rpcUrl = `${net.url}/ext/bc/C/rpc`;
+    const avaxUrl = `${net.url}/ext/bc/C/avax`;
+    const context = await Context.getContextFromURI(net.url);
+    const nonce = BigInt(await result(rpcUrl, 'eth_getTransactionCount', [EWOQ_EVM, 'latest']));
+    const account = privateKeyToAccount(utils.bufferToHex(EWOQ_KEY) as `0x${string}`);
+    const raw = await account.signTransaction({
+      chainId: Number(await result(rpcUrl, 'eth_chainId', [])),
+      type: 'eip1559',
+      to: EWOQ_EVM,
+      value: 1n,
+      gas: 21_000n,
+      maxFeePerGas: 10n ** 11n,
+      maxPriorityFeePerGas: 1n,
+      nonce: Number(nonce),
+    });
+    await result(rpcUrl, 'eth_sendRawTransaction', [raw]);
+    // The export is valid against the accepted state, where the nonce is still free.
+    const baseFee = BigInt(await result(rpcUrl, 'eth_baseFee', []));
+    const exportTx = evm.newExportTxFromBaseFee(
+      context,
+      (baseFee + 999_999_999n) / 1_000_000_000n,
+      1_000_000n,
+      context.xBlockchainID,
+      utils.hexToBuffer(EWOQ_EVM),
+      [EWOQ_SHORT],
+      nonce,
+    );
+    await addTxSignatures({ unsignedTx: exportTx, privateKeys: [EWOQ_KEY] });
+    const signed = utils.bufferToHex(utils.addChecksum(exportTx.getSignedTx().toBytes()));
+    const { txID } = await result(avaxUrl, 'avax.issueTx', { tx: signed });
+    assert.equal((await result(avaxUrl, 'avax.getAtomicTxStatus', { txID })).status, 'Processing');
+    const pending = await result(avaxUrl, 'avax.getAtomicTx', { txID });
+    assert.deepEqual(pending, { tx: signed, encoding: 'hex' });
+
+    // The EVM tx runs first in the block and takes the nonce, so the export is dropped.
+    const dropped = await until('the export dropped', async () => {
+      const s = await result(avaxUrl, 'avax.getAtomicTxStatus', { txID });
+      return s.status === 'Processing' ? undefined : s;
+    });
+    assert.equal(dropped.status, 'Dropped');
+    assert.match(dropped.reason, /nonce/);
+    assert.equal(dropped.blockHeight, undefined);
+    // As coreth: a dropped tx is still known, so it is served (without a block height).
+    assert.deepEqual(await result(avaxUrl, 'avax.getAtomicTx', { txID }), { tx: signed, encoding: 'hex' });
+    assert.deepEqual(await result(avaxUrl, 'native.getAtomicTx', { txID, encoding: 'hexnc' }), {
+      tx: utils.bufferToHex(exportTx.getSignedTx().toBytes()),
+      encoding: 'hexnc',
+    });
+    assert.equal(BigInt(await result(rpcUrl, 'eth_getTransactionCount', [EWOQ_EVM, 'latest'])), nonce + 1n);
   });
 });

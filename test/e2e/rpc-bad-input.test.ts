@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { utils } from '@avalabs/avalanchejs';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 
 const UINT64_MAX = '18446744073709551615';
@@ -58,6 +59,10 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     }
     const wellFormedUnknown = await rpc(index, 'index.isAccepted', { id: AVAX_ASSET_ID });
     assert.deepEqual(wellFormedUnknown.body.result, { isAccepted: false });
+    // An unknown id is the index database's own error, as the reference passes it on.
+    for (const method of ['index.getContainerByID', 'index.getIndex']) {
+      assert.equal(await avalancheError(index, method, { id: AVAX_ASSET_ID }), 'not found');
+    }
   });
 
   it('names the param and the expected type when params do not decode', async () => {
@@ -126,6 +131,72 @@ describe('node JSON-RPC refuses bad input clearly', () => {
       assert.match(await avalancheError(avax, method, [{ txID: 'bad' }]), /\(txID: "bad" is not/);
       assert.equal(await avalancheError(avax, method, [{}]), 'nil transaction ID');
     }
+  });
+
+  it('reads service addresses and startIndex as each reference service does, on X, P and C', async () => {
+    const avax = `${net.url}/ext/bc/C/avax`;
+    const [xChain, pChain, cChain] = (['X', 'P', 'C'] as const).map((c) => net.facts.chains[c].blockchainID);
+    const owner = net.facts.keys[0];
+    const bech = owner.xAddress.slice(2);
+    // A raw cb58 short id is an address on every chain, the C-chain's atomic API included.
+    const shortId = utils.base58check.encode(utils.bech32ToBytes(owner.xAddress));
+    const listed = await rpc(avax, 'avax.getUTXOs', { addresses: [shortId], sourceChain: 'X' });
+    assert.equal(listed.body.error, undefined);
+    assert.equal(listed.body.result.numFetched, '0');
+    assert.equal(listed.body.result.endIndex.address, owner.cAddress);
+    // An address of another chain: avalanchego's words on X and P, coreth's on C.
+    assert.equal(
+      await avalancheError(x, 'avm.getUTXOs', { addresses: [`P-${bech}`] }),
+      `couldn't parse address "P-${bech}": mismatched chainIDs: expected "${xChain}" but got "${pChain}"`,
+    );
+    assert.equal(
+      await avalancheError(p, 'platform.getUTXOs', { addresses: [`C-${bech}`] }),
+      `couldn't parse address "C-${bech}": mismatched chainIDs: expected "${pChain}" but got "${cChain}"`,
+    );
+    assert.equal(
+      await avalancheError(avax, 'avax.getUTXOs', { addresses: [`X-${bech}`], sourceChain: 'X' }),
+      `couldn't parse address "X-${bech}": expected chainID to be "${cChain}" but was "${xChain}"`,
+    );
+    // The hrp is checked before which chain the address names, the alias before the hrp.
+    const fuji = 'P-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t';
+    assert.equal(
+      await avalancheError(x, 'avm.getUTXOs', { addresses: [fuji] }),
+      `couldn't parse address "${fuji}": expected hrp "local" but got "fuji"`,
+    );
+    assert.equal(
+      await avalancheError(p, 'platform.getUTXOs', { addresses: [`Z-${bech}`] }),
+      `couldn't parse address "Z-${bech}": there is no ID with alias Z`,
+    );
+    // Either startIndex member given means both are read, and each must parse.
+    for (const [url, method, address, source] of [
+      [x, 'avm.getUTXOs', owner.xAddress, undefined],
+      [p, 'platform.getUTXOs', owner.pAddress, undefined],
+      [avax, 'avax.getUTXOs', owner.cAddress, 'X'],
+    ] as const) {
+      const call = (startIndex: unknown) =>
+        avalancheError(url, method, { addresses: [address], sourceChain: source, startIndex });
+      assert.equal(
+        await call({ address }),
+        "couldn't parse start index utxo: input string is smaller than the checksum size",
+      );
+      assert.equal(
+        await call({ utxo: AVAX_ASSET_ID }),
+        `couldn't parse start index address "": couldn't parse address "": no separator found in address`,
+      );
+      assert.match(
+        await call({ address: 'foo', utxo: AVAX_ASSET_ID }),
+        /^couldn't parse start index address "foo": couldn't parse address "foo": no separator found/,
+      );
+    }
+    // The deprecated balance calls wrap the address error once more.
+    assert.equal(
+      await avalancheError(x, 'avm.getBalance', { address: 'foo', assetID: 'AVAX' }),
+      `problem parsing address 'foo': couldn't parse address "foo": no separator found in address`,
+    );
+    assert.equal(
+      await avalancheError(x, 'avm.getAllBalances', { address: `P-${bech}` }),
+      `problem parsing address 'P-${bech}': couldn't parse address "P-${bech}": mismatched chainIDs: expected "${xChain}" but got "${pChain}"`,
+    );
   });
 
   it('holds EVM methods to their arity and argument types, as geth does', async () => {

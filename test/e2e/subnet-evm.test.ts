@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { pvm } from '@avalabs/avalanchejs';
 import { createPublicClient, parseEventLogs, webSocket, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
@@ -16,8 +17,10 @@ import {
   EWOQ_EVM,
   EWOQ_EVM_KEY,
   evmClients,
+  pAddress,
   PRECOMPILES,
 } from './subnet-evm-helpers.js';
+import { EWOQ_ADDR, EWOQ_KEY, signAndIssue } from './pchain-helpers.js';
 
 const GWEI = 1_000_000_000n;
 const ETHER = 10n ** 18n;
@@ -124,6 +127,7 @@ describe('Subnet-EVM chain', () => {
   let net: Devnet;
   let rpcUrl: string;
   let blockchainId: string;
+  let created: Awaited<ReturnType<typeof createSubnetEvmChain>>;
   const ewoq = privateKeyToAccount(EWOQ_EVM_KEY);
   const other = privateKeyToAccount(generatePrivateKey());
   const third = privateKeyToAccount(generatePrivateKey());
@@ -214,7 +218,8 @@ describe('Subnet-EVM chain', () => {
       gasLimit: '0xe4e1c0',
       difficulty: '0x0',
     };
-    ({ chainId: blockchainId } = await createSubnetEvmChain(net.url, genesis));
+    created = await createSubnetEvmChain(net.url, genesis);
+    blockchainId = created.chainId;
     rpcUrl = `${net.url}/ext/bc/${blockchainId}/rpc`;
     c = evmClients(rpcUrl, CHAIN_ID, ewoq);
   });
@@ -509,6 +514,46 @@ describe('Subnet-EVM chain', () => {
     });
     const { utils } = await import('@avalabs/avalanchejs');
     assert.equal(id, '0x' + Buffer.from(utils.base58check.decode(blockchainId)).toString('hex'));
+  });
+
+  it("lists the subnet's permissioned validators through the validators API, weights with every digit", async () => {
+    const { api, ctx, subnetId } = created;
+    const nodeId = (await api.getCurrentValidators()).validators[0].nodeID as string;
+    const start = BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
+    // Above 2^53: a JSON number a JavaScript reader would round, as Go writes every digit of it.
+    const weight = 2n ** 60n + 1n;
+    const add = pvm.newAddSubnetValidatorTx(
+      {
+        feeState: await api.getFeeState(),
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: (await api.getUTXOs({ addresses: [pAddress(ctx.hrp)] })).utxos,
+        nodeId,
+        subnetId,
+        subnetAuth: [0],
+        start,
+        end: start + 3_600n,
+        weight,
+      },
+      ctx,
+    );
+    const txID = await signAndIssue(api, add, [EWOQ_KEY], EWOQ_KEY);
+    const res = await fetch(`${net.url}/ext/bc/${blockchainId}/validators`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'validators.getCurrentValidators', params: {} }),
+    });
+    const text = await res.text();
+    const [v] = JSON.parse(text).result.validators;
+    assert.equal(v.validationID, txID);
+    assert.equal(v.nodeID, nodeId);
+    assert.equal(v.isL1Validator, false);
+    assert.equal(v.isActive, true);
+    assert.equal(typeof v.startTimestamp, 'number');
+    assert.ok(v.startTimestamp >= Number(start));
+    // Connected since it was first seen (or not tracked for a moment yet): 100%, never 0%.
+    assert.equal(v.isConnected, true);
+    assert.equal(v.uptimePercentage, 100);
+    assert.match(text, new RegExp(`"weight":${weight}[,}]`));
   });
 
   it("pushes newHeads over the chain's own WebSocket endpoint", async () => {

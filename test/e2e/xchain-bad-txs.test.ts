@@ -183,12 +183,20 @@ describe('X-chain refuses bad transactions', () => {
     await refused(checkedHex((await signedSend(1n, EWOQ_KEY, cCtx)).toBytes()), /wrong chain ID/);
   });
 
-  it('bad hex checksum and missing prefix', async () => {
+  it("bad hex: checksum, prefix, length and digits, in the words of Go's decoders", async () => {
     const hex = checkedHex((await signedSend(1n)).toBytes());
     const flipped = hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
     const message = await refused(flipped, /^problem decoding transaction: invalid input checksum$/);
     assert.ok(message);
     await refused(hex.slice(2), /missing 0x prefix/);
+    for (const short of ['0x', '0x123456']) {
+      await refused(short, /^problem decoding transaction: input string is smaller than the checksum size$/);
+    }
+    await refused(hex.slice(0, -1), /^problem decoding transaction: encoding\/hex: odd length hex string$/);
+    await refused(
+      hex.slice(0, 10) + 'zz' + hex.slice(12),
+      /^problem decoding transaction: encoding\/hex: invalid byte: U\+007A 'z'$/,
+    );
   });
 
   it('unknown asset', async () => {

@@ -209,6 +209,40 @@ describe('X-chain with avalanchejs v5', () => {
     assert.equal(status, 'Accepted');
   });
 
+  it('counts in balances only what the address holds alone and unlocked, unless includePartial', async () => {
+    const holder = utils.format('X', 'local', new Uint8Array(20).fill(0x42));
+    const holderAddr = utils.bech32ToBytes(holder);
+    const future = BigInt(Math.floor(Date.now() / 1000) + 365 * 24 * 3600);
+    const { utxos } = await xApi().getUTXOs({ addresses: [EWOQ_X] });
+    const tx = avm.newBaseTx(ctx, [EWOQ_ADDR], utxos, [
+      TransferableOutput.fromNative(ctx.avaxAssetID, 1_000n, [holderAddr]),
+      // Shared with another address, though either one alone may spend it.
+      TransferableOutput.fromNative(ctx.avaxAssetID, 20_000n, [holderAddr, RECIPIENT], 0n, 1),
+      TransferableOutput.fromNative(ctx.avaxAssetID, 300_000n, [holderAddr, RECIPIENT], 0n, 2),
+      TransferableOutput.fromNative(ctx.avaxAssetID, 4_000_000n, [holderAddr], future),
+    ]);
+    await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+    const { txID } = await xApi().issueSignedTx(tx.getSignedTx());
+    await waitAccepted(url, txID);
+
+    const alone = await xResult(url, 'avm.getBalance', { address: holder, assetID: 'AVAX' });
+    assert.equal(alone.balance, '1000');
+    assert.equal(alone.utxoIDs.length, 1);
+    assert.deepEqual((await xResult(url, 'avm.getAllBalances', { address: holder })).balances, [
+      { asset: 'AVAX', balance: '1000' },
+    ]);
+    const partial = await xResult(url, 'avm.getBalance', {
+      address: holder,
+      assetID: 'AVAX',
+      includePartial: true,
+    });
+    assert.equal(partial.balance, '4321000');
+    assert.equal(partial.utxoIDs.length, 4);
+    assert.ok(partial.utxoIDs.every((u: any) => u.txID === txID));
+    const all = await xResult(url, 'avm.getAllBalances', { address: holder, includePartial: true });
+    assert.deepEqual(all.balances, [{ asset: 'AVAX', balance: '4321000' }]);
+  });
+
   it('answers in hexc and hexnc, and refuses json where it answers bytes', async () => {
     const { utxos } = await xApi().getUTXOs({ addresses: [EWOQ_X] });
     const tx = avm.newBaseTx(ctx, [EWOQ_ADDR], utxos, [
@@ -558,7 +592,7 @@ describe('X-chain with avalanchejs v5', () => {
     );
     assert.match(
       (await fail({ addresses: [`P-${EWOQ_X.slice(2)}`] }))!,
-      /expected chainID to be "2eNy1m.*" but was "1111.*LpoYY"/,
+      /mismatched chainIDs: expected "2eNy1m.*" but got "1111.*LpoYY"/,
     );
     assert.match(
       (await fail({ addresses: ['local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u'] }))!,

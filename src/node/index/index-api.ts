@@ -8,6 +8,9 @@ import { ParamsShapeError, type Params } from '../rpc/params.js';
 import { toCheckedHex } from '../../shared/encoding.js';
 import type { Container, ContainerIndex } from './container-index.js';
 
+/** An id the index does not hold: the reference passes on its database's error unwrapped. */
+const NOT_FOUND = 'not found';
+
 /** Most containers one range call returns. */
 export const MAX_FETCH_ITEMS = 1024;
 
@@ -62,7 +65,7 @@ export function createIndexEndpoint(index: ContainerIndex): AvalancheEndpoint {
     getContainerByID: (params) => {
       checkEncoding(params);
       const c = index.byId(idOf(params));
-      if (!c) fail('container not found');
+      if (!c) fail(NOT_FOUND);
       return formatContainer(c);
     },
     getContainerRange: (params) => {
@@ -80,7 +83,7 @@ export function createIndexEndpoint(index: ContainerIndex): AvalancheEndpoint {
     getIndex: (params) => {
       checkEncoding(params);
       const c = index.byId(idOf(params));
-      if (!c) fail('container not found');
+      if (!c) fail(NOT_FOUND);
       return { index: c.index.toString() };
     },
     isAccepted: (params) => {

@@ -6,7 +6,8 @@
  */
 import { utils } from '@avalabs/avalanchejs';
 import { fromCb58, parseId, toCb58 } from '../../../../shared/encoding.js';
-import { ParamsShapeError, type Params } from '../../../rpc/params.js';
+import type { Params } from '../../../rpc/params.js';
+import { parseStartIndex, serviceAddressOrFail, type AddressBook } from '../../components/service-address.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
 import {
   decodeBytes,
@@ -36,18 +37,13 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
       return undefined;
     }
   };
-  const parseAddress = (text: string): Uint8Array => {
-    try {
-      const [alias, hrp, bytes] = utils.parse(text);
-      if (hrp !== network.hrp) throw new Error(`expected hrp "${network.hrp}" but got "${hrp}"`);
-      // As the reference's ParseLocalAddress: an address of another chain (X-…, P-…) is refused.
-      const owner = resolveChain(alias);
-      if (owner !== chain.blockchainID)
-        throw new Error(`expected chainID to be "${chain.blockchainID}" but was "${owner ?? alias}"`);
-      return bytes;
-    } catch (err) {
-      fail(`couldn't parse address "${text}": ${(err as Error).message}`);
-    }
+  // coreth's ParseServiceAddress: a cb58 short id, or an address of this chain (X-…, P-… refused).
+  const book: AddressBook = {
+    hrp: network.hrp,
+    chainId: chain.blockchainID,
+    aliases: [...chain.aliases, chain.blockchainID],
+    lookupChain: resolveChain,
+    wrongChainWording: 'coreth',
   };
   const decodeTx = (text: string, encoding: Encoding): Uint8Array => {
     try {
@@ -79,16 +75,10 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
           fail(
             `problem parsing source chainID "${sourceText}": there is no chain with alias/ID '${sourceText}'`,
           );
-        const addrs = addresses.map(parseAddress);
+        const addrs = addresses.map((text) => serviceAddressOrFail(book, text));
         const rawLimit = params.uint64('limit');
         const limit = rawLimit === 0n || rawLimit > BigInt(MAX_UTXOS) ? MAX_UTXOS : Number(rawLimit);
-        let after: { address: Uint8Array; inputId: Uint8Array } | undefined;
-        const start = params.object('startIndex');
-        if (start && (start.optionalString('address') || start.optionalString('utxo'))) {
-          const utxo = start.optionalId('utxo');
-          if (utxo === undefined) throw new ParamsShapeError('startIndex.utxo: missing');
-          after = { address: parseAddress(start.string('address')), inputId: parseId(utxo) };
-        }
+        const after = parseStartIndex(book, params.object('startIndex'));
         const page = ctx.sharedMemory.list(source, chain.blockchainID, addrs, limit, after);
         return {
           numFetched: String(page.utxos.length),
@@ -126,8 +116,9 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
         };
         const stored = chain.store.atomicTx(id);
         if (stored) return { tx: encode(stored.bytes), encoding, blockHeight: String(stored.blockNumber) };
-        const pending = mempool.getPending(id);
-        if (pending) return { tx: encode(pending.bytes), encoding };
+        // Pending or dropped: coreth serves any tx its mempool knows, without a block height.
+        const known = mempool.getKnown(id);
+        if (known) return { tx: encode(known.bytes), encoding };
         fail(`could not find tx ${toCb58(id)}`);
       },
       version: () => ({ version: `flurry/${FLURRY_VERSION}` }),

@@ -250,10 +250,14 @@ interface Pending {
 export type AtomicStatus =
   { status: 'Processing' } | { status: 'Dropped'; reason: string } | { status: 'Unknown' };
 
+/** How many dropped txs are remembered: coreth's mempool keeps its last 50 discarded txs. */
+export const MAX_DROPPED_TXS = 50;
+
 /** The atomic mempool and the block part that carries atomic txs. */
 export class AtomicMempool implements ExtraBlockBuilder {
   private readonly pending = new Map<string, Pending>();
-  private readonly dropped = new Map<string, string>();
+  /** Txs dropped at block building with why, oldest first (a Map keeps insertion order). */
+  private readonly dropped = new Map<string, { tx: ParsedAtomicTx; reason: string }>();
 
   constructor(
     private readonly ctx: AtomicContext,
@@ -271,13 +275,15 @@ export class AtomicMempool implements ExtraBlockBuilder {
   status(id: Uint8Array): AtomicStatus {
     const key = hex(id);
     if (this.pending.has(key)) return { status: 'Processing' };
-    const reason = this.dropped.get(key);
-    if (reason !== undefined) return { status: 'Dropped', reason };
+    const dropped = this.dropped.get(key);
+    if (dropped) return { status: 'Dropped', reason: dropped.reason };
     return { status: 'Unknown' };
   }
 
-  getPending(id: Uint8Array): ParsedAtomicTx | undefined {
-    return this.pending.get(hex(id))?.tx;
+  /** A tx the mempool knows: pending, or dropped and still remembered (coreth serves both). */
+  getKnown(id: Uint8Array): ParsedAtomicTx | undefined {
+    const key = hex(id);
+    return this.pending.get(key)?.tx ?? this.dropped.get(key)?.tx;
   }
 
   /** Verifies and pools a signed atomic tx; returns its id. */
@@ -329,7 +335,8 @@ export class AtomicMempool implements ExtraBlockBuilder {
         gas += g;
       } catch (err) {
         this.pending.delete(key);
-        this.dropped.set(key, (err as Error).message);
+        this.dropped.set(key, { tx: p.tx, reason: (err as Error).message });
+        if (this.dropped.size > MAX_DROPPED_TXS) this.dropped.delete(this.dropped.keys().next().value!);
       }
     }
     if (chosen.length === 0) return undefined;

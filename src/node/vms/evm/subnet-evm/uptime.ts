@@ -76,12 +76,15 @@ export class UptimeTracker {
     }
   }
 
-  /** Seconds online and the share of the tracked time. */
+  /**
+   * Seconds online and the share of the tracked time. Before any time has been tracked the share
+   * is 100%, as the reference reads an uptime whose best possible duration is still 0.
+   */
   uptimeOf(nodeID: string): { seconds: number; percentage: number } {
     const t = this.tracks.get(nodeID);
-    if (!t) return { seconds: 0, percentage: 0 };
+    if (!t) return { seconds: 0, percentage: 100 };
     const tracked = Math.max(0, this.lastTickMs - t.since) / 1000;
     const seconds = Math.min(t.up, tracked);
-    return { seconds: Math.floor(seconds), percentage: tracked > 0 ? (seconds / tracked) * 100 : 0 };
+    return { seconds: Math.floor(seconds), percentage: tracked > 0 ? (seconds / tracked) * 100 : 100 };
   }
 }

@@ -7,6 +7,7 @@
 import type { ChainContext } from '../../../chains/chain.js';
 import { formatNodeId, fromCb58, parseNodeId, toCb58 } from '../../../../shared/encoding.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
+import { jsonInteger } from '../../../rpc/json-integer.js';
 import { ParamsShapeError } from '../../../rpc/params.js';
 import type { PlatformChain } from '../../platformvm/chain.js';
 import type { UptimeTracker } from './uptime.js';
@@ -79,7 +80,8 @@ export function createValidatorsEndpoint(
           return {
             validationID: v.validationID,
             nodeID: v.nodeID,
-            weight: Number(v.weight),
+            // A uint64 Go writes with every digit (an L1's weights may pass 2^53).
+            weight: jsonInteger(v.weight),
             startTimestamp: v.startTimestamp,
             isActive: v.isActive,
             isL1Validator: v.isL1Validator,

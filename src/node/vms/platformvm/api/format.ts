@@ -3,6 +3,7 @@ import { utils, type OutputOwners } from '@avalabs/avalanchejs';
 import { fail } from '../../../rpc/errors.js';
 import { ParamsShapeError } from '../../../rpc/params.js';
 import { formatNodeId, fromCb58, toCb58 } from '../../../../shared/encoding.js';
+import { serviceAddressOrFail, type AddressBook } from '../../components/service-address.js';
 
 export function formatAddress(hrp: string, address: Uint8Array): string {
   return utils.format('P', hrp, address);
@@ -16,38 +17,11 @@ export function formatOwner(hrp: string, owner: OutputOwners) {
   };
 }
 
-/** Parses `P-<hrp>1…` (any alias of the P-chain) or a raw cb58 short id, as the reference does. */
-export function parseAddress(text: string, hrp: string, aliases: readonly string[]): Uint8Array {
-  if (!text.includes('-')) {
-    try {
-      const raw = fromCb58(text);
-      if (raw.length === 20) return raw;
-    } catch {
-      /* fall through to the bech32 error */
-    }
-  }
-  let parsed: [string, string, Uint8Array];
-  try {
-    parsed = utils.parse(text);
-  } catch (err) {
-    fail(`couldn't parse address "${text}": ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const [alias, gotHrp, bytes] = parsed;
-  if (!aliases.includes(alias))
-    fail(`couldn't parse address "${text}": mismatched chainIDs: expected "P" but got "${alias}"`);
-  if (gotHrp !== hrp) fail(`couldn't parse address "${text}": expected hrp "${hrp}" but got "${gotHrp}"`);
-  if (bytes.length !== 20) fail(`couldn't parse address "${text}": expected 20 bytes`);
-  return bytes;
-}
-
-export function parseAddresses(
-  texts: readonly string[],
-  hrp: string,
-  aliases: readonly string[],
-): Uint8Array[] {
+/** `P-<hrp>1…` addresses (any alias of the P-chain) or raw cb58 short ids, as the reference parses them. */
+export function parseAddresses(texts: readonly string[], book: AddressBook): Uint8Array[] {
   if (texts.length === 0) fail('no addresses provided');
   if (texts.length > 1024) fail(`number of addresses given, ${texts.length}, exceeds maximum, 1024`);
-  return texts.map((t) => parseAddress(t, hrp, aliases));
+  return texts.map((t) => serviceAddressOrFail(book, t));
 }
 
 /**

@@ -32,12 +32,12 @@ import {
   formatOwner,
   hex0x,
   nodeIdString,
-  parseAddress,
   parseAddresses,
   parseIdParam,
   percent,
   rfc3339,
 } from './format.js';
+import { parseStartIndex, type AddressBook } from '../../components/service-address.js';
 
 const MAX_UTXOS = 1024;
 const P_ALIASES = ['P', 'platform', '11111111111111111111111111111111LpoYY'];
@@ -71,6 +71,12 @@ function heightParam(params: Params, vm: PlatformVM): bigint {
 export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): AvalancheEndpoint {
   const network = ctx.config.network;
   const hrp = network.hrp;
+  const book: AddressBook = {
+    hrp,
+    chainId: network.pChainID,
+    aliases: P_ALIASES,
+    lookupChain: (alias) => ctx.chain(alias)?.blockchainID,
+  };
   const state = vm.state;
   const avax = network.avaxAssetID;
   const chainTime = () => state.lastBlock()!.time;
@@ -170,24 +176,6 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     return { ...l1ValidatorJson(v), subnetID: cb58(v.subnet), height: vm.height().toString() };
   };
 
-  /** getUTXOs' startIndex members, refused in the reference's words. */
-  const startAddress = (text: string) => {
-    try {
-      return parseAddress(text, hrp, P_ALIASES);
-    } catch (err) {
-      fail(
-        `couldn't parse start index address "${text}": ${err instanceof Error ? err.message : String(err)}`,
-      );
-    }
-  };
-  const startUtxo = (text: string) => {
-    try {
-      return parseId(text);
-    } catch (err) {
-      fail(`couldn't parse start index utxo: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-
   /**
    * A subnet's record, or the reference's error: "not found" for an unknown id, `"<id>" is not a
    * subnet` for another tx's id (`action` prefixes both, as each method words it).
@@ -251,15 +239,10 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     getUTXOs: (params) => {
       const encoding = encodingParam(params);
-      const addresses = parseAddresses(params.strings('addresses'), hrp, P_ALIASES);
+      const addresses = parseAddresses(params.strings('addresses'), book);
       let limit = Number(params.uint64('limit', BigInt(MAX_UTXOS)));
       if (limit <= 0 || limit > MAX_UTXOS) limit = MAX_UTXOS;
-      const start = params.object('startIndex');
-      let after: { address: Uint8Array; inputId: Uint8Array } | undefined;
-      // As the reference: either member given means both are read (and must parse).
-      if (start && (start.string('address') || start.string('utxo'))) {
-        after = { address: startAddress(start.string('address')), inputId: startUtxo(start.string('utxo')) };
-      }
+      const after = parseStartIndex(book, params.object('startIndex'));
       const source = params.optionalString('sourceChain');
       const page = source
         ? ctx.sharedMemory.list(resolveChain(source), network.pChainID, addresses, limit, after)
@@ -275,7 +258,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     getBalance: (params) => {
       const texts = params.strings('addresses');
       const single = params.optionalString('address');
-      const addresses = parseAddresses(single ? [...texts, single] : texts, hrp, P_ALIASES);
+      const addresses = parseAddresses(single ? [...texts, single] : texts, book);
       const now = BigInt(chainTime());
       const sums = { balance: 0n, unlocked: 0n, lockedStakeable: 0n, lockedNotStakeable: 0n };
       const seen = new Set<string>();
@@ -311,7 +294,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     getStake: (params) => {
       const encoding = encodingParam(params);
-      const addresses = parseAddresses(params.strings('addresses'), hrp, P_ALIASES).map((a) =>
+      const addresses = parseAddresses(params.strings('addresses'), book).map((a) =>
         Buffer.from(a).toString('hex'),
       );
       const validatorsOnly = params.boolean('validatorsOnly');

@@ -20,7 +20,7 @@ import type {
   TxOutput,
   XTx,
 } from '../txs/model.js';
-import { formatAddress } from './addresses.js';
+import { formatAddress } from '../../components/service-address.js';
 
 type Json = Record<string, unknown>;
 

@@ -18,7 +18,14 @@ import { MAX_ADDRESSES, MAX_UTXOS_TO_FETCH, NATIVE_ASSET } from '../constants.js
 import type { StoredBlock } from '../state/x-state.js';
 import { readStoredUtxo, readTx } from '../txs/model.js';
 import { IssueError, type XVM } from '../vm.js';
-import { AddressError, formatAddress, parseServiceAddress, type AddressBook } from './addresses.js';
+import {
+  AddressError,
+  formatAddress,
+  parseServiceAddress,
+  parseStartIndex,
+  serviceAddressOrFail,
+  type AddressBook,
+} from '../../components/service-address.js';
 import { JsonFormatter } from './json.js';
 import type { SharedMemory } from '../../components/shared-memory.js';
 import type { DevnetClock } from '../../../clock.js';
@@ -45,11 +52,13 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
   const { vm, book } = deps;
   const json = new JsonFormatter(book.hrp);
 
-  const address = (text: string): Uint8Array => {
+  const address = (text: string): Uint8Array => serviceAddressOrFail(book, text);
+  /** The deprecated balance calls wrap the address error once more, as the reference does. */
+  const balanceAddress = (text: string): Uint8Array => {
     try {
       return parseServiceAddress(book, text);
     } catch (err) {
-      if (err instanceof AddressError) fail(err.message);
+      if (err instanceof AddressError) fail(`problem parsing address '${text}': ${err.message}`);
       throw err;
     }
   };
@@ -71,7 +80,12 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
     return { block: json.block(block.id, decoded, decoded.txs.map(readTx)), encoding };
   };
 
-  /** Fungible secp outputs of `addr`, as the deprecated balance calls count them. */
+  /**
+   * Fungible secp outputs of `addr`, as the deprecated balance calls count them: without
+   * `includePartial` only outputs the address holds alone (one owner, whatever the threshold:
+   * an output shared with another address is not the address's balance even when either may
+   * spend it) whose lock time has passed, as the reference filters them.
+   */
   const fungibleUtxos = (addr: Uint8Array, includePartial: boolean) => {
     const now = BigInt(deps.clock.nowSeconds());
     const out = [];
@@ -79,7 +93,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
       const utxo = readStoredUtxo(bytes);
       if (utxo.output.kind !== 'secpTransfer') continue;
       const { owners } = utxo.output;
-      if (!includePartial && (owners.locktime > now || owners.threshold > 1)) continue;
+      if (!includePartial && (owners.locktime > now || owners.addresses.length !== 1)) continue;
       out.push({ utxo, amount: utxo.output.amount });
     }
     return out;
@@ -165,7 +179,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
     },
 
     getBalance: (params) => {
-      const addr = address(params.string('address'));
+      const addr = balanceAddress(params.string('address'));
       const assetId = assetIdOf(params.string('assetID'));
       const includePartial = params.boolean('includePartial');
       let balance = 0n;
@@ -186,7 +200,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
       const totals = new Map<string, bigint>();
       const seen = new Set<string>();
       for (const text of texts) {
-        for (const { utxo, amount } of fungibleUtxos(address(text), includePartial)) {
+        for (const { utxo, amount } of fungibleUtxos(balanceAddress(text), includePartial)) {
           const utxoKey = `${toCb58(utxo.txId)}:${utxo.outputIndex}`;
           if (seen.has(utxoKey)) continue;
           seen.add(utxoKey);
@@ -212,18 +226,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
       let limit = Number(params.uint64('limit'));
       if (limit <= 0 || limit > MAX_UTXOS_TO_FETCH) limit = MAX_UTXOS_TO_FETCH;
 
-      let after: { address: Uint8Array; inputId: Uint8Array } | undefined;
-      const start = params.object('startIndex');
-      if (start && start.string('address') !== '' && start.string('utxo') !== '') {
-        const startAddress = address(start.string('address'));
-        let inputId: Uint8Array;
-        try {
-          inputId = parseId(start.string('utxo'));
-        } catch (err) {
-          fail(`couldn't parse start index utxo: ${(err as Error).message}`);
-        }
-        after = { address: startAddress, inputId };
-      }
+      const after = parseStartIndex(book, params.object('startIndex'));
 
       const sourceText = params.optionalString('sourceChain');
       let source: string | undefined;
