@@ -241,9 +241,10 @@ describe('Subnet-EVM chain', () => {
 
     const { body: cfg } = await rpc(rpcUrl, 'eth_getChainConfig', []);
     assert.equal(cfg.result.chainId, CHAIN_ID);
+    // Addresses in lowercase, as Go marshals common.Address, though the genesis checksummed them.
     assert.deepEqual(cfg.result.contractDeployerAllowListConfig, {
       blockTimestamp: 0,
-      adminAddresses: [EWOQ_EVM],
+      adminAddresses: [EWOQ_EVM.toLowerCase()],
     });
     assert.equal(cfg.result.upgrades.precompileUpgrades.length, 2);
     assert.equal(cfg.result.upgrades.precompileUpgrades[0].txAllowListConfig.disable, true);

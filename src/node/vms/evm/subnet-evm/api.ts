@@ -56,9 +56,26 @@ export function subnetChainConfigJson(chain: SubnetEvmChain): Record<string, unk
     durangoTimestamp: 0,
     etnaTimestamp: 0,
     fortunaTimestamp: 0,
-    ...g.precompileConfigs,
-    upgrades: g.upgrades,
+    ...(lowercaseAddresses(g.precompileConfigs) as Record<string, unknown>),
+    upgrades: lowercaseAddresses(g.upgrades),
   };
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * The genesis configs as the reference re-marshals them: its precompile configs hold
+ * `common.Address` values (and address-keyed maps), which Go writes in lowercase hex however the
+ * genesis spelled them.
+ */
+function lowercaseAddresses(value: unknown): unknown {
+  if (typeof value === 'string') return ADDRESS.test(value) ? value.toLowerCase() : value;
+  if (Array.isArray(value)) return value.map(lowercaseAddresses);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [ADDRESS.test(k) ? k.toLowerCase() : k, lowercaseAddresses(v)]),
+    );
+  return value;
 }
 
 function activeRules(chain: SubnetEvmChain, timestamp: number): Record<string, unknown> {
