@@ -224,6 +224,8 @@ describe('signature aggregator', () => {
       // A JSON body keeps its types: a quoted number is not read as one.
       [{ message: Buffer.from(message).toString('hex'), quorumPercentage: '67' }, 400],
       [{ message: Buffer.from(message).toString('hex'), pChainHeight: '0' }, 400],
+      // A height the P-chain has not reached is bad input (a 5XX would be retried by the SDKs).
+      [{ message: Buffer.from(message).toString('hex'), pChainHeight: 1_000_000 }, 400],
       [{ message: Buffer.from(message).toString('hex'), signingSubnetId: 'not-an-id' }, 400],
       [
         {

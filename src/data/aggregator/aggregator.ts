@@ -115,6 +115,15 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
       answer = await node('/ext/bc/P', 'platform.getValidatorsAt', { height: at.toString(), subnetID });
     } catch (err) {
       if (err instanceof NodeRpcError) {
+        // A height the P-chain has not reached is the caller's mistake, not an outage: a 5XX
+        // would have the SDKs retry it for minutes.
+        if (height !== undefined) {
+          const tip = BigInt((await node('/ext/bc/P', 'platform.getHeight', {})).height);
+          if (height > tip)
+            throw new InvalidParameterError(
+              `pChainHeight ${height} is above the P-Chain's current height ${tip}`,
+            );
+        }
         throw new UpstreamUnavailableError(
           `validator set of subnet ${subnetID} at P-Chain height ${at} is unavailable: ${err.message}`,
         );

@@ -8,6 +8,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { ApiAccessConfig } from './api-keys.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
 import { registerAccessControl } from './plugins/access.js';
+import { registerCors } from './plugins/cors.js';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/swagger.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -77,6 +78,8 @@ export async function buildDataApp(options: AppOptions): Promise<FastifyInstance
     frameworkErrors,
   });
   registerErrorHandling(app, options.logger);
+  // Before access control: a browser's preflight carries no key and is not metered.
+  registerCors(app);
   registerAccessControl(app, options.access, options.limiter, options.deps.network);
   await registerOpenApi(app, options.version);
   for (const route of [...ROUTES, ...(options.extraRoutes ?? [])]) await app.register(route, options.deps);

@@ -30,6 +30,7 @@ import { pooledUsage } from '../api/pooled-usage.js';
 import { lazySchemaCompilers } from '../api/lazy-schema-compilers.js';
 import { scaleTier, type Tier } from '../api/api-keys.js';
 import { StringEnum } from '../api/schemas/common.js';
+import { registerCors } from '../api/plugins/cors.js';
 import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
 import type { DataSchema } from '../store/schema.js';
 import { evmSource } from '../indexer/evm/write-batch.js';
@@ -191,6 +192,8 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       .type('application/json; charset=utf-8')
       .send(body(404, `Cannot ${request.method} ${request.url.split('?')[0]}`));
   });
+  // Before metering: a browser's preflight is answered free of charge.
+  registerCors(app);
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.url === HEALTH_PATH) return;
     // Its own callers in the shared usage table: the REST service meters `anon:<ip>` separately.

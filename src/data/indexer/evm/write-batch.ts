@@ -274,6 +274,10 @@ async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Prom
     if (!firstSeen[kind].has(address)) firstSeen[kind].set(address, ts);
   };
   for (const { block, txFacts, deployments } of batch.blocks) {
+    // The genesis block holds no transactions, and its time is a genesis parameter (`0x0` in
+    // most Subnet-EVM genesis files and the public C-chains'), not when the chain began: a
+    // bucket it opened would start every series in 1970, decades of empty periods long.
+    if (Number(block.number) === 0) continue;
     const ts = Number(block.timestamp);
     const targets = bucketsOf(ts);
     for (const d of deployments) see('d', d.deployer, ts);

@@ -22,6 +22,7 @@ import {
   utxoIdOf,
 } from './outputs.js';
 import type { ContainerBlock, ProposerDetails } from './proposervm.js';
+import { stakerStart } from './staker-start.js';
 
 type Manager = ReturnType<typeof utils.getManagerForVM>;
 
@@ -282,9 +283,8 @@ export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows:
       const v = permissionless ? sv.validator : unsigned.validator;
       const subnetId = sv ? idText(sv.subnetId) : ctx.chainId;
       const nodeId = idText(v.nodeId);
-      const declaredStart = Number(val(v.startTime));
-      // Since Durango the chain starts a staker at acceptance; the declared start is then zero or past.
-      const start = declaredStart > at.ts ? declaredStart : at.ts;
+      // Since Durango the declared start is ignored (staker-start.ts): the block's time is the start.
+      const start = stakerStart(ctx.hrp, Number(val(v.startTime)), at.ts);
       const end = Number(val(v.endTime));
       const weight = BigInt(val(v.weight));
       const kind: 'validator' | 'delegator' = type.includes('Delegator') ? 'delegator' : 'validator';
