@@ -44,6 +44,16 @@ describe('page tokens', () => {
       '',
     ])
       assert.throws(() => elsewhere.open(scope, bad), InvalidPageTokenError, bad);
+    // A character appended to a token whose cursor fills whole base64 groups (JSON length a
+    // multiple of 3) decodes to the same cursor; the token is still not the one issued.
+    for (let pad = 0; pad < 3; pad++) {
+      const issued = createPageTokens(secret).issue(scope, {
+        ...cursor,
+        id: `${cursor.id}${'x'.repeat(pad)}`,
+      });
+      for (const extra of ['A', 'Q', 'AA', '='])
+        assert.throws(() => elsewhere.open(scope, issued + extra), InvalidPageTokenError, issued + extra);
+    }
     const here = createPageTokens(secret);
     const mine = here.issue(scope, cursor);
     assert.throws(() => here.open([...scope.slice(0, 6), 'desc'], mine), InvalidPageTokenError);

@@ -67,7 +67,12 @@ export function createPageTokens(secret: Buffer): PageTokens {
       else {
         if (token.length <= TAG_CHARS || token.length > 2048 || !TOKEN.test(token))
           throw new InvalidPageTokenError('invalid pageToken');
-        json = Buffer.from(token.slice(TAG_CHARS), 'base64url').toString('utf8');
+        const body = token.slice(TAG_CHARS);
+        json = Buffer.from(body, 'base64url').toString('utf8');
+        // The decoder skips what cannot form a whole byte (a character appended to a token):
+        // only the exact text this service wrote is its token.
+        if (Buffer.from(json).toString('base64url') !== body)
+          throw new InvalidPageTokenError('invalid pageToken');
         // Compared as text: an edit anywhere in the tag, even in its unused low bits, is refused.
         const given = Buffer.from(token.slice(0, TAG_CHARS));
         const expected = Buffer.from(tag(scopeJson, json));
