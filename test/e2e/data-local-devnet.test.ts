@@ -4,7 +4,8 @@
  * the request and in `chainInfo`): the devnet answers the primary-network routes under `fuji` and
  * `testnet` as under `local`, takes the prefunded key's addresses with its own prefix or the test
  * network's, reports the name it was asked by, and still refuses `mainnet` with a 404. An API key
- * allowed only the `local` network may ask under `fuji`; one allowed only mainnet may not.
+ * allowed only the `local` network may ask under `fuji`; one allowed only mainnet may not, nor
+ * read the devnet's EVM chains.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -145,5 +146,27 @@ describe('chain-data service of a local devnet under the test network names', ()
     });
     assert.equal(refused.status, 403);
     assert.equal(((await refused.json()) as any).error, 'Forbidden');
+  });
+
+  it("checks an API key against an EVM chain's network", async () => {
+    const c = net.facts.chains.C;
+    const evm = net.facts.keys[0].evmAddress;
+    for (const chainId of [String(c.evmChainId), c.blockchainID]) {
+      const path = `${data}/v1/chains/${chainId}/addresses/${evm}/balances:getNative`;
+      const as = (key: string) => fetch(path, { headers: { 'x-data-api-key': key } });
+      const allowed = await as(LOCAL_KEY);
+      assert.equal(allowed.status, 200);
+      assert.equal(((await allowed.json()) as any).nativeTokenBalance.chainId, String(c.evmChainId));
+      const refused = await as(MAINNET_KEY);
+      assert.equal(refused.status, 403);
+      const body = (await refused.json()) as any;
+      assert.deepEqual([body.statusCode, body.error], [403, 'Forbidden']);
+      assert.match(body.message, /local network/);
+    }
+    // A chain nobody indexes is the route's 404, whatever the key.
+    const unknown = await fetch(`${data}/v1/chains/999999/addresses/${evm}/balances:getNative`, {
+      headers: { 'x-data-api-key': MAINNET_KEY },
+    });
+    assert.equal(unknown.status, 404);
   });
 });

@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { Logger } from '../../shared/logger.js';
 import type { ApiAccessConfig } from './api-keys.js';
 import { lazySchemaCompilers } from './lazy-schema-compilers.js';
-import { registerAccessControl } from './plugins/access.js';
+import { registerAccessControl, type ChainNetworkLookup } from './plugins/access.js';
 import { registerCors } from './plugins/cors.js';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.js';
 import { registerOpenApi } from './plugins/swagger.js';
@@ -39,6 +39,8 @@ export interface AppOptions {
   limiter: RateLimiter;
   version: string;
   logger?: Logger;
+  /** The network of an indexed EVM chain, for API keys restricted to some networks. */
+  chainNetwork?: ChainNetworkLookup;
   /** Further route plugins (e.g. the signature aggregator), registered after the built-in ones. */
   extraRoutes?: FastifyPluginAsync<RouteDeps>[];
 }
@@ -80,7 +82,7 @@ export async function buildDataApp(options: AppOptions): Promise<FastifyInstance
   registerErrorHandling(app, options.logger);
   // Before access control: a browser's preflight carries no key and is not metered.
   registerCors(app);
-  registerAccessControl(app, options.access, options.limiter, options.deps.network);
+  registerAccessControl(app, options.access, options.limiter, options.deps.network, options.chainNetwork);
   await registerOpenApi(app, options.version);
   for (const route of [...ROUTES, ...(options.extraRoutes ?? [])]) await app.register(route, options.deps);
   return app;

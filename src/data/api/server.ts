@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../shared/logger.js';
 import type { NetworkIdentity } from '../../shared/networks.js';
 import { createSignatureAggregator } from '../aggregator/aggregator.js';
+import { resolveEvmChain } from '../evm/read-model.js';
 import { createNodeClient } from '../internal/node-client.js';
 import type { DataDatabase } from '../store/database.js';
 import { readHeartbeats } from '../store/queries/heartbeats.js';
@@ -87,6 +88,13 @@ export async function startDataApi(config: DataApiConfig): Promise<RunningDataAp
     limiter,
     version: config.version,
     logger: config.logger,
+    chainNetwork: async (chainId) => {
+      try {
+        return (await resolveEvmChain(db, chainId)).network;
+      } catch {
+        return undefined;
+      }
+    },
     extraRoutes: [
       ...(config.extraRoutes ?? []),
       // Aggregation needs a node to read validator sets and peers from.

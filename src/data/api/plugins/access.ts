@@ -39,11 +39,21 @@ function networkOf(url: string): string | undefined {
   return m ? decodeURIComponent(m[1]) : undefined;
 }
 
+/** The `{chainId}` path segment of the EVM routes of one chain. */
+function chainOf(url: string): string | undefined {
+  const m = /^\/v1\/chains\/([^/?]+)/.exec(url);
+  return m ? decodeURIComponent(m[1]) : undefined;
+}
+
+/** The network name of an indexed EVM chain (EVM chain id or blockchain id); undefined if unknown. */
+export type ChainNetworkLookup = (chainId: string) => Promise<string | undefined>;
+
 export function registerAccessControl(
   app: FastifyInstance,
   access: ApiAccessConfig,
   limiter: RateLimiter,
   indexed: NetworkIdentity,
+  chainNetwork?: ChainNetworkLookup,
 ): void {
   app.addHook('onRequest', async (request, reply) => {
     const cost = request.routeOptions.config?.computeUnits;
@@ -57,12 +67,19 @@ export function registerAccessControl(
       request.apiKey = key;
       tier = access.tiers[key.tier];
       caller = `key:${given}`;
-      const requested = networkOf(request.url);
-      const named = requested ? networkByName(requested) : undefined;
-      // A local devnet also answers to fuji and testnet: the key must allow the devnet.
-      const network = named && (answeringNetwork(indexed, named) ?? named);
-      if (key.networks && network && !key.networks.includes(network.name))
-        throw new ForbiddenError(`this API key may not query the ${requested} network`);
+      if (key.networks) {
+        const requested = networkOf(request.url);
+        const named = requested ? networkByName(requested) : undefined;
+        // A local devnet also answers to fuji and testnet: the key must allow the devnet.
+        const network = named && (answeringNetwork(indexed, named) ?? named);
+        if (network && !key.networks.includes(network.name))
+          throw new ForbiddenError(`this API key may not query the ${requested} network`);
+        // An EVM chain belongs to a network too (an unknown chain is left to its route's 404).
+        const chain = chainOf(request.url);
+        const chainNet = chain !== undefined ? await chainNetwork?.(chain) : undefined;
+        if (chainNet && !key.networks.includes(chainNet as (typeof key.networks)[number]))
+          throw new ForbiddenError(`this API key may not query chain ${chain} of the ${chainNet} network`);
+      }
     }
     const charge = limiter.charge(caller, tier, cost);
     reply.header(
