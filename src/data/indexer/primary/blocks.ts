@@ -6,6 +6,9 @@
  * (30), commit (31), standard (32).
  */
 import { avaxSerial, utils } from '@avalabs/avalanchejs';
+// Staking txs decode without avalanchejs's pure-JS proof-of-possession check: the node that
+// accepted them verified it.
+import '../../../shared/pvm-proof-of-possession.js';
 import { ByteReader } from '../../../shared/byte-reader.js';
 import { UpstreamInvalidError } from '../../internal/errors.js';
 

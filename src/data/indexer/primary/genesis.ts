@@ -11,6 +11,9 @@
  *   (UTXOs and the genesis validators' txs); against another node they are not indexed.
  */
 import { avaxSerial, Id, utils, Utxo } from '@avalabs/avalanchejs';
+// Staking txs decode without avalanchejs's pure-JS proof-of-possession check: the node that
+// accepted them verified it.
+import '../../../shared/pvm-proof-of-possession.js';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../../../shared/logger.js';
 import { UpstreamUnavailableError } from '../../internal/errors.js';

@@ -20,43 +20,8 @@ import {
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Owners } from '../components/secp256k1fx.js';
 
-/**
- * avalanchejs checks a proof of possession inside its decoder with a pure-JS pairing (about a
- * third of a second each here), and the node decodes stored staking txs often. The node verifies
- * every proof itself when it verifies a tx (txs/executor.ts), so its decoder only reads the two
- * fields. This replaces the decoder of avalanchejs's ProofOfPossession in this process only.
- */
-const PopClass = pvmSerial.ProofOfPossession as unknown as {
-  prototype: object;
-  fromBytes(bytes: Uint8Array): [pvmSerial.ProofOfPossession, Uint8Array];
-};
-const POP_TYPE = 'pvm.proofOfPossession';
-const BLS_PUBLIC_KEY_LENGTH = 48;
-const BLS_SIGNATURE_LENGTH = 96;
-
-/** A ProofOfPossession value without the decode-time pairing check (see above). */
-export function uncheckedProofOfPossession(
-  publicKey: Uint8Array,
-  signature: Uint8Array,
-): pvmSerial.ProofOfPossession {
-  const pop = Object.create(PopClass.prototype) as Record<string, unknown>;
-  pop._type = POP_TYPE;
-  pop.publicKey = publicKey;
-  pop.signature = signature;
-  return pop as unknown as pvmSerial.ProofOfPossession;
-}
-
-PopClass.fromBytes = (bytes: Uint8Array) => {
-  if (bytes.length < BLS_PUBLIC_KEY_LENGTH + BLS_SIGNATURE_LENGTH)
-    throw new Error('proof of possession: unexpected end of bytes');
-  return [
-    uncheckedProofOfPossession(
-      bytes.slice(0, BLS_PUBLIC_KEY_LENGTH),
-      bytes.slice(BLS_PUBLIC_KEY_LENGTH, BLS_PUBLIC_KEY_LENGTH + BLS_SIGNATURE_LENGTH),
-    ),
-    bytes.slice(BLS_PUBLIC_KEY_LENGTH + BLS_SIGNATURE_LENGTH),
-  ];
-};
+// Decoding reads a proof of possession without checking it; the executor verifies it (see there).
+export { uncheckedProofOfPossession } from '../../../shared/pvm-proof-of-possession.js';
 
 export const pvmManager = utils.getManagerForVM('PVM');
 export const pvmCodec = pvmManager.getDefaultCodec();
