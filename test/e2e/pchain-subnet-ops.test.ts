@@ -2,17 +2,19 @@
  * Issue 4: the remaining subnet and L1 transactions through avalanchejs v5 builders —
  * AddSubnetValidatorTx / RemoveSubnetValidatorTx with their validator-set history,
  * TransferSubnetOwnershipTx (the old owner loses its say), and an L1 validator's
- * IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx (its remaining balance comes back).
+ * IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx (its remaining balance comes back), and a
+ * converted L1 whose owner still removes legacy validators and changes hands.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Context, L1Validator, PChainOwner, pvm, pvmSerial, secp256k1, utils } from '@avalabs/avalanchejs';
+import { Context, pvm, secp256k1, utils } from '@avalabs/avalanchejs';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
   blsKey,
   EWOQ_ADDR,
   EWOQ_KEY,
   EWOQ_P,
+  l1Validator,
   pCall,
   pResult,
   signAndIssue,
@@ -36,6 +38,33 @@ describe('P-chain subnet and L1 operations', () => {
     utxos: await utxos(),
   });
   const now = async () => BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
+  /** The genesis node joins `subnet` for ten minutes. */
+  const subnetValidatorTx = async (subnet: string, weight: bigint) =>
+    pvm.newAddSubnetValidatorTx(
+      {
+        ...(await base()),
+        nodeId: genesisNode,
+        subnetId: subnet,
+        subnetAuth: [0],
+        start: await now(),
+        end: (await now()) + 600n,
+        weight,
+      },
+      ctx,
+    );
+  const chainTx = async (subnet: string, chainName: string) =>
+    pvm.newCreateChainTx(
+      {
+        ...(await base()),
+        chainName,
+        subnetId: subnet,
+        subnetAuth: [0],
+        vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy',
+        fxIds: [],
+        genesisData: {},
+      },
+      ctx,
+    );
 
   before(async () => {
     net = await startDevnet();
@@ -52,19 +81,7 @@ describe('P-chain subnet and L1 operations', () => {
   });
 
   it('adds and removes a subnet validator, and remembers the set at each height', async () => {
-    const add = pvm.newAddSubnetValidatorTx(
-      {
-        ...(await base()),
-        nodeId: genesisNode,
-        subnetId,
-        subnetAuth: [0],
-        start: await now(),
-        end: (await now()) + 600n,
-        weight: 20n,
-      },
-      ctx,
-    );
-    await signAndIssue(api, add, [EWOQ_KEY], EWOQ_KEY);
+    await signAndIssue(api, await subnetValidatorTx(subnetId, 20n), [EWOQ_KEY], EWOQ_KEY);
     const addedAt = (await api.getHeight()).height;
     const { validators } = await api.getCurrentValidators({ subnetID: subnetId });
     assert.equal(validators.length, 1);
@@ -154,21 +171,7 @@ describe('P-chain subnet and L1 operations', () => {
     await signAndIssue(api, transfer, [EWOQ_KEY], EWOQ_KEY);
     const subnet = await api.getSubnet({ subnetID: subnetId });
     assert.deepEqual(subnet.controlKeys, [utils.format('P', 'local', NEW_OWNER)]);
-    const chain = () =>
-      base().then((b) =>
-        pvm.newCreateChainTx(
-          {
-            ...b,
-            chainName: 'evm',
-            subnetId,
-            subnetAuth: [0],
-            vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy',
-            fxIds: [],
-            genesisData: {},
-          },
-          ctx,
-        ),
-      );
+    const chain = () => chainTx(subnetId, 'evm');
     await assert.rejects(
       signAndIssue(api, await chain(), [EWOQ_KEY], EWOQ_KEY),
       /not authorised by the owner/,
@@ -190,16 +193,7 @@ describe('P-chain subnet and L1 operations', () => {
         chainId,
         address: utils.hexToBuffer('0x' + 'cd'.repeat(20)),
         subnetAuth: [0],
-        validators: keys.map((k, i) =>
-          L1Validator.fromNative(
-            testNodeId(60 + i),
-            10n,
-            balances[i],
-            new pvmSerial.ProofOfPossession(k.publicKey, k.pop),
-            PChainOwner.fromNative([EWOQ_ADDR], 1),
-            PChainOwner.fromNative([EWOQ_ADDR], 1),
-          ),
-        ),
+        validators: keys.map((k, i) => l1Validator(testNodeId(60 + i), 10n, balances[i], k)),
       },
       ctx,
     );
@@ -251,5 +245,57 @@ describe('P-chain subnet and L1 operations', () => {
     });
     assert.equal(set.validators[poor.nodeID], undefined, 'the validator that ran dry left the set');
     assert.equal(Object.keys(set.validators).length, 1);
+  });
+
+  it("removes a converted L1's legacy subnet validator and transfers its ownership, but adds no chain", async () => {
+    // As the reference: after a conversion the subnet's permissioned validators stay until the owner
+    // removes them (RemoveSubnetValidatorTx), and the owner can still change; only adding validators
+    // or chains is refused (`"<subnet>" is immutable`).
+    const l1 = await signAndIssue(
+      api,
+      pvm.newCreateSubnetTx({ ...(await base()), subnetOwners: [EWOQ_ADDR] }, ctx),
+    );
+    const chainId = await signAndIssue(api, await chainTx(l1, 'legacy'), [EWOQ_KEY], EWOQ_KEY);
+    await signAndIssue(api, await subnetValidatorTx(l1, 7n), [EWOQ_KEY], EWOQ_KEY);
+    const l1Node = testNodeId(90);
+    const convert = pvm.newConvertSubnetToL1Tx(
+      {
+        ...(await base()),
+        subnetId: l1,
+        chainId,
+        address: utils.hexToBuffer('0x' + 'ef'.repeat(20)),
+        subnetAuth: [0],
+        validators: [l1Validator(l1Node, 10n, AVAX, blsKey('legacy-l1'))],
+      },
+      ctx,
+    );
+    await signAndIssue(api, convert, [EWOQ_KEY], EWOQ_KEY);
+    const listed = (await api.getCurrentValidators({ subnetID: l1 })).validators.map((v) => v.nodeID);
+    assert.deepEqual(listed.sort(), [genesisNode, l1Node].sort(), 'the legacy validator stays');
+
+    const remove = pvm.newRemoveSubnetValidatorTx(
+      { ...(await base()), nodeId: genesisNode, subnetId: l1, subnetAuth: [0] },
+      ctx,
+    );
+    await signAndIssue(api, remove, [EWOQ_KEY], EWOQ_KEY);
+    const left = (await api.getCurrentValidators({ subnetID: l1 })).validators.map((v) => v.nodeID);
+    assert.deepEqual(left, [l1Node]);
+    const set = await pResult(net.url, 'platform.getValidatorsAt', { height: 'proposed', subnetID: l1 });
+    assert.deepEqual(Object.keys(set.validators), [l1Node]);
+
+    const transfer = pvm.newTransferSubnetOwnershipTx(
+      { ...(await base()), subnetId: l1, subnetAuth: [0], subnetOwners: [NEW_OWNER] },
+      ctx,
+    );
+    await signAndIssue(api, transfer, [EWOQ_KEY], EWOQ_KEY);
+    const subnet = await api.getSubnet({ subnetID: l1 });
+    assert.deepEqual(subnet.controlKeys, [utils.format('P', 'local', NEW_OWNER)]);
+    assert.equal(subnet.isPermissioned, false);
+
+    const late = await chainTx(l1, 'late');
+    await assert.rejects(
+      signAndIssue(api, late, [EWOQ_KEY], NEW_OWNER_KEY),
+      new RegExp(`"${l1}" is immutable`),
+    );
   });
 });

@@ -225,12 +225,25 @@ function checkOwners(owner: unknown, what: string): OutputOwners {
   return owner;
 }
 
-/** A subnet whose owner may still change it (exists, not the primary network, not an L1). */
-function mutableSubnet(env: ExecEnv, subnetId: Uint8Array) {
+/**
+ * A subnet its owner may act on (exists, not the primary network). Converted L1s included: as in
+ * the reference (verifySubnetAuthorization), the owner still removes the legacy validators left
+ * from before the conversion and may transfer the ownership.
+ */
+function ownedSubnet(env: ExecEnv, subnetId: Uint8Array) {
   if (eq(subnetId, PRIMARY_NETWORK)) fail('the primary network cannot be modified by subnet transactions');
   const subnet = env.state.subnet(subnetId);
   if (!subnet) fail(`subnet ${toCb58(subnetId)} does not exist`);
-  if (subnet.conversionId) fail(`subnet ${toCb58(subnetId)} was converted to an L1 and is immutable`);
+  return subnet;
+}
+
+/**
+ * A subnet that may still get validators and chains (verifyPoASubnetAuthorization): not an L1,
+ * refused in the reference's words.
+ */
+function mutableSubnet(env: ExecEnv, subnetId: Uint8Array) {
+  const subnet = ownedSubnet(env, subnetId);
+  if (subnet.conversionId) fail(`"${toCb58(subnetId)}" is immutable`);
   return subnet;
 }
 
@@ -391,7 +404,7 @@ function transferSubnetOwnershipTx(tx: ParsedTx, env: ExecEnv): Executed {
   const n = u.baseTx.inputs.length;
   const c = common(tx, env, n + 1);
   const subnetId = u.subnetID.toBytes();
-  const subnet = mutableSubnet(env, subnetId);
+  const subnet = ownedSubnet(env, subnetId);
   const owner = checkOwners(u.subnetOwners, 'new subnet owner');
   verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'TransferSubnetOwnershipTx');
   spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
@@ -471,7 +484,7 @@ function removeSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const n = u.baseTx.inputs.length;
   const c = common(tx, env, n + 1);
   const subnetId = u.subnetId.toBytes();
-  const subnet = mutableSubnet(env, subnetId);
+  const subnet = ownedSubnet(env, subnetId);
   const nodeId = u.nodeId.toBytes();
   const staker = env.state.currentValidator(subnetId, nodeId);
   if (!staker) fail(`${formatNodeId(nodeId)} is not a validator of subnet ${toCb58(subnetId)}`);
