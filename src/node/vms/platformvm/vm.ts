@@ -26,24 +26,17 @@ import { writeGenesis } from './state/genesis.js';
 import { PlatformState, type ChainRecord, type StakerRecord } from './state/platform-state.js';
 import { executeTx, PRIMARY_NETWORK, type ChainIds, type ExecEnv, type Executed } from './txs/executor.js';
 import { TxVerifyError } from './txs/utxo-kinds.js';
+import { PlatformMempool, type Waiting } from './mempool.js';
 
 export type ChainCreatedListener = (chain: ChainRecord) => void;
 
-interface Pending {
-  readonly tx: ParsedTx;
-  readonly resolve: (id: Uint8Array) => void;
-  readonly reject: (err: Error) => void;
-}
-
-const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
-const DROPPED_LIMIT = 10_000;
+/** The reference's words for a tx refused at issue (the service's and the gossip mempool's wraps). */
+const refused = (reason: string) => new TxVerifyError(`couldn't issue tx: ${reason}`);
 
 export class PlatformVM {
   readonly state: PlatformState;
   readonly ids: ChainIds;
-  private readonly mempool: Pending[] = [];
-  private readonly inMempool = new Set<string>();
-  private readonly dropped = new Map<string, string>();
+  private readonly mempool = new PlatformMempool();
   private readonly chainListeners: ChainCreatedListener[] = [];
   private buildScheduled = false;
   private timer: NodeJS.Timeout | undefined;
@@ -81,7 +74,7 @@ export class PlatformVM {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
-    for (const p of this.mempool.splice(0)) p.reject(new Error('node is shutting down'));
+    for (const w of this.mempool.all()) this.mempool.settle(w, new Error('node is shutting down'));
   }
 
   /** Subscribes to blockchains created by accepted CreateChainTxs (after their block commits). */
@@ -119,34 +112,47 @@ export class PlatformVM {
   txStatus(id: Uint8Array): { status: string; reason?: string } {
     const stored = this.state.getTx(id);
     if (stored) return { status: stored.status };
-    const key = hex(id);
-    if (this.inMempool.has(key)) return { status: 'Processing' };
-    const reason = this.dropped.get(key);
+    if (this.mempool.has(id)) return { status: 'Processing' };
+    const reason = this.mempool.dropReason(id);
     if (reason !== undefined) return { status: 'Dropped', reason };
     return { status: 'Unknown' };
   }
 
   /**
    * Verifies a signed tx against the current state and, when valid, queues it for the next block;
-   * resolves once that block is accepted. Invalid txs are refused at once with the reason.
+   * resolves once that block is accepted. As in the reference: a tx already waiting is not an
+   * error (its issuers wait together), a tx that fails verification or conflicts with a waiting
+   * one is refused and remembered as dropped with its reason, and a dropped tx issued again gets
+   * that reason back.
    */
   issue(bytes: Uint8Array): Promise<Uint8Array> {
     const tx = parseSignedTx(bytes);
-    const key = hex(tx.id);
-    if (this.state.getTx(tx.id)) throw new TxVerifyError(`tx ${toCb58(tx.id)} is already accepted`);
-    if (this.inMempool.has(key)) throw new TxVerifyError(`tx ${toCb58(tx.id)} is already in the mempool`);
+    if (this.state.getTx(tx.id))
+      throw refused(`failed verification: tx ${toCb58(tx.id)} is already accepted`);
+    const waiting = this.mempool.get(tx.id);
+    if (waiting) return waiting;
+    const reason = this.mempool.dropReason(tx.id);
+    if (reason !== undefined) throw refused(reason);
     const time = this.nextBlockTime();
     const gas = this.currentGasState(time);
-    const executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
-    if (executed.gas > this.config.gasFee.maxCapacity)
-      throw new TxVerifyError(
-        `tx gas ${executed.gas} exceeds the maximum block capacity ${this.config.gasFee.maxCapacity}`,
-      );
-    this.inMempool.add(key);
-    return new Promise<Uint8Array>((resolve, reject) => {
-      this.mempool.push({ tx, resolve, reject });
-      this.scheduleBuild();
-    });
+    try {
+      const executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
+      if (executed.gas > this.config.gasFee.maxCapacity)
+        throw new TxVerifyError(
+          `tx gas ${executed.gas} exceeds the maximum block capacity ${this.config.gasFee.maxCapacity}`,
+        );
+    } catch (err) {
+      if (!(err instanceof TxVerifyError)) throw err;
+      this.mempool.drop(tx.id, err.message);
+      throw refused(`failed verification: ${err.message}`);
+    }
+    if (this.mempool.conflicts(tx)) {
+      this.mempool.drop(tx.id, 'tx conflicts with other tx');
+      throw refused('tx conflicts with other tx');
+    }
+    const done = this.mempool.add(tx);
+    this.scheduleBuild();
+    return done;
   }
 
   /**
@@ -195,8 +201,8 @@ export class PlatformVM {
    */
   buildNow(moveTime = false): void {
     const created: ChainRecord[] = [];
-    const settled: { p: Pending; ok: boolean; err?: Error }[] = [];
-    const batch = this.mempool.splice(0);
+    const settled: { w: Waiting; err?: Error }[] = [];
+    const batch = this.mempool.all();
     try {
       this.ctx.db.transaction(() => {
         this.rewardEndedStakers();
@@ -209,17 +215,10 @@ export class PlatformVM {
     } catch (err) {
       this.ctx.index('P/block').reload();
       this.ctx.logger.error({ err }, 'P-chain block build failed');
-      for (const p of batch) {
-        this.inMempool.delete(hex(p.tx.id));
-        p.reject(err instanceof Error ? err : new Error(String(err)));
-      }
+      for (const w of batch) this.mempool.settle(w, err instanceof Error ? err : new Error(String(err)));
       return;
     }
-    for (const s of settled) {
-      this.inMempool.delete(hex(s.p.tx.id));
-      if (s.ok) s.p.resolve(s.p.tx.id);
-      else s.p.reject(s.err!);
-    }
+    for (const s of settled) this.mempool.settle(s.w, s.err);
     for (const chain of created) {
       for (const listener of this.chainListeners) {
         try {
@@ -232,9 +231,9 @@ export class PlatformVM {
   }
 
   private buildStandardBlock(
-    batch: Pending[],
+    batch: Waiting[],
     created: ChainRecord[],
-    settled: { p: Pending; ok: boolean; err?: Error }[],
+    settled: { w: Waiting; err?: Error }[],
   ): void {
     const last = this.state.lastBlock()!;
     const time = Math.max(last.time, this.ctx.clock.nowSeconds());
@@ -244,20 +243,20 @@ export class PlatformVM {
     const price = gasPrice(this.config.gasFee, gas);
     const env = this.env(time, height, price);
     const accepted: { tx: ParsedTx; executed: Executed }[] = [];
-    for (const p of batch) {
+    for (const w of batch) {
       let executed: Executed;
       try {
-        executed = executeTx(p.tx, env);
+        executed = executeTx(w.tx, env);
         gas = consumeGas(gas, executed.gas);
       } catch (err) {
         if (!(err instanceof TxVerifyError || err instanceof GasCapacityError)) throw err;
-        this.drop(p.tx.id, err.message);
-        settled.push({ p, ok: false, err });
+        this.mempool.drop(w.tx.id, err.message);
+        settled.push({ w, err });
         continue;
       }
       executed.apply();
-      accepted.push({ tx: p.tx, executed });
-      settled.push({ p, ok: true });
+      accepted.push({ tx: w.tx, executed });
+      settled.push({ w });
       if (executed.createdChain) created.push(executed.createdChain);
     }
     this.state.setGasState(gas);
@@ -293,11 +292,6 @@ export class PlatformVM {
     const time = Math.max(last.time, this.ctx.clock.nowSeconds());
     this.advanceFees(time, last.height + 1n);
     this.acceptBlock('standard', time, [], () => {});
-  }
-
-  private drop(id: Uint8Array, reason: string): void {
-    if (this.dropped.size >= DROPPED_LIMIT) this.dropped.delete(this.dropped.keys().next().value!);
-    this.dropped.set(hex(id), reason);
   }
 
   /** Moves the gas and L1-validator fee states to `time`, deactivating L1 validators that ran dry. */
