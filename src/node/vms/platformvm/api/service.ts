@@ -60,11 +60,20 @@ function noTransformation(subnet: Uint8Array): never {
   fail(`failed fetching subnet transformation for ${cb58(subnet)}: not found`);
 }
 
-function heightParam(params: Params, vm: PlatformVM): bigint {
+/**
+ * The `height` of getValidatorsAt/getAllValidatorsAt; a height not accepted yet is refused in the
+ * reference validator manager's words, which `subnet` names for getValidatorsAt (`what` prefixes).
+ */
+function heightParam(params: Params, vm: PlatformVM, what: string, subnet?: Uint8Array): bigint {
   const raw = params.get('height');
   if (raw === 'proposed') return vm.height();
   const h = params.uint64('height');
-  if (h > vm.height()) fail(`height ${h} is above the last accepted height ${vm.height()}`);
+  if (h > vm.height())
+    fail(
+      `${what} at ${h}: failed to fetch validator set at unfinalized height` +
+        (subnet ? ` with SubnetID = ${cb58(subnet)}` : '') +
+        `: current P-chain height (${vm.height()}) < requested P-Chain height (${h})`,
+    );
   return h;
 }
 
@@ -239,14 +248,15 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     getUTXOs: (params) => {
       const encoding = encodingParam(params);
-      const addresses = parseAddresses(params.strings('addresses'), book);
+      const addresses = parseAddresses(params.strings('addresses'), book, 'utxos');
       let limit = Number(params.uint64('limit', BigInt(MAX_UTXOS)));
       if (limit <= 0 || limit > MAX_UTXOS) limit = MAX_UTXOS;
       const after = parseStartIndex(book, params.object('startIndex'));
-      const source = params.optionalString('sourceChain');
-      const page = source
-        ? ctx.sharedMemory.list(resolveChain(source), network.pChainID, addresses, limit, after)
-        : state.utxos.list(addresses, limit, after);
+      const source = sourceChainId(params.optionalString('sourceChain'));
+      const page =
+        source === network.pChainID
+          ? state.utxos.list(addresses, limit, after)
+          : ctx.sharedMemory.list(source, network.pChainID, addresses, limit, after);
       return {
         numFetched: String(page.utxos.length),
         utxos: formatUtxos(page.utxos, encoding),
@@ -259,7 +269,8 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       const texts = params.strings('addresses');
       const single = params.optionalString('address');
       const addresses = parseAddresses(single ? [...texts, single] : texts, book);
-      const now = BigInt(chainTime());
+      // The reference reads lock times against the node's clock, not the last block's time.
+      const now = BigInt(ctx.clock.nowSeconds());
       const sums = { balance: 0n, unlocked: 0n, lockedStakeable: 0n, lockedNotStakeable: 0n };
       const seen = new Set<string>();
       const utxoIDs: { txID: string; outputIndex: number }[] = [];
@@ -294,7 +305,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     getStake: (params) => {
       const encoding = encodingParam(params);
-      const addresses = parseAddresses(params.strings('addresses'), book).map((a) =>
+      const addresses = parseAddresses(params.strings('addresses'), book, 'stake').map((a) =>
         Buffer.from(a).toString('hex'),
       );
       const validatorsOnly = params.boolean('validatorsOnly');
@@ -360,8 +371,8 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     getL1Validator: (params) => l1ValidatorReply(parseIdParam(params.string('validationID'), 'validationID')),
 
     getValidatorsAt: (params) => {
-      const height = heightParam(params, vm);
       const subnet = subnetParam(params);
+      const height = heightParam(params, vm, 'failed to get validator set', subnet);
       const validators: Record<string, { publicKey: string | null; weight: string }> = {};
       for (const v of state.validators.at(subnet, height))
         validators[nodeIdString(v.nodeId)] = {
@@ -372,7 +383,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
 
     getAllValidatorsAt: (params) => {
-      const height = heightParam(params, vm);
+      const height = heightParam(params, vm, 'failed to get validator sets');
       const validatorSets: Record<string, unknown> = {};
       for (const [subnetHex, set] of state.validators.allAt(height)) {
         const canonical = canonicalSet(set);
@@ -596,10 +607,15 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
   };
 
-  function resolveChain(text: string): string {
-    if (['X', 'avm', network.xChainID].includes(text)) return network.xChainID;
-    if (['C', 'evm', network.cChainID].includes(text)) return network.cChainID;
-    fail(`problem parsing source chainID "${text}": not the X-chain or the C-chain`);
+  /**
+   * getUTXOs' `sourceChain` as the reference's chain lookup reads it: absent, or any alias or id of
+   * the P-chain, lists the P-chain's own UTXOs; another chain the node runs, what it exported here.
+   */
+  function sourceChainId(text: string | undefined): string {
+    if (!text || P_ALIASES.includes(text)) return network.pChainID;
+    const id = ctx.chain(text)?.blockchainID;
+    if (!id) fail(`problem parsing source chainID "${text}": there is no ID with alias ${text}`);
+    return id;
   }
 
   return new AvalancheEndpoint('platform').registerAll('platform', handlers);
