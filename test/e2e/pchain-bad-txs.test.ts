@@ -106,6 +106,11 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
       build: async () => validator({ end: (await now()) + 30n }),
     },
     {
+      name: 'the empty node ID',
+      error: /validator nodeID cannot be empty/,
+      build: async () => validator({ nodeId: 'NodeID-111111111111111111116DBWJs' }),
+    },
+    {
       name: 'stake below minimum',
       error: /below the minimum validator stake/,
       build: async () => validator({ weight: 1_000n * AVAX }),

@@ -17,13 +17,17 @@ import {
   l1Validator,
   pCall,
   pResult,
+  registerPayload,
   signAndIssue,
+  signedWarp,
   testNodeId,
+  weightPayload,
 } from './pchain-helpers.js';
 
 const AVAX = 1_000_000_000n;
 const NEW_OWNER_KEY = utils.hexToBuffer('0x' + '24'.repeat(32));
 const NEW_OWNER = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(NEW_OWNER_KEY));
+const EMPTY_NODE = 'NodeID-111111111111111111116DBWJs';
 
 describe('P-chain subnet and L1 operations', () => {
   let net: Devnet;
@@ -258,14 +262,16 @@ describe('P-chain subnet and L1 operations', () => {
     const chainId = await signAndIssue(api, await chainTx(l1, 'legacy'), [EWOQ_KEY], EWOQ_KEY);
     await signAndIssue(api, await subnetValidatorTx(l1, 7n), [EWOQ_KEY], EWOQ_KEY);
     const l1Node = testNodeId(90);
+    const l1Key = blsKey('legacy-l1');
+    const manager = utils.hexToBuffer('0x' + 'ef'.repeat(20));
     const convert = pvm.newConvertSubnetToL1Tx(
       {
         ...(await base()),
         subnetId: l1,
         chainId,
-        address: utils.hexToBuffer('0x' + 'ef'.repeat(20)),
+        address: manager,
         subnetAuth: [0],
-        validators: [l1Validator(l1Node, 10n, AVAX, blsKey('legacy-l1'))],
+        validators: [l1Validator(l1Node, 10n, AVAX, l1Key)],
       },
       ctx,
     );
@@ -282,6 +288,32 @@ describe('P-chain subnet and L1 operations', () => {
     assert.deepEqual(left, [l1Node]);
     const set = await pResult(net.url, 'platform.getValidatorsAt', { height: 'proposed', subnetID: l1 });
     assert.deepEqual(Object.keys(set.validators), [l1Node]);
+
+    // Messages of the L1's manager the reference refuses whatever their signatures: a weight set
+    // with the last nonce (kept for removals), a registration of the empty NodeID.
+    const fromManager = (payload: Uint8Array) =>
+      signedWarp(12345, chainId, manager, payload, [l1Key], new Uint8Array([1]));
+    const [{ validationID: validationId }] = (
+      await pResult(net.url, 'platform.getCurrentValidators', { subnetID: l1 })
+    ).validators;
+    const lastNonce = pvm.newSetL1ValidatorWeightTx(
+      { ...(await base()), message: fromManager(weightPayload(validationId, (1n << 64n) - 1n, 20n)) },
+      ctx,
+    );
+    await assert.rejects(signAndIssue(api, lastNonce), /maxUint64 nonce is reserved for removal/);
+    const emptyKey = blsKey('empty-node');
+    const expiry = (await now()) + 600n;
+    const emptyNode = pvm.newRegisterL1ValidatorTx(
+      {
+        ...(await base()),
+        balance: AVAX,
+        blsSignature: emptyKey.pop,
+        message: fromManager(registerPayload(l1, EMPTY_NODE, emptyKey, expiry, EWOQ_ADDR, 5n)),
+      },
+      ctx,
+    );
+    await assert.rejects(signAndIssue(api, emptyNode), /invalid node ID: empty nodeID is disallowed/);
+    assert.equal((await api.getL1Validator(validationId)).weight, 10n);
 
     const transfer = pvm.newTransferSubnetOwnershipTx(
       { ...(await base()), subnetId: l1, subnetAuth: [0], subnetOwners: [NEW_OWNER] },

@@ -88,6 +88,12 @@ const MAX_GENESIS = 1024 * 1024;
 const MAX_MANAGER_ADDRESS = 4096;
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+const MAX_UINT64 = (1n << 64n) - 1n;
+
+/** The reference refuses the empty NodeID wherever a tx names a new validator. */
+function checkNodeIdNotEmpty(nodeId: Uint8Array, message = 'validator nodeID cannot be empty'): void {
+  if (nodeId.every((b) => b === 0)) fail(message);
+}
 const eq = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
 
 function fail(message: string): never {
@@ -509,6 +515,7 @@ function addValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
     fail('permissionless validators of subnets are not supported (TransformSubnetTx is disabled since Etna)');
   const v = u.subnetValidator.validator;
   const nodeId = v.nodeId.toBytes();
+  checkNodeIdNotEmpty(nodeId);
   const weight = v.weight.value();
   const { minValidatorStake, maxValidatorStake, minDelegationFee } = env.config.staking;
   if (weight < minValidatorStake)
@@ -688,6 +695,7 @@ function convertSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
   const validators = u.validators.map((v, i) => {
     const nodeId = v.nodeId.toBytes().subarray(4);
     if (nodeId.length !== 20) fail(`validator ${i} node id must be 20 bytes`);
+    checkNodeIdNotEmpty(nodeId);
     const weight = v.weight.value();
     if (weight === 0n) fail(`validator ${i} weight must be positive`);
     if (!proofOfPossessionValid(v.signer.publicKey, v.signer.signature))
@@ -787,6 +795,7 @@ function registerL1ValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const reg = wrapWarp(() => parseRegisterL1Validator(m.call.payload));
   checkFromManager(env, reg.subnetId, m);
   if (reg.nodeId.length !== 20) fail('node id must be 20 bytes');
+  checkNodeIdNotEmpty(reg.nodeId, 'invalid node ID: empty nodeID is disallowed');
   if (reg.weight === 0n) fail('L1 validator weight must be positive');
   if (reg.expiry <= BigInt(env.chainTime))
     fail(`registration expired at ${reg.expiry}, the chain time is ${env.chainTime}`);
@@ -839,6 +848,8 @@ function setL1ValidatorWeightTx(tx: ParsedTx, env: ExecEnv): Executed {
   const c = common(tx, env, u.baseTx.inputs.length);
   const m = managerMessage(env, u.message.toBytes().subarray(4));
   const w = wrapWarp(() => parseL1ValidatorWeight(m.call.payload));
+  // The last nonce only removes: a weight set with it would leave no nonce to follow.
+  if (w.nonce === MAX_UINT64 && w.weight !== 0n) fail('maxUint64 nonce is reserved for removal');
   const v = env.state.l1Validator(w.validationId);
   if (!v || v.status === 'removed') fail(`L1 validator ${toCb58(w.validationId)} does not exist`);
   checkFromManager(env, v.subnet, m);
