@@ -6,12 +6,22 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addTxSignatures, Context, pvm, TransferableOutput, utils, type Common } from '@avalabs/avalanchejs';
+import {
+  addTxSignatures,
+  Context,
+  pvm,
+  TransferableOutput,
+  utils,
+  Utxo,
+  type Common,
+} from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import { EWOQ_ADDR, EWOQ_KEY, EWOQ_P, pCall } from './pchain-helpers.js';
 
 const AVAX = 1_000_000_000n;
+/** Where the many small outputs go, so the test key's UTXO set stays small. */
+const SINK = utils.hexToBuffer('0x' + '77'.repeat(20));
 
 describe('P-chain mempool', () => {
   let net: Devnet;
@@ -80,5 +90,51 @@ describe('P-chain mempool', () => {
     assert.deepEqual((await status(idOf(unpaid))).result, { status: 'Dropped', reason });
     const again = await issue(unpaid);
     assert.equal(again.error?.message, `couldn't issue tx: ${reason}`);
+  });
+
+  it('keeps a tx the block has no room for until the gas capacity refills, instead of dropping it', async () => {
+    // Two UTXOs of their own, so the two big txs below spend nothing in common.
+    const split = pvm.newBaseTx(
+      {
+        feeState: await api.getFeeState(),
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
+        outputs: [10n * AVAX, 11n * AVAX].map((a) =>
+          TransferableOutput.fromNative(ctx.avaxAssetID, a, [EWOQ_ADDR]),
+        ),
+      },
+      ctx,
+    );
+    await addTxSignatures({ unsignedTx: split, privateKeys: [EWOQ_KEY] });
+    const splitId = (await api.issueSignedTx(split.getSignedTx())).txID;
+    const own = (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos.filter(
+      (u) => u.utxoId.txID.toString() === splitId,
+    );
+    assert.equal(own.length, 3);
+    // ~600,000 gas each (550 outputs); a block holds at most the 1,000,000 of a full capacity.
+    const big = async (utxo: Utxo) => {
+      const tx = pvm.newBaseTx(
+        {
+          feeState: await api.getFeeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: [utxo],
+          outputs: Array.from({ length: 550 }, () =>
+            TransferableOutput.fromNative(ctx.avaxAssetID, 1000n, [SINK]),
+          ),
+        },
+        ctx,
+      );
+      await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+      return tx;
+    };
+    const [a, b] = [await big(own[0]!), await big(own[1]!)];
+    const { weights, maxCapacity } = await api.getFeeConfig();
+    assert.ok(pvm.calculateFee(a.getTx(), weights, 1n) * 2n > maxCapacity, 'both do not fit one block');
+    const answers = await Promise.all([issue(a), issue(b)]);
+    assert.deepEqual(
+      answers.map((r) => r.result),
+      [{ txID: idOf(a) }, { txID: idOf(b) }],
+    );
+    assert.equal((await status(idOf(b))).result.status, 'Committed');
   });
 });

@@ -18,7 +18,6 @@ import {
   advanceValidatorFee,
   consumeGas,
   gasPrice,
-  GasCapacityError,
   type GasState,
 } from './fees/dynamic-fee.js';
 import { splitReward } from './reward/calculator.js';
@@ -40,6 +39,7 @@ export class PlatformVM {
   private readonly chainListeners: ChainCreatedListener[] = [];
   private buildScheduled = false;
   private timer: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: ChainContext,
@@ -74,6 +74,7 @@ export class PlatformVM {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.retry) clearTimeout(this.retry);
     for (const w of this.mempool.all()) this.mempool.settle(w, new Error('node is shutting down'));
   }
 
@@ -203,10 +204,11 @@ export class PlatformVM {
     const created: ChainRecord[] = [];
     const settled: { w: Waiting; err?: Error }[] = [];
     const batch = this.mempool.all();
+    let short: bigint | undefined;
     try {
       this.ctx.db.transaction(() => {
         this.rewardEndedStakers();
-        if (batch.length > 0) this.buildStandardBlock(batch, created, settled);
+        if (batch.length > 0) short = this.buildStandardBlock(batch, created, settled);
         else if (this.hasExhaustedL1Validators()) this.buildTimeBlock();
         if (moveTime && this.state.lastBlock()!.time < this.ctx.clock.nowSeconds()) this.buildTimeBlock();
         // The clock's high-water mark commits with the block, so block times never repeat.
@@ -219,6 +221,7 @@ export class PlatformVM {
       return;
     }
     for (const s of settled) this.mempool.settle(s.w, s.err);
+    if (short !== undefined) this.retryWhenRefilled(short);
     for (const chain of created) {
       for (const listener of this.chainListeners) {
         try {
@@ -230,11 +233,16 @@ export class PlatformVM {
     }
   }
 
+  /**
+   * Packs the waiting txs, in arrival order, into a standard block. As the reference's builder
+   * does, packing stops at the first tx the block's gas capacity has no room for: it and the txs
+   * after it stay in the mempool, and the gas it lacks is returned.
+   */
   private buildStandardBlock(
     batch: Waiting[],
     created: ChainRecord[],
     settled: { w: Waiting; err?: Error }[],
-  ): void {
+  ): bigint | undefined {
     const last = this.state.lastBlock()!;
     const time = Math.max(last.time, this.ctx.clock.nowSeconds());
     const height = last.height + 1n;
@@ -243,39 +251,54 @@ export class PlatformVM {
     const price = gasPrice(this.config.gasFee, gas);
     const env = this.env(time, height, price);
     const accepted: { tx: ParsedTx; executed: Executed }[] = [];
+    let short: bigint | undefined;
     for (const w of batch) {
       let executed: Executed;
       try {
         executed = executeTx(w.tx, env);
-        gas = consumeGas(gas, executed.gas);
       } catch (err) {
-        if (!(err instanceof TxVerifyError || err instanceof GasCapacityError)) throw err;
+        if (!(err instanceof TxVerifyError)) throw err;
         this.mempool.drop(w.tx.id, err.message);
         settled.push({ w, err });
         continue;
       }
+      if (executed.gas > gas.capacity) {
+        short = executed.gas - gas.capacity;
+        break;
+      }
+      gas = consumeGas(gas, executed.gas);
       executed.apply();
       accepted.push({ tx: w.tx, executed });
       settled.push({ w });
       if (executed.createdChain) created.push(executed.createdChain);
     }
     this.state.setGasState(gas);
-    if (accepted.length === 0) return;
-    this.acceptBlock(
-      'standard',
-      time,
-      accepted.map((a) => a.tx.bytes),
-      (h) => {
-        for (const a of accepted)
-          this.state.putTx({
-            id: a.tx.id,
-            bytes: a.tx.bytes,
-            height: h,
-            status: 'Committed',
-            type: a.executed.type,
-          });
-      },
-    );
+    if (accepted.length > 0)
+      this.acceptBlock(
+        'standard',
+        time,
+        accepted.map((a) => a.tx.bytes),
+        (h) => {
+          for (const a of accepted)
+            this.state.putTx({
+              id: a.tx.id,
+              bytes: a.tx.bytes,
+              height: h,
+              status: 'Committed',
+              type: a.executed.type,
+            });
+        },
+      );
+    return short;
+  }
+
+  /** Builds again once the gas capacity has refilled by `gas` (at `maxPerSecond`). */
+  private retryWhenRefilled(gas: bigint): void {
+    const perSecond = this.config.gasFee.maxPerSecond;
+    const seconds = Number((gas + perSecond - 1n) / perSecond);
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.buildNow(), Math.max(1, seconds) * 1000);
+    this.retry.unref();
   }
 
   private hasExhaustedL1Validators(): boolean {
