@@ -92,33 +92,34 @@ describe('P-chain mempool', () => {
     assert.equal(again.error?.message, `couldn't issue tx: ${reason}`);
   });
 
-  it('keeps a tx the block has no room for until the gas capacity refills, instead of dropping it', async () => {
-    // Two UTXOs of their own, so the two big txs below spend nothing in common.
+  it('keeps a tx the block has no room for until the gas capacity refills, and refuses past the mempool capacity', async () => {
+    // Three UTXOs of their own, so the big txs below spend nothing in common.
     const split = pvm.newBaseTx(
       {
         feeState: await api.getFeeState(),
         fromAddressesBytes: [EWOQ_ADDR],
         utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
-        outputs: [10n * AVAX, 11n * AVAX].map((a) =>
-          TransferableOutput.fromNative(ctx.avaxAssetID, a, [EWOQ_ADDR]),
+        outputs: [10n, 11n, 12n].map((a) =>
+          TransferableOutput.fromNative(ctx.avaxAssetID, a * AVAX, [EWOQ_ADDR]),
         ),
       },
       ctx,
     );
     await addTxSignatures({ unsignedTx: split, privateKeys: [EWOQ_KEY] });
     const splitId = (await api.issueSignedTx(split.getSignedTx())).txID;
+    const amounts = [10n, 11n, 12n].map((a) => a * AVAX);
     const own = (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos.filter(
-      (u) => u.utxoId.txID.toString() === splitId,
+      (u) => u.utxoId.txID.toString() === splitId && amounts.includes((u.output as any).amount()),
     );
     assert.equal(own.length, 3);
-    // ~600,000 gas each (550 outputs); a block holds at most the 1,000,000 of a full capacity.
-    const big = async (utxo: Utxo) => {
+    /** About 1,080 gas per output: 750 outputs use most of a block's 1,000,000. */
+    const big = async (utxo: Utxo, outputs: number) => {
       const tx = pvm.newBaseTx(
         {
-          feeState: await api.getFeeState(),
+          feeState: { ...(await api.getFeeState()), capacity: 10n ** 6n },
           fromAddressesBytes: [EWOQ_ADDR],
           utxos: [utxo],
-          outputs: Array.from({ length: 550 }, () =>
+          outputs: Array.from({ length: outputs }, () =>
             TransferableOutput.fromNative(ctx.avaxAssetID, 1000n, [SINK]),
           ),
         },
@@ -127,14 +128,24 @@ describe('P-chain mempool', () => {
       await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
       return tx;
     };
-    const [a, b] = [await big(own[0]!), await big(own[1]!)];
-    const { weights, maxCapacity } = await api.getFeeConfig();
-    assert.ok(pvm.calculateFee(a.getTx(), weights, 1n) * 2n > maxCapacity, 'both do not fit one block');
-    const answers = await Promise.all([issue(a), issue(b)]);
-    assert.deepEqual(
-      answers.map((r) => r.result),
-      [{ txID: idOf(a) }, { txID: idOf(b) }],
-    );
-    assert.equal((await status(idOf(b))).result.status, 'Committed');
+    const { weights } = await api.getFeeConfig();
+    const gasOf = (tx: Common.UnsignedTx) => pvm.calculateFee(tx.getTx(), weights, 1n);
+
+    const first = await big(own[0]!, 750);
+    assert.deepEqual((await issue(first)).result, { txID: idOf(first) });
+    // The block left far less capacity than the next one needs: it waits for the refill.
+    const second = await big(own[1]!, 750);
+    assert.ok(gasOf(second) > (await api.getFeeState()).capacity + 300_000n);
+    const waiting = issue(second);
+    for (let i = 0; (await status(idOf(second))).result?.status !== 'Processing'; i++)
+      assert.ok(i < 200, 'the tx never showed as Processing');
+    // The mempool holds at most 1,000,000 gas: a third big tx does not fit beside the second.
+    const third = await big(own[2]!, 200);
+    assert.ok(gasOf(second) + gasOf(third) > 1_000_000n);
+    assert.equal((await issue(third)).error?.message, "couldn't issue tx: not enough gas");
+    assert.deepEqual((await status(idOf(third))).result, { status: 'Dropped', reason: 'not enough gas' });
+
+    assert.deepEqual((await waiting).result, { txID: idOf(second) });
+    assert.equal((await status(idOf(second))).result.status, 'Committed');
   });
 });

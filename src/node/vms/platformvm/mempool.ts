@@ -2,8 +2,11 @@
  * The P-chain mempool as the reference's gossip mempool keeps it: the txs waiting for the next
  * block (each with the promise its issuers wait on, so issuing a waiting tx again answers like the
  * first issue), the UTXOs they spend (another tx spending one is refused with
- * `tx conflicts with other tx`), and the reasons of recently dropped txs, which getTxStatus answers
- * and which a second issue of the same tx gets back without verifying it again.
+ * `tx conflicts with other tx`), the gas they will use (at most the reference's default
+ * mempool-gas-capacity of 1,000,000 waits at once: more is refused with `not enough gas`; the
+ * reference would first evict waiting txs paying a lower gas price, which this one does not), and
+ * the reasons of recently dropped txs, which getTxStatus answers and which a second issue of the
+ * same tx gets back without verifying it again.
  */
 import type { TransferableInput } from '@avalabs/avalanchejs';
 import type { ParsedTx } from './codec.js';
@@ -11,12 +14,14 @@ import { inputIdOfInput } from './txs/spend.js';
 
 export interface Waiting {
   readonly tx: ParsedTx;
+  readonly gas: bigint;
   readonly done: Promise<Uint8Array>;
   readonly resolve: (id: Uint8Array) => void;
   readonly reject: (err: Error) => void;
 }
 
 const DROPPED_LIMIT = 10_000;
+export const MEMPOOL_GAS_CAPACITY = 1_000_000n;
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 /** Ids of every UTXO a tx consumes: its inputs, and an import's inputs from shared memory. */
@@ -33,6 +38,7 @@ export class PlatformMempool {
   private readonly waiting = new Map<string, Waiting>();
   private readonly spentBy = new Map<string, string>();
   private readonly dropped = new Map<string, string>();
+  private gasWaiting = 0n;
 
   /** The wait of a tx already in the mempool. */
   get(id: Uint8Array): Promise<Uint8Array> | undefined {
@@ -48,7 +54,12 @@ export class PlatformMempool {
     return spentInputs(tx).some((input) => this.spentBy.has(input));
   }
 
-  add(tx: ParsedTx): Promise<Uint8Array> {
+  /** True when `gas` more would not fit beside what waits already. */
+  full(gas: bigint): boolean {
+    return this.gasWaiting + gas > MEMPOOL_GAS_CAPACITY;
+  }
+
+  add(tx: ParsedTx, gas: bigint): Promise<Uint8Array> {
     let resolve!: (id: Uint8Array) => void;
     let reject!: (err: Error) => void;
     const done = new Promise<Uint8Array>((res, rej) => {
@@ -56,7 +67,8 @@ export class PlatformMempool {
       reject = rej;
     });
     const key = hex(tx.id);
-    this.waiting.set(key, { tx, done, resolve, reject });
+    this.waiting.set(key, { tx, gas, done, resolve, reject });
+    this.gasWaiting += gas;
     for (const input of spentInputs(tx)) this.spentBy.set(input, key);
     return done;
   }
@@ -71,6 +83,7 @@ export class PlatformMempool {
     const key = hex(w.tx.id);
     if (this.waiting.get(key) !== w) return;
     this.waiting.delete(key);
+    this.gasWaiting -= w.gas;
     for (const input of spentInputs(w.tx)) if (this.spentBy.get(input) === key) this.spentBy.delete(input);
     if (err) w.reject(err);
     else w.resolve(w.tx.id);

@@ -122,9 +122,9 @@ export class PlatformVM {
   /**
    * Verifies a signed tx against the current state and, when valid, queues it for the next block;
    * resolves once that block is accepted. As in the reference: a tx already waiting is not an
-   * error (its issuers wait together), a tx that fails verification or conflicts with a waiting
-   * one is refused and remembered as dropped with its reason, and a dropped tx issued again gets
-   * that reason back.
+   * error (its issuers wait together), a tx that fails verification, conflicts with a waiting one
+   * or would take the mempool past its gas capacity is refused and remembered as dropped with its
+   * reason, and a dropped tx issued again gets that reason back.
    */
   issue(bytes: Uint8Array): Promise<Uint8Array> {
     const tx = parseSignedTx(bytes);
@@ -136,8 +136,9 @@ export class PlatformVM {
     if (reason !== undefined) throw refused(reason);
     const time = this.nextBlockTime();
     const gas = this.currentGasState(time);
+    let executed: Executed;
     try {
-      const executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
+      executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
       if (executed.gas > this.config.gasFee.maxCapacity)
         throw new TxVerifyError(
           `tx gas ${executed.gas} exceeds the maximum block capacity ${this.config.gasFee.maxCapacity}`,
@@ -147,11 +148,16 @@ export class PlatformVM {
       this.mempool.drop(tx.id, err.message);
       throw refused(`failed verification: ${err.message}`);
     }
-    if (this.mempool.conflicts(tx)) {
-      this.mempool.drop(tx.id, 'tx conflicts with other tx');
-      throw refused('tx conflicts with other tx');
+    const unfit = this.mempool.conflicts(tx)
+      ? 'tx conflicts with other tx'
+      : this.mempool.full(executed.gas)
+        ? 'not enough gas'
+        : undefined;
+    if (unfit) {
+      this.mempool.drop(tx.id, unfit);
+      throw refused(unfit);
     }
-    const done = this.mempool.add(tx);
+    const done = this.mempool.add(tx, executed.gas);
     this.scheduleBuild();
     return done;
   }
