@@ -330,4 +330,34 @@ describe('P-chain subnet and L1 operations', () => {
       new RegExp(`"${l1}" is immutable`),
     );
   });
+
+  it('converts a subnet whose validator manager lives on the C-chain', async () => {
+    // As the reference: the manager chain may be any chain, here one of another subnet.
+    const subnet = await signAndIssue(
+      api,
+      pvm.newCreateSubnetTx({ ...(await base()), subnetOwners: [EWOQ_ADDR] }, ctx),
+    );
+    const node = testNodeId(91);
+    const convert = pvm.newConvertSubnetToL1Tx(
+      {
+        ...(await base()),
+        subnetId: subnet,
+        chainId: ctx.cBlockchainID,
+        address: utils.hexToBuffer('0x' + '0c'.repeat(20)),
+        subnetAuth: [0],
+        validators: [l1Validator(node, 10n, AVAX, blsKey('c-chain-managed'))],
+      },
+      ctx,
+    );
+    await signAndIssue(api, convert, [EWOQ_KEY], EWOQ_KEY);
+    const converted = await api.getSubnet({ subnetID: subnet });
+    assert.equal(converted.isPermissioned, false);
+    assert.equal(converted.managerChainID, ctx.cBlockchainID);
+    assert.equal(converted.managerAddress, '0x' + '0c'.repeat(20));
+    const { validators } = await api.getCurrentValidators({ subnetID: subnet });
+    assert.deepEqual(
+      validators.map((v) => v.nodeID),
+      [node],
+    );
+  });
 });

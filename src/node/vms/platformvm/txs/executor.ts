@@ -683,10 +683,9 @@ function convertSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
   const c = common(tx, env, n + 1);
   const subnetId = u.subnetID.toBytes();
   const subnet = mutableSubnet(env, subnetId);
+  // The manager may live on any chain (the C-chain, another L1): the reference checks only that
+  // its Warp messages come from this chain and address.
   const chainId = u.chainID.toBytes();
-  const chain = env.state.chain(chainId);
-  if (!chain || !eq(chain.subnet, subnetId))
-    fail(`chain ${toCb58(chainId)} is not a blockchain of subnet ${toCb58(subnetId)}`);
   const address = u.address.toBytes().subarray(4);
   if (address.length > MAX_MANAGER_ADDRESS)
     fail(`manager address is ${address.length} bytes, at most ${MAX_MANAGER_ADDRESS}`);
