@@ -40,6 +40,7 @@ import {
 import { parseStartIndex, type AddressBook } from '../../components/service-address.js';
 
 const MAX_UTXOS = 1024;
+type BalanceKind = 'balance' | 'unlocked' | 'lockedStakeable' | 'lockedNotStakeable';
 const P_ALIASES = ['P', 'platform', '11111111111111111111111111111111LpoYY'];
 
 /** Bytes in `encoding`, or the reference's error for json (`what` names the value, e.g. `UTXO <id>`). */
@@ -269,9 +270,17 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       const texts = params.strings('addresses');
       const single = params.optionalString('address');
       const addresses = parseAddresses(single ? [...texts, single] : texts, book);
-      // The reference reads lock times against the node's clock, not the last block's time.
+      // The reference reads lock times against the node's clock, not the last block's time, and
+      // sums every asset the addresses hold, AVAX also in the top-level members.
       const now = BigInt(ctx.clock.nowSeconds());
-      const sums = { balance: 0n, unlocked: 0n, lockedStakeable: 0n, lockedNotStakeable: 0n };
+      const sums: Record<BalanceKind, Map<string, bigint>> = {
+        balance: new Map(),
+        unlocked: new Map(),
+        lockedStakeable: new Map(),
+        lockedNotStakeable: new Map(),
+      };
+      const add = (kind: BalanceKind, asset: string, amount: bigint) =>
+        sums[kind].set(asset, (sums[kind].get(asset) ?? 0n) + amount);
       const seen = new Set<string>();
       const utxoIDs: { txID: string; outputIndex: number }[] = [];
       for (const address of addresses) {
@@ -280,21 +289,23 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
           const key = `${utxo.utxoId.txID.toString()}:${utxo.utxoId.outputIdx.value()}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          if (utxo.assetId.toString() !== avax) continue;
+          const asset = utxo.assetId.toString();
           const info = outputInfo(utxo.output);
-          if (info.owners.locktime > now) sums.lockedNotStakeable += info.amount;
-          else if (info.stakeableLocktime > now) sums.lockedStakeable += info.amount;
-          else sums.unlocked += info.amount;
-          sums.balance += info.amount;
+          if (info.owners.locktime > now) add('lockedNotStakeable', asset, info.amount);
+          else if (info.stakeableLocktime > now) add('lockedStakeable', asset, info.amount);
+          else add('unlocked', asset, info.amount);
+          add('balance', asset, info.amount);
           utxoIDs.push({ txID: utxo.utxoId.txID.toString(), outputIndex: utxo.utxoId.outputIdx.value() });
         }
       }
-      const perAsset = (v: bigint) => (v > 0n ? { [avax]: v.toString() } : {});
+      const perAsset = (m: Map<string, bigint>) =>
+        Object.fromEntries([...m].map(([asset, v]) => [asset, v.toString()]));
+      const avaxOf = (m: Map<string, bigint>) => (m.get(avax) ?? 0n).toString();
       return {
-        balance: sums.balance.toString(),
-        unlocked: sums.unlocked.toString(),
-        lockedStakeable: sums.lockedStakeable.toString(),
-        lockedNotStakeable: sums.lockedNotStakeable.toString(),
+        balance: avaxOf(sums.balance),
+        unlocked: avaxOf(sums.unlocked),
+        lockedStakeable: avaxOf(sums.lockedStakeable),
+        lockedNotStakeable: avaxOf(sums.lockedNotStakeable),
         balances: perAsset(sums.balance),
         unlockeds: perAsset(sums.unlocked),
         lockedStakeables: perAsset(sums.lockedStakeable),
