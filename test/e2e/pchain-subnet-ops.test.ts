@@ -360,4 +360,56 @@ describe('P-chain subnet and L1 operations', () => {
       [node],
     );
   });
+
+  it('removes a permissioned subnet validator at its end in a standard block, with no reward tx', async () => {
+    // As the reference's AdvanceTimeTo: only primary-network stakers get a RewardValidatorTx.
+    const subnet = await signAndIssue(
+      api,
+      pvm.newCreateSubnetTx({ ...(await base()), subnetOwners: [EWOQ_ADDR] }, ctx),
+    );
+    const clock = async () =>
+      BigInt(Date.parse((await pResult(net.url, 'platform.advanceTime', { seconds: 1 })).timestamp) / 1000);
+    const start = await clock();
+    const add = pvm.newAddSubnetValidatorTx(
+      {
+        ...(await base()),
+        nodeId: genesisNode,
+        subnetId: subnet,
+        subnetAuth: [0],
+        start,
+        end: start + 100n,
+        weight: 3n,
+      },
+      ctx,
+    );
+    const stakingTx = await signAndIssue(api, add, [EWOQ_KEY], EWOQ_KEY);
+    const [{ endTime }] = (await api.getCurrentValidators({ subnetID: subnet })).validators;
+    const from = BigInt((await api.getHeight()).height);
+    await pResult(net.url, 'platform.advanceTime', { seconds: 200 });
+    assert.deepEqual((await api.getCurrentValidators({ subnetID: subnet })).validators, []);
+
+    const to = BigInt((await api.getHeight()).height);
+    const blocks = [];
+    for (let h = from + 1n; h <= to; h++)
+      blocks.push(
+        (await pResult(net.url, 'platform.getBlockByHeight', { height: String(h), encoding: 'json' })).block,
+      );
+    assert.ok(
+      blocks.every((b) => b.tx?.unsignedTx?.txID !== stakingTx),
+      'no proposal block rewards the permissioned validator',
+    );
+    const leaving = blocks.find((b) => b.time === Number(endTime));
+    assert.ok(leaving, 'a block at the end time');
+    assert.deepEqual(leaving.txs, [], 'an empty standard block carries the removal');
+    const at = await pResult(net.url, 'platform.getValidatorsAt', {
+      height: leaving.height,
+      subnetID: subnet,
+    });
+    assert.deepEqual(at.validators, {});
+    const before = await pResult(net.url, 'platform.getValidatorsAt', {
+      height: leaving.height - 1,
+      subnetID: subnet,
+    });
+    assert.equal(before.validators[genesisNode].weight, '3');
+  });
 });

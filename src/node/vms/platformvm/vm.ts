@@ -365,16 +365,31 @@ export class PlatformVM {
     this.ctx.index('P/block').appendBlock(toCb58(id), toCb58(last.id), bytes, acceptedMs, wrap);
   }
 
-  /** Issues a proposal + commit block pair paying each staker whose period ended by now. */
+  /**
+   * Builds the blocks that end every staking period over by now, in the reference's staker order
+   * (end time, then permissioned subnet validators, delegators, validators). A primary-network
+   * staker gets a proposal block with its RewardValidatorTx, then the commit. Permissioned subnet
+   * validators get no reward tx: as the reference's AdvanceTimeTo removes them, they leave in the
+   * block that moves time past their end, an empty standard block when no reward is due then.
+   */
   private rewardEndedStakers(): void {
     const now = this.ctx.clock.nowSeconds();
     for (;;) {
-      const staker = this.state.nextEndingStaker(now);
-      if (!staker) return;
+      const first = this.state.nextEndingStaker(now);
+      if (!first) return;
       const last = this.state.lastBlock()!;
-      const time = Math.max(last.time, staker.endTime);
+      const time = Math.max(last.time, first.endTime);
       const height = last.height + 1n;
       this.advanceFees(time, height);
+      let staker: StakerRecord | undefined = first;
+      for (; staker?.kind === 'subnet_validator'; staker = this.state.nextEndingStaker(time)) {
+        this.state.markStakerRemoved(staker.txId, height);
+        this.state.validators.change(height, staker.subnet, staker.nodeId, -staker.weight);
+      }
+      if (!staker) {
+        this.acceptBlock('standard', time, [], () => {});
+        continue;
+      }
       const rewardTx = rewardValidatorTxBytes(staker.txId);
       const rewardTxId = sha256(rewardTx);
       this.payStaker(staker, height);
@@ -399,7 +414,6 @@ export class PlatformVM {
   private payStaker(staker: StakerRecord, height: bigint): void {
     this.state.markStakerRemoved(staker.txId, height);
     this.state.validators.change(height, staker.subnet, staker.nodeId, -staker.weight);
-    if (staker.kind === 'subnet_validator') return;
     const stored = this.state.getTx(staker.txId);
     if (!stored) throw new Error(`staker tx ${toCb58(staker.txId)} is missing`);
     const u = parseSignedTx(stored.bytes).unsigned as
