@@ -13,6 +13,7 @@ import {
   Bytes,
   Id,
   Int,
+  L1Validator,
   NodeId,
   PChainOwner,
   pvm,
@@ -81,6 +82,18 @@ export interface BlsKey {
 export function blsKey(seed: string): BlsKey {
   const secret = blsSecretKeyFromIkm(new TextEncoder().encode(`pchain-test/${seed}/`.padEnd(40, '.')));
   return { secret, publicKey: blsPublicKey(secret), pop: blsProofOfPossession(secret) };
+}
+
+/** An initial L1 validator of a ConvertSubnetToL1Tx, both of its owners `owner`. */
+export function l1Validator(nodeId: string, weight: bigint, balance: bigint, key: BlsKey, owner = EWOQ_ADDR) {
+  return L1Validator.fromNative(
+    nodeId,
+    weight,
+    balance,
+    new pvmSerial.ProofOfPossession(key.publicKey, key.pop),
+    PChainOwner.fromNative([owner], 1),
+    PChainOwner.fromNative([owner], 1),
+  );
 }
 
 /** A deterministic NodeID for a test validator. */

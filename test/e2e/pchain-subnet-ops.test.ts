@@ -2,26 +2,32 @@
  * Issue 4: the remaining subnet and L1 transactions through avalanchejs v5 builders —
  * AddSubnetValidatorTx / RemoveSubnetValidatorTx with their validator-set history,
  * TransferSubnetOwnershipTx (the old owner loses its say), and an L1 validator's
- * IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx (its remaining balance comes back).
+ * IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx (its remaining balance comes back), and a
+ * converted L1 whose owner still removes legacy validators and changes hands.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Context, L1Validator, PChainOwner, pvm, pvmSerial, secp256k1, utils } from '@avalabs/avalanchejs';
+import { Context, pvm, secp256k1, utils } from '@avalabs/avalanchejs';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
   blsKey,
   EWOQ_ADDR,
   EWOQ_KEY,
   EWOQ_P,
+  l1Validator,
   pCall,
   pResult,
+  registerPayload,
   signAndIssue,
+  signedWarp,
   testNodeId,
+  weightPayload,
 } from './pchain-helpers.js';
 
 const AVAX = 1_000_000_000n;
 const NEW_OWNER_KEY = utils.hexToBuffer('0x' + '24'.repeat(32));
 const NEW_OWNER = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(NEW_OWNER_KEY));
+const EMPTY_NODE = 'NodeID-111111111111111111116DBWJs';
 
 describe('P-chain subnet and L1 operations', () => {
   let net: Devnet;
@@ -36,6 +42,33 @@ describe('P-chain subnet and L1 operations', () => {
     utxos: await utxos(),
   });
   const now = async () => BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
+  /** The genesis node joins `subnet` for ten minutes. */
+  const subnetValidatorTx = async (subnet: string, weight: bigint) =>
+    pvm.newAddSubnetValidatorTx(
+      {
+        ...(await base()),
+        nodeId: genesisNode,
+        subnetId: subnet,
+        subnetAuth: [0],
+        start: await now(),
+        end: (await now()) + 600n,
+        weight,
+      },
+      ctx,
+    );
+  const chainTx = async (subnet: string, chainName: string) =>
+    pvm.newCreateChainTx(
+      {
+        ...(await base()),
+        chainName,
+        subnetId: subnet,
+        subnetAuth: [0],
+        vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy',
+        fxIds: [],
+        genesisData: {},
+      },
+      ctx,
+    );
 
   before(async () => {
     net = await startDevnet();
@@ -52,19 +85,7 @@ describe('P-chain subnet and L1 operations', () => {
   });
 
   it('adds and removes a subnet validator, and remembers the set at each height', async () => {
-    const add = pvm.newAddSubnetValidatorTx(
-      {
-        ...(await base()),
-        nodeId: genesisNode,
-        subnetId,
-        subnetAuth: [0],
-        start: await now(),
-        end: (await now()) + 600n,
-        weight: 20n,
-      },
-      ctx,
-    );
-    await signAndIssue(api, add, [EWOQ_KEY], EWOQ_KEY);
+    await signAndIssue(api, await subnetValidatorTx(subnetId, 20n), [EWOQ_KEY], EWOQ_KEY);
     const addedAt = (await api.getHeight()).height;
     const { validators } = await api.getCurrentValidators({ subnetID: subnetId });
     assert.equal(validators.length, 1);
@@ -154,21 +175,7 @@ describe('P-chain subnet and L1 operations', () => {
     await signAndIssue(api, transfer, [EWOQ_KEY], EWOQ_KEY);
     const subnet = await api.getSubnet({ subnetID: subnetId });
     assert.deepEqual(subnet.controlKeys, [utils.format('P', 'local', NEW_OWNER)]);
-    const chain = () =>
-      base().then((b) =>
-        pvm.newCreateChainTx(
-          {
-            ...b,
-            chainName: 'evm',
-            subnetId,
-            subnetAuth: [0],
-            vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy',
-            fxIds: [],
-            genesisData: {},
-          },
-          ctx,
-        ),
-      );
+    const chain = () => chainTx(subnetId, 'evm');
     await assert.rejects(
       signAndIssue(api, await chain(), [EWOQ_KEY], EWOQ_KEY),
       /not authorised by the owner/,
@@ -190,16 +197,7 @@ describe('P-chain subnet and L1 operations', () => {
         chainId,
         address: utils.hexToBuffer('0x' + 'cd'.repeat(20)),
         subnetAuth: [0],
-        validators: keys.map((k, i) =>
-          L1Validator.fromNative(
-            testNodeId(60 + i),
-            10n,
-            balances[i],
-            new pvmSerial.ProofOfPossession(k.publicKey, k.pop),
-            PChainOwner.fromNative([EWOQ_ADDR], 1),
-            PChainOwner.fromNative([EWOQ_ADDR], 1),
-          ),
-        ),
+        validators: keys.map((k, i) => l1Validator(testNodeId(60 + i), 10n, balances[i], k)),
       },
       ctx,
     );
@@ -251,5 +249,167 @@ describe('P-chain subnet and L1 operations', () => {
     });
     assert.equal(set.validators[poor.nodeID], undefined, 'the validator that ran dry left the set');
     assert.equal(Object.keys(set.validators).length, 1);
+  });
+
+  it("removes a converted L1's legacy subnet validator and transfers its ownership, but adds no chain", async () => {
+    // As the reference: after a conversion the subnet's permissioned validators stay until the owner
+    // removes them (RemoveSubnetValidatorTx), and the owner can still change; only adding validators
+    // or chains is refused (`"<subnet>" is immutable`).
+    const l1 = await signAndIssue(
+      api,
+      pvm.newCreateSubnetTx({ ...(await base()), subnetOwners: [EWOQ_ADDR] }, ctx),
+    );
+    const chainId = await signAndIssue(api, await chainTx(l1, 'legacy'), [EWOQ_KEY], EWOQ_KEY);
+    await signAndIssue(api, await subnetValidatorTx(l1, 7n), [EWOQ_KEY], EWOQ_KEY);
+    const l1Node = testNodeId(90);
+    const l1Key = blsKey('legacy-l1');
+    const manager = utils.hexToBuffer('0x' + 'ef'.repeat(20));
+    const convert = pvm.newConvertSubnetToL1Tx(
+      {
+        ...(await base()),
+        subnetId: l1,
+        chainId,
+        address: manager,
+        subnetAuth: [0],
+        validators: [l1Validator(l1Node, 10n, AVAX, l1Key)],
+      },
+      ctx,
+    );
+    await signAndIssue(api, convert, [EWOQ_KEY], EWOQ_KEY);
+    const listed = (await api.getCurrentValidators({ subnetID: l1 })).validators.map((v) => v.nodeID);
+    assert.deepEqual(listed.sort(), [genesisNode, l1Node].sort(), 'the legacy validator stays');
+
+    const remove = pvm.newRemoveSubnetValidatorTx(
+      { ...(await base()), nodeId: genesisNode, subnetId: l1, subnetAuth: [0] },
+      ctx,
+    );
+    await signAndIssue(api, remove, [EWOQ_KEY], EWOQ_KEY);
+    const left = (await api.getCurrentValidators({ subnetID: l1 })).validators.map((v) => v.nodeID);
+    assert.deepEqual(left, [l1Node]);
+    const set = await pResult(net.url, 'platform.getValidatorsAt', { height: 'proposed', subnetID: l1 });
+    assert.deepEqual(Object.keys(set.validators), [l1Node]);
+
+    // Messages of the L1's manager the reference refuses whatever their signatures: a weight set
+    // with the last nonce (kept for removals), a registration of the empty NodeID.
+    const fromManager = (payload: Uint8Array) =>
+      signedWarp(12345, chainId, manager, payload, [l1Key], new Uint8Array([1]));
+    const [{ validationID: validationId }] = (
+      await pResult(net.url, 'platform.getCurrentValidators', { subnetID: l1 })
+    ).validators;
+    const lastNonce = pvm.newSetL1ValidatorWeightTx(
+      { ...(await base()), message: fromManager(weightPayload(validationId, (1n << 64n) - 1n, 20n)) },
+      ctx,
+    );
+    await assert.rejects(signAndIssue(api, lastNonce), /maxUint64 nonce is reserved for removal/);
+    const emptyKey = blsKey('empty-node');
+    const expiry = (await now()) + 600n;
+    const emptyNode = pvm.newRegisterL1ValidatorTx(
+      {
+        ...(await base()),
+        balance: AVAX,
+        blsSignature: emptyKey.pop,
+        message: fromManager(registerPayload(l1, EMPTY_NODE, emptyKey, expiry, EWOQ_ADDR, 5n)),
+      },
+      ctx,
+    );
+    await assert.rejects(signAndIssue(api, emptyNode), /invalid node ID: empty nodeID is disallowed/);
+    assert.equal((await api.getL1Validator(validationId)).weight, 10n);
+
+    const transfer = pvm.newTransferSubnetOwnershipTx(
+      { ...(await base()), subnetId: l1, subnetAuth: [0], subnetOwners: [NEW_OWNER] },
+      ctx,
+    );
+    await signAndIssue(api, transfer, [EWOQ_KEY], EWOQ_KEY);
+    const subnet = await api.getSubnet({ subnetID: l1 });
+    assert.deepEqual(subnet.controlKeys, [utils.format('P', 'local', NEW_OWNER)]);
+    assert.equal(subnet.isPermissioned, false);
+
+    const late = await chainTx(l1, 'late');
+    await assert.rejects(
+      signAndIssue(api, late, [EWOQ_KEY], NEW_OWNER_KEY),
+      new RegExp(`"${l1}" is immutable`),
+    );
+  });
+
+  it('converts a subnet whose validator manager lives on the C-chain', async () => {
+    // As the reference: the manager chain may be any chain, here one of another subnet.
+    const subnet = await signAndIssue(
+      api,
+      pvm.newCreateSubnetTx({ ...(await base()), subnetOwners: [EWOQ_ADDR] }, ctx),
+    );
+    const node = testNodeId(91);
+    const convert = pvm.newConvertSubnetToL1Tx(
+      {
+        ...(await base()),
+        subnetId: subnet,
+        chainId: ctx.cBlockchainID,
+        address: utils.hexToBuffer('0x' + '0c'.repeat(20)),
+        subnetAuth: [0],
+        validators: [l1Validator(node, 10n, AVAX, blsKey('c-chain-managed'))],
+      },
+      ctx,
+    );
+    await signAndIssue(api, convert, [EWOQ_KEY], EWOQ_KEY);
+    const converted = await api.getSubnet({ subnetID: subnet });
+    assert.equal(converted.isPermissioned, false);
+    assert.equal(converted.managerChainID, ctx.cBlockchainID);
+    assert.equal(converted.managerAddress, '0x' + '0c'.repeat(20));
+    const { validators } = await api.getCurrentValidators({ subnetID: subnet });
+    assert.deepEqual(
+      validators.map((v) => v.nodeID),
+      [node],
+    );
+  });
+
+  it('removes a permissioned subnet validator at its end in a standard block, with no reward tx', async () => {
+    // As the reference's AdvanceTimeTo: only primary-network stakers get a RewardValidatorTx.
+    const subnet = await signAndIssue(
+      api,
+      pvm.newCreateSubnetTx({ ...(await base()), subnetOwners: [EWOQ_ADDR] }, ctx),
+    );
+    const clock = async () =>
+      BigInt(Date.parse((await pResult(net.url, 'platform.advanceTime', { seconds: 1 })).timestamp) / 1000);
+    const start = await clock();
+    const add = pvm.newAddSubnetValidatorTx(
+      {
+        ...(await base()),
+        nodeId: genesisNode,
+        subnetId: subnet,
+        subnetAuth: [0],
+        start,
+        end: start + 100n,
+        weight: 3n,
+      },
+      ctx,
+    );
+    const stakingTx = await signAndIssue(api, add, [EWOQ_KEY], EWOQ_KEY);
+    const [{ endTime }] = (await api.getCurrentValidators({ subnetID: subnet })).validators;
+    const from = BigInt((await api.getHeight()).height);
+    await pResult(net.url, 'platform.advanceTime', { seconds: 200 });
+    assert.deepEqual((await api.getCurrentValidators({ subnetID: subnet })).validators, []);
+
+    const to = BigInt((await api.getHeight()).height);
+    const blocks = [];
+    for (let h = from + 1n; h <= to; h++)
+      blocks.push(
+        (await pResult(net.url, 'platform.getBlockByHeight', { height: String(h), encoding: 'json' })).block,
+      );
+    assert.ok(
+      blocks.every((b) => b.tx?.unsignedTx?.txID !== stakingTx),
+      'no proposal block rewards the permissioned validator',
+    );
+    const leaving = blocks.find((b) => b.time === Number(endTime));
+    assert.ok(leaving, 'a block at the end time');
+    assert.deepEqual(leaving.txs, [], 'an empty standard block carries the removal');
+    const at = await pResult(net.url, 'platform.getValidatorsAt', {
+      height: leaving.height,
+      subnetID: subnet,
+    });
+    assert.deepEqual(at.validators, {});
+    const before = await pResult(net.url, 'platform.getValidatorsAt', {
+      height: leaving.height - 1,
+      subnetID: subnet,
+    });
+    assert.equal(before.validators[genesisNode].weight, '3');
   });
 });

@@ -7,6 +7,7 @@ import {
   avaxSerial,
   avmSerial,
   BigIntPr,
+  Byte,
   Bytes,
   Credential,
   Id,
@@ -15,6 +16,7 @@ import {
   OutputOwners,
   secp256k1,
   Signature,
+  Stringpr,
   TransferableInput,
   TransferableOutput,
   TransferInput,
@@ -171,6 +173,35 @@ export function secpOut(assetID: string, amount: bigint, addresses: Uint8Array[]
 
 export function owners(addresses: Uint8Array[]): OutputOwners {
   return OutputOwners.fromNative(addresses);
+}
+
+/**
+ * A signed CreateAssetTx of a fungible asset whose whole `supply` goes to the test key, its fee
+ * paid from the key's richest AVAX UTXO.
+ */
+export async function fungibleAssetTx(
+  url: string,
+  ctx: { networkID: number; xBlockchainID: string; avaxAssetID: string; createAssetTxFee: bigint },
+  asset: { name: string; symbol: string; denomination: number; supply: bigint },
+): Promise<avaxSerial.SignedTx> {
+  const utxo = await richestUtxo(url, EWOQ_X, ctx.avaxAssetID);
+  const base = avaxBase(
+    ctx,
+    [secpOut(ctx.avaxAssetID, amountOf(utxo) - ctx.createAssetTxFee, [EWOQ_ADDR])],
+    [inputFrom(utxo)],
+  );
+  const create = new avmSerial.CreateAssetTx(
+    base,
+    new Stringpr(asset.name),
+    new Stringpr(asset.symbol),
+    new Byte(new Uint8Array([asset.denomination])),
+    [
+      new avmSerial.InitialState(new Int(0), [
+        new TransferOutput(new BigIntPr(asset.supply), owners([EWOQ_ADDR])),
+      ]),
+    ],
+  );
+  return signWith(create, ['secp']);
 }
 
 export { BigIntPr, Bytes, Id, Int, TransferOutput };

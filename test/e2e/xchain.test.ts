@@ -29,7 +29,7 @@ import { startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
 import {
   amountOf,
   avaxBase,
-  BigIntPr,
+  fungibleAssetTx,
   Bytes,
   EWOQ_ADDR,
   EWOQ_KEY,
@@ -276,25 +276,12 @@ describe('X-chain with avalanchejs v5', () => {
   });
 
   it('creates a fungible asset and transfers it', async () => {
-    const fee = ctx.createAssetTxFee;
-    const utxo = await richestUtxo(url, EWOQ_X, ctx.avaxAssetID);
-    const base = avaxBase(
-      ctx,
-      [secpOut(ctx.avaxAssetID, amountOf(utxo) - fee, [EWOQ_ADDR])],
-      [inputFrom(utxo)],
-    );
-    const create = new avmSerial.CreateAssetTx(
-      base,
-      new Stringpr('Flurry Token'),
-      new Stringpr('FLRY'),
-      new Byte(new Uint8Array([2])),
-      [
-        new avmSerial.InitialState(new Int(0), [
-          new TransferOutput(new BigIntPr(1_000_000n), owners([EWOQ_ADDR])),
-        ]),
-      ],
-    );
-    const signed = await signWith(create, ['secp']);
+    const signed = await fungibleAssetTx(url, ctx, {
+      name: 'Flurry Token',
+      symbol: 'FLRY',
+      denomination: 2,
+      supply: 1_000_000n,
+    });
     const assetID = await issue(url, signed);
     await waitAccepted(url, assetID);
     const json = await checkVisible(assetID, signed);

@@ -18,7 +18,6 @@ import {
   advanceValidatorFee,
   consumeGas,
   gasPrice,
-  GasCapacityError,
   type GasState,
 } from './fees/dynamic-fee.js';
 import { splitReward } from './reward/calculator.js';
@@ -26,27 +25,21 @@ import { writeGenesis } from './state/genesis.js';
 import { PlatformState, type ChainRecord, type StakerRecord } from './state/platform-state.js';
 import { executeTx, PRIMARY_NETWORK, type ChainIds, type ExecEnv, type Executed } from './txs/executor.js';
 import { TxVerifyError } from './txs/utxo-kinds.js';
+import { PlatformMempool, type Waiting } from './mempool.js';
 
 export type ChainCreatedListener = (chain: ChainRecord) => void;
 
-interface Pending {
-  readonly tx: ParsedTx;
-  readonly resolve: (id: Uint8Array) => void;
-  readonly reject: (err: Error) => void;
-}
-
-const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
-const DROPPED_LIMIT = 10_000;
+/** The reference's words for a tx refused at issue (the service's and the gossip mempool's wraps). */
+const refused = (reason: string) => new TxVerifyError(`couldn't issue tx: ${reason}`);
 
 export class PlatformVM {
   readonly state: PlatformState;
   readonly ids: ChainIds;
-  private readonly mempool: Pending[] = [];
-  private readonly inMempool = new Set<string>();
-  private readonly dropped = new Map<string, string>();
+  private readonly mempool = new PlatformMempool();
   private readonly chainListeners: ChainCreatedListener[] = [];
   private buildScheduled = false;
   private timer: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: ChainContext,
@@ -81,7 +74,8 @@ export class PlatformVM {
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
-    for (const p of this.mempool.splice(0)) p.reject(new Error('node is shutting down'));
+    if (this.retry) clearTimeout(this.retry);
+    for (const w of this.mempool.all()) this.mempool.settle(w, new Error('node is shutting down'));
   }
 
   /** Subscribes to blockchains created by accepted CreateChainTxs (after their block commits). */
@@ -119,34 +113,53 @@ export class PlatformVM {
   txStatus(id: Uint8Array): { status: string; reason?: string } {
     const stored = this.state.getTx(id);
     if (stored) return { status: stored.status };
-    const key = hex(id);
-    if (this.inMempool.has(key)) return { status: 'Processing' };
-    const reason = this.dropped.get(key);
+    if (this.mempool.has(id)) return { status: 'Processing' };
+    const reason = this.mempool.dropReason(id);
     if (reason !== undefined) return { status: 'Dropped', reason };
     return { status: 'Unknown' };
   }
 
   /**
    * Verifies a signed tx against the current state and, when valid, queues it for the next block;
-   * resolves once that block is accepted. Invalid txs are refused at once with the reason.
+   * resolves once that block is accepted. As in the reference: a tx already waiting is not an
+   * error (its issuers wait together), a tx that fails verification, conflicts with a waiting one
+   * or would take the mempool past its gas capacity is refused and remembered as dropped with its
+   * reason, and a dropped tx issued again gets that reason back.
    */
   issue(bytes: Uint8Array): Promise<Uint8Array> {
     const tx = parseSignedTx(bytes);
-    const key = hex(tx.id);
-    if (this.state.getTx(tx.id)) throw new TxVerifyError(`tx ${toCb58(tx.id)} is already accepted`);
-    if (this.inMempool.has(key)) throw new TxVerifyError(`tx ${toCb58(tx.id)} is already in the mempool`);
+    if (this.state.getTx(tx.id))
+      throw refused(`failed verification: tx ${toCb58(tx.id)} is already accepted`);
+    const waiting = this.mempool.get(tx.id);
+    if (waiting) return waiting;
+    const reason = this.mempool.dropReason(tx.id);
+    if (reason !== undefined) throw refused(reason);
     const time = this.nextBlockTime();
     const gas = this.currentGasState(time);
-    const executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
-    if (executed.gas > this.config.gasFee.maxCapacity)
-      throw new TxVerifyError(
-        `tx gas ${executed.gas} exceeds the maximum block capacity ${this.config.gasFee.maxCapacity}`,
-      );
-    this.inMempool.add(key);
-    return new Promise<Uint8Array>((resolve, reject) => {
-      this.mempool.push({ tx, resolve, reject });
-      this.scheduleBuild();
-    });
+    let executed: Executed;
+    try {
+      executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
+      if (executed.gas > this.config.gasFee.maxCapacity)
+        throw new TxVerifyError(
+          `tx gas ${executed.gas} exceeds the maximum block capacity ${this.config.gasFee.maxCapacity}`,
+        );
+    } catch (err) {
+      if (!(err instanceof TxVerifyError)) throw err;
+      this.mempool.drop(tx.id, err.message);
+      throw refused(`failed verification: ${err.message}`);
+    }
+    const unfit = this.mempool.conflicts(tx)
+      ? 'tx conflicts with other tx'
+      : this.mempool.full(executed.gas)
+        ? 'not enough gas'
+        : undefined;
+    if (unfit) {
+      this.mempool.drop(tx.id, unfit);
+      throw refused(unfit);
+    }
+    const done = this.mempool.add(tx, executed.gas);
+    this.scheduleBuild();
+    return done;
   }
 
   /**
@@ -195,12 +208,13 @@ export class PlatformVM {
    */
   buildNow(moveTime = false): void {
     const created: ChainRecord[] = [];
-    const settled: { p: Pending; ok: boolean; err?: Error }[] = [];
-    const batch = this.mempool.splice(0);
+    const settled: { w: Waiting; err?: Error }[] = [];
+    const batch = this.mempool.all();
+    let short: bigint | undefined;
     try {
       this.ctx.db.transaction(() => {
         this.rewardEndedStakers();
-        if (batch.length > 0) this.buildStandardBlock(batch, created, settled);
+        if (batch.length > 0) short = this.buildStandardBlock(batch, created, settled);
         else if (this.hasExhaustedL1Validators()) this.buildTimeBlock();
         if (moveTime && this.state.lastBlock()!.time < this.ctx.clock.nowSeconds()) this.buildTimeBlock();
         // The clock's high-water mark commits with the block, so block times never repeat.
@@ -209,17 +223,11 @@ export class PlatformVM {
     } catch (err) {
       this.ctx.index('P/block').reload();
       this.ctx.logger.error({ err }, 'P-chain block build failed');
-      for (const p of batch) {
-        this.inMempool.delete(hex(p.tx.id));
-        p.reject(err instanceof Error ? err : new Error(String(err)));
-      }
+      for (const w of batch) this.mempool.settle(w, err instanceof Error ? err : new Error(String(err)));
       return;
     }
-    for (const s of settled) {
-      this.inMempool.delete(hex(s.p.tx.id));
-      if (s.ok) s.p.resolve(s.p.tx.id);
-      else s.p.reject(s.err!);
-    }
+    for (const s of settled) this.mempool.settle(s.w, s.err);
+    if (short !== undefined) this.retryWhenRefilled(short);
     for (const chain of created) {
       for (const listener of this.chainListeners) {
         try {
@@ -231,11 +239,16 @@ export class PlatformVM {
     }
   }
 
+  /**
+   * Packs the waiting txs, in arrival order, into a standard block. As the reference's builder
+   * does, packing stops at the first tx the block's gas capacity has no room for: it and the txs
+   * after it stay in the mempool, and the gas it lacks is returned.
+   */
   private buildStandardBlock(
-    batch: Pending[],
+    batch: Waiting[],
     created: ChainRecord[],
-    settled: { p: Pending; ok: boolean; err?: Error }[],
-  ): void {
+    settled: { w: Waiting; err?: Error }[],
+  ): bigint | undefined {
     const last = this.state.lastBlock()!;
     const time = Math.max(last.time, this.ctx.clock.nowSeconds());
     const height = last.height + 1n;
@@ -244,39 +257,54 @@ export class PlatformVM {
     const price = gasPrice(this.config.gasFee, gas);
     const env = this.env(time, height, price);
     const accepted: { tx: ParsedTx; executed: Executed }[] = [];
-    for (const p of batch) {
+    let short: bigint | undefined;
+    for (const w of batch) {
       let executed: Executed;
       try {
-        executed = executeTx(p.tx, env);
-        gas = consumeGas(gas, executed.gas);
+        executed = executeTx(w.tx, env);
       } catch (err) {
-        if (!(err instanceof TxVerifyError || err instanceof GasCapacityError)) throw err;
-        this.drop(p.tx.id, err.message);
-        settled.push({ p, ok: false, err });
+        if (!(err instanceof TxVerifyError)) throw err;
+        this.mempool.drop(w.tx.id, err.message);
+        settled.push({ w, err });
         continue;
       }
+      if (executed.gas > gas.capacity) {
+        short = executed.gas - gas.capacity;
+        break;
+      }
+      gas = consumeGas(gas, executed.gas);
       executed.apply();
-      accepted.push({ tx: p.tx, executed });
-      settled.push({ p, ok: true });
+      accepted.push({ tx: w.tx, executed });
+      settled.push({ w });
       if (executed.createdChain) created.push(executed.createdChain);
     }
     this.state.setGasState(gas);
-    if (accepted.length === 0) return;
-    this.acceptBlock(
-      'standard',
-      time,
-      accepted.map((a) => a.tx.bytes),
-      (h) => {
-        for (const a of accepted)
-          this.state.putTx({
-            id: a.tx.id,
-            bytes: a.tx.bytes,
-            height: h,
-            status: 'Committed',
-            type: a.executed.type,
-          });
-      },
-    );
+    if (accepted.length > 0)
+      this.acceptBlock(
+        'standard',
+        time,
+        accepted.map((a) => a.tx.bytes),
+        (h) => {
+          for (const a of accepted)
+            this.state.putTx({
+              id: a.tx.id,
+              bytes: a.tx.bytes,
+              height: h,
+              status: 'Committed',
+              type: a.executed.type,
+            });
+        },
+      );
+    return short;
+  }
+
+  /** Builds again once the gas capacity has refilled by `gas` (at `maxPerSecond`). */
+  private retryWhenRefilled(gas: bigint): void {
+    const perSecond = this.config.gasFee.maxPerSecond;
+    const seconds = Number((gas + perSecond - 1n) / perSecond);
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.buildNow(), Math.max(1, seconds) * 1000);
+    this.retry.unref();
   }
 
   private hasExhaustedL1Validators(): boolean {
@@ -293,11 +321,6 @@ export class PlatformVM {
     const time = Math.max(last.time, this.ctx.clock.nowSeconds());
     this.advanceFees(time, last.height + 1n);
     this.acceptBlock('standard', time, [], () => {});
-  }
-
-  private drop(id: Uint8Array, reason: string): void {
-    if (this.dropped.size >= DROPPED_LIMIT) this.dropped.delete(this.dropped.keys().next().value!);
-    this.dropped.set(hex(id), reason);
   }
 
   /** Moves the gas and L1-validator fee states to `time`, deactivating L1 validators that ran dry. */
@@ -342,16 +365,31 @@ export class PlatformVM {
     this.ctx.index('P/block').appendBlock(toCb58(id), toCb58(last.id), bytes, acceptedMs, wrap);
   }
 
-  /** Issues a proposal + commit block pair paying each staker whose period ended by now. */
+  /**
+   * Builds the blocks that end every staking period over by now, in the reference's staker order
+   * (end time, then permissioned subnet validators, delegators, validators). A primary-network
+   * staker gets a proposal block with its RewardValidatorTx, then the commit. Permissioned subnet
+   * validators get no reward tx: as the reference's AdvanceTimeTo removes them, they leave in the
+   * block that moves time past their end, an empty standard block when no reward is due then.
+   */
   private rewardEndedStakers(): void {
     const now = this.ctx.clock.nowSeconds();
     for (;;) {
-      const staker = this.state.nextEndingStaker(now);
-      if (!staker) return;
+      const first = this.state.nextEndingStaker(now);
+      if (!first) return;
       const last = this.state.lastBlock()!;
-      const time = Math.max(last.time, staker.endTime);
+      const time = Math.max(last.time, first.endTime);
       const height = last.height + 1n;
       this.advanceFees(time, height);
+      let staker: StakerRecord | undefined = first;
+      for (; staker?.kind === 'subnet_validator'; staker = this.state.nextEndingStaker(time)) {
+        this.state.markStakerRemoved(staker.txId, height);
+        this.state.validators.change(height, staker.subnet, staker.nodeId, -staker.weight);
+      }
+      if (!staker) {
+        this.acceptBlock('standard', time, [], () => {});
+        continue;
+      }
       const rewardTx = rewardValidatorTxBytes(staker.txId);
       const rewardTxId = sha256(rewardTx);
       this.payStaker(staker, height);
@@ -376,7 +414,6 @@ export class PlatformVM {
   private payStaker(staker: StakerRecord, height: bigint): void {
     this.state.markStakerRemoved(staker.txId, height);
     this.state.validators.change(height, staker.subnet, staker.nodeId, -staker.weight);
-    if (staker.kind === 'subnet_validator') return;
     const stored = this.state.getTx(staker.txId);
     if (!stored) throw new Error(`staker tx ${toCb58(staker.txId)} is missing`);
     const u = parseSignedTx(stored.bytes).unsigned as

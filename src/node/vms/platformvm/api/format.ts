@@ -17,10 +17,21 @@ export function formatOwner(hrp: string, owner: OutputOwners) {
   };
 }
 
-/** `P-<hrp>1…` addresses (any alias of the P-chain) or raw cb58 short ids, as the reference parses them. */
-export function parseAddresses(texts: readonly string[], book: AddressBook): Uint8Array[] {
-  if (texts.length === 0) fail('no addresses provided');
-  if (texts.length > 1024) fail(`number of addresses given, ${texts.length}, exceeds maximum, 1024`);
+/**
+ * `P-<hrp>1…` addresses (any alias of the P-chain) or raw cb58 short ids, as the reference parses
+ * them. Each method bounds the list its own way: getUTXOs wants 1 to 1,024 addresses (`limit`
+ * 'utxos'), getStake at most 256 (`limit` 'stake'), getBalance takes any number, none included.
+ */
+export function parseAddresses(
+  texts: readonly string[],
+  book: AddressBook,
+  limit?: 'utxos' | 'stake',
+): Uint8Array[] {
+  if (limit === 'utxos' && texts.length === 0) fail('no addresses provided');
+  if (limit === 'utxos' && texts.length > 1024)
+    fail(`number of addresses given, ${texts.length}, exceeds maximum, 1024`);
+  if (limit === 'stake' && texts.length > 256)
+    fail(`${texts.length} addresses provided but this method can take at most 256`);
   return texts.map((t) => serviceAddressOrFail(book, t));
 }
 

@@ -40,6 +40,7 @@ import {
 import { parseStartIndex, type AddressBook } from '../../components/service-address.js';
 
 const MAX_UTXOS = 1024;
+type BalanceKind = 'balance' | 'unlocked' | 'lockedStakeable' | 'lockedNotStakeable';
 const P_ALIASES = ['P', 'platform', '11111111111111111111111111111111LpoYY'];
 
 /** Bytes in `encoding`, or the reference's error for json (`what` names the value, e.g. `UTXO <id>`). */
@@ -60,11 +61,20 @@ function noTransformation(subnet: Uint8Array): never {
   fail(`failed fetching subnet transformation for ${cb58(subnet)}: not found`);
 }
 
-function heightParam(params: Params, vm: PlatformVM): bigint {
+/**
+ * The `height` of getValidatorsAt/getAllValidatorsAt; a height not accepted yet is refused in the
+ * reference validator manager's words, which `subnet` names for getValidatorsAt (`what` prefixes).
+ */
+function heightParam(params: Params, vm: PlatformVM, what: string, subnet?: Uint8Array): bigint {
   const raw = params.get('height');
   if (raw === 'proposed') return vm.height();
   const h = params.uint64('height');
-  if (h > vm.height()) fail(`height ${h} is above the last accepted height ${vm.height()}`);
+  if (h > vm.height())
+    fail(
+      `${what} at ${h}: failed to fetch validator set at unfinalized height` +
+        (subnet ? ` with SubnetID = ${cb58(subnet)}` : '') +
+        `: current P-chain height (${vm.height()}) < requested P-Chain height (${h})`,
+    );
   return h;
 }
 
@@ -239,14 +249,15 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     getUTXOs: (params) => {
       const encoding = encodingParam(params);
-      const addresses = parseAddresses(params.strings('addresses'), book);
+      const addresses = parseAddresses(params.strings('addresses'), book, 'utxos');
       let limit = Number(params.uint64('limit', BigInt(MAX_UTXOS)));
       if (limit <= 0 || limit > MAX_UTXOS) limit = MAX_UTXOS;
       const after = parseStartIndex(book, params.object('startIndex'));
-      const source = params.optionalString('sourceChain');
-      const page = source
-        ? ctx.sharedMemory.list(resolveChain(source), network.pChainID, addresses, limit, after)
-        : state.utxos.list(addresses, limit, after);
+      const source = sourceChainId(params.optionalString('sourceChain'));
+      const page =
+        source === network.pChainID
+          ? state.utxos.list(addresses, limit, after)
+          : ctx.sharedMemory.list(source, network.pChainID, addresses, limit, after);
       return {
         numFetched: String(page.utxos.length),
         utxos: formatUtxos(page.utxos, encoding),
@@ -259,8 +270,17 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       const texts = params.strings('addresses');
       const single = params.optionalString('address');
       const addresses = parseAddresses(single ? [...texts, single] : texts, book);
-      const now = BigInt(chainTime());
-      const sums = { balance: 0n, unlocked: 0n, lockedStakeable: 0n, lockedNotStakeable: 0n };
+      // The reference reads lock times against the node's clock, not the last block's time, and
+      // sums every asset the addresses hold, AVAX also in the top-level members.
+      const now = BigInt(ctx.clock.nowSeconds());
+      const sums: Record<BalanceKind, Map<string, bigint>> = {
+        balance: new Map(),
+        unlocked: new Map(),
+        lockedStakeable: new Map(),
+        lockedNotStakeable: new Map(),
+      };
+      const add = (kind: BalanceKind, asset: string, amount: bigint) =>
+        sums[kind].set(asset, (sums[kind].get(asset) ?? 0n) + amount);
       const seen = new Set<string>();
       const utxoIDs: { txID: string; outputIndex: number }[] = [];
       for (const address of addresses) {
@@ -269,21 +289,23 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
           const key = `${utxo.utxoId.txID.toString()}:${utxo.utxoId.outputIdx.value()}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          if (utxo.assetId.toString() !== avax) continue;
+          const asset = utxo.assetId.toString();
           const info = outputInfo(utxo.output);
-          if (info.owners.locktime > now) sums.lockedNotStakeable += info.amount;
-          else if (info.stakeableLocktime > now) sums.lockedStakeable += info.amount;
-          else sums.unlocked += info.amount;
-          sums.balance += info.amount;
+          if (info.owners.locktime > now) add('lockedNotStakeable', asset, info.amount);
+          else if (info.stakeableLocktime > now) add('lockedStakeable', asset, info.amount);
+          else add('unlocked', asset, info.amount);
+          add('balance', asset, info.amount);
           utxoIDs.push({ txID: utxo.utxoId.txID.toString(), outputIndex: utxo.utxoId.outputIdx.value() });
         }
       }
-      const perAsset = (v: bigint) => (v > 0n ? { [avax]: v.toString() } : {});
+      const perAsset = (m: Map<string, bigint>) =>
+        Object.fromEntries([...m].map(([asset, v]) => [asset, v.toString()]));
+      const avaxOf = (m: Map<string, bigint>) => (m.get(avax) ?? 0n).toString();
       return {
-        balance: sums.balance.toString(),
-        unlocked: sums.unlocked.toString(),
-        lockedStakeable: sums.lockedStakeable.toString(),
-        lockedNotStakeable: sums.lockedNotStakeable.toString(),
+        balance: avaxOf(sums.balance),
+        unlocked: avaxOf(sums.unlocked),
+        lockedStakeable: avaxOf(sums.lockedStakeable),
+        lockedNotStakeable: avaxOf(sums.lockedNotStakeable),
         balances: perAsset(sums.balance),
         unlockeds: perAsset(sums.unlocked),
         lockedStakeables: perAsset(sums.lockedStakeable),
@@ -294,7 +316,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     getStake: (params) => {
       const encoding = encodingParam(params);
-      const addresses = parseAddresses(params.strings('addresses'), book).map((a) =>
+      const addresses = parseAddresses(params.strings('addresses'), book, 'stake').map((a) =>
         Buffer.from(a).toString('hex'),
       );
       const validatorsOnly = params.boolean('validatorsOnly');
@@ -360,8 +382,8 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     getL1Validator: (params) => l1ValidatorReply(parseIdParam(params.string('validationID'), 'validationID')),
 
     getValidatorsAt: (params) => {
-      const height = heightParam(params, vm);
       const subnet = subnetParam(params);
+      const height = heightParam(params, vm, 'failed to get validator set', subnet);
       const validators: Record<string, { publicKey: string | null; weight: string }> = {};
       for (const v of state.validators.at(subnet, height))
         validators[nodeIdString(v.nodeId)] = {
@@ -372,7 +394,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
 
     getAllValidatorsAt: (params) => {
-      const height = heightParam(params, vm);
+      const height = heightParam(params, vm, 'failed to get validator sets');
       const validatorSets: Record<string, unknown> = {};
       for (const [subnetHex, set] of state.validators.allAt(height)) {
         const canonical = canonicalSet(set);
@@ -596,10 +618,15 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
   };
 
-  function resolveChain(text: string): string {
-    if (['X', 'avm', network.xChainID].includes(text)) return network.xChainID;
-    if (['C', 'evm', network.cChainID].includes(text)) return network.cChainID;
-    fail(`problem parsing source chainID "${text}": not the X-chain or the C-chain`);
+  /**
+   * getUTXOs' `sourceChain` as the reference's chain lookup reads it: absent, or any alias or id of
+   * the P-chain, lists the P-chain's own UTXOs; another chain the node runs, what it exported here.
+   */
+  function sourceChainId(text: string | undefined): string {
+    if (!text || P_ALIASES.includes(text)) return network.pChainID;
+    const id = ctx.chain(text)?.blockchainID;
+    if (!id) fail(`problem parsing source chainID "${text}": there is no ID with alias ${text}`);
+    return id;
   }
 
   return new AvalancheEndpoint('platform').registerAll('platform', handlers);

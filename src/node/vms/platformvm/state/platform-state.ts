@@ -229,14 +229,15 @@ export class PlatformState {
   }
 
   /**
-   * The next staker to remove at or before `time`: earliest end first, delegators before
-   * validators at the same end (as the reference orders its staker heap), then by tx id.
+   * The next staker to remove at or before `time`: earliest end first, then by the reference's
+   * current-staker priorities (permissioned subnet validators, delegators, validators), then by
+   * tx id, as the reference orders its staker heap.
    */
   nextEndingStaker(time: number): StakerRecord | undefined {
     const row = this.db
       .prepare(
         `SELECT * FROM p_stakers WHERE status = 'current' AND end_time <= ?
-         ORDER BY end_time, CASE kind WHEN 'delegator' THEN 0 WHEN 'subnet_validator' THEN 1 ELSE 2 END, tx_id LIMIT 1`,
+         ORDER BY end_time, CASE kind WHEN 'subnet_validator' THEN 0 WHEN 'delegator' THEN 1 ELSE 2 END, tx_id LIMIT 1`,
       )
       .get(time);
     return row ? toStaker(row) : undefined;

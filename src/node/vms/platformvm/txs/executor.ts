@@ -88,6 +88,12 @@ const MAX_GENESIS = 1024 * 1024;
 const MAX_MANAGER_ADDRESS = 4096;
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+const MAX_UINT64 = (1n << 64n) - 1n;
+
+/** The reference refuses the empty NodeID wherever a tx names a new validator. */
+function checkNodeIdNotEmpty(nodeId: Uint8Array, message = 'validator nodeID cannot be empty'): void {
+  if (nodeId.every((b) => b === 0)) fail(message);
+}
 const eq = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
 
 function fail(message: string): never {
@@ -225,12 +231,25 @@ function checkOwners(owner: unknown, what: string): OutputOwners {
   return owner;
 }
 
-/** A subnet whose owner may still change it (exists, not the primary network, not an L1). */
-function mutableSubnet(env: ExecEnv, subnetId: Uint8Array) {
+/**
+ * A subnet its owner may act on (exists, not the primary network). Converted L1s included: as in
+ * the reference (verifySubnetAuthorization), the owner still removes the legacy validators left
+ * from before the conversion and may transfer the ownership.
+ */
+function ownedSubnet(env: ExecEnv, subnetId: Uint8Array) {
   if (eq(subnetId, PRIMARY_NETWORK)) fail('the primary network cannot be modified by subnet transactions');
   const subnet = env.state.subnet(subnetId);
   if (!subnet) fail(`subnet ${toCb58(subnetId)} does not exist`);
-  if (subnet.conversionId) fail(`subnet ${toCb58(subnetId)} was converted to an L1 and is immutable`);
+  return subnet;
+}
+
+/**
+ * A subnet that may still get validators and chains (verifyPoASubnetAuthorization): not an L1,
+ * refused in the reference's words.
+ */
+function mutableSubnet(env: ExecEnv, subnetId: Uint8Array) {
+  const subnet = ownedSubnet(env, subnetId);
+  if (subnet.conversionId) fail(`"${toCb58(subnetId)}" is immutable`);
   return subnet;
 }
 
@@ -391,7 +410,7 @@ function transferSubnetOwnershipTx(tx: ParsedTx, env: ExecEnv): Executed {
   const n = u.baseTx.inputs.length;
   const c = common(tx, env, n + 1);
   const subnetId = u.subnetID.toBytes();
-  const subnet = mutableSubnet(env, subnetId);
+  const subnet = ownedSubnet(env, subnetId);
   const owner = checkOwners(u.subnetOwners, 'new subnet owner');
   verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'TransferSubnetOwnershipTx');
   spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
@@ -471,7 +490,7 @@ function removeSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const n = u.baseTx.inputs.length;
   const c = common(tx, env, n + 1);
   const subnetId = u.subnetId.toBytes();
-  const subnet = mutableSubnet(env, subnetId);
+  const subnet = ownedSubnet(env, subnetId);
   const nodeId = u.nodeId.toBytes();
   const staker = env.state.currentValidator(subnetId, nodeId);
   if (!staker) fail(`${formatNodeId(nodeId)} is not a validator of subnet ${toCb58(subnetId)}`);
@@ -496,6 +515,7 @@ function addValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
     fail('permissionless validators of subnets are not supported (TransformSubnetTx is disabled since Etna)');
   const v = u.subnetValidator.validator;
   const nodeId = v.nodeId.toBytes();
+  checkNodeIdNotEmpty(nodeId);
   const weight = v.weight.value();
   const { minValidatorStake, maxValidatorStake, minDelegationFee } = env.config.staking;
   if (weight < minValidatorStake)
@@ -663,10 +683,9 @@ function convertSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
   const c = common(tx, env, n + 1);
   const subnetId = u.subnetID.toBytes();
   const subnet = mutableSubnet(env, subnetId);
+  // The manager may live on any chain (the C-chain, another L1): the reference checks only that
+  // its Warp messages come from this chain and address.
   const chainId = u.chainID.toBytes();
-  const chain = env.state.chain(chainId);
-  if (!chain || !eq(chain.subnet, subnetId))
-    fail(`chain ${toCb58(chainId)} is not a blockchain of subnet ${toCb58(subnetId)}`);
   const address = u.address.toBytes().subarray(4);
   if (address.length > MAX_MANAGER_ADDRESS)
     fail(`manager address is ${address.length} bytes, at most ${MAX_MANAGER_ADDRESS}`);
@@ -675,6 +694,7 @@ function convertSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
   const validators = u.validators.map((v, i) => {
     const nodeId = v.nodeId.toBytes().subarray(4);
     if (nodeId.length !== 20) fail(`validator ${i} node id must be 20 bytes`);
+    checkNodeIdNotEmpty(nodeId);
     const weight = v.weight.value();
     if (weight === 0n) fail(`validator ${i} weight must be positive`);
     if (!proofOfPossessionValid(v.signer.publicKey, v.signer.signature))
@@ -774,6 +794,7 @@ function registerL1ValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const reg = wrapWarp(() => parseRegisterL1Validator(m.call.payload));
   checkFromManager(env, reg.subnetId, m);
   if (reg.nodeId.length !== 20) fail('node id must be 20 bytes');
+  checkNodeIdNotEmpty(reg.nodeId, 'invalid node ID: empty nodeID is disallowed');
   if (reg.weight === 0n) fail('L1 validator weight must be positive');
   if (reg.expiry <= BigInt(env.chainTime))
     fail(`registration expired at ${reg.expiry}, the chain time is ${env.chainTime}`);
@@ -826,6 +847,8 @@ function setL1ValidatorWeightTx(tx: ParsedTx, env: ExecEnv): Executed {
   const c = common(tx, env, u.baseTx.inputs.length);
   const m = managerMessage(env, u.message.toBytes().subarray(4));
   const w = wrapWarp(() => parseL1ValidatorWeight(m.call.payload));
+  // The last nonce only removes: a weight set with it would leave no nonce to follow.
+  if (w.nonce === MAX_UINT64 && w.weight !== 0n) fail('maxUint64 nonce is reserved for removal');
   const v = env.state.l1Validator(w.validationId);
   if (!v || v.status === 'removed') fail(`L1 validator ${toCb58(w.validationId)} does not exist`);
   checkFromManager(env, v.subnet, m);

@@ -1,0 +1,151 @@
+/**
+ * `platform.issueTx` and `getTxStatus` around the mempool, as the reference's gossip mempool
+ * answers them: a tx issued again while it waits for its block is not an error, a second tx
+ * spending a UTXO a waiting tx spends is refused, and a refused tx is Dropped with its reason, which
+ * issuing it again answers. The devnet builds a block every 1.5 s so that txs wait.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  addTxSignatures,
+  Context,
+  pvm,
+  TransferableOutput,
+  utils,
+  Utxo,
+  type Common,
+} from '@avalabs/avalanchejs';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { startDevnet, type Devnet } from '../helpers/devnet.js';
+import { EWOQ_ADDR, EWOQ_KEY, EWOQ_P, pCall } from './pchain-helpers.js';
+
+const AVAX = 1_000_000_000n;
+/** Where the many small outputs go, so the test key's UTXO set stays small. */
+const SINK = utils.hexToBuffer('0x' + '77'.repeat(20));
+
+describe('P-chain mempool', () => {
+  let net: Devnet;
+  let ctx: Context.Context;
+  let api: pvm.PVMApi;
+
+  /** A signed BaseTx sending `amount` to a fresh address, paying `price` per unit of gas. */
+  const baseTx = async (amount: bigint, price?: bigint): Promise<Common.UnsignedTx> => {
+    const feeState = await api.getFeeState();
+    const tx = pvm.newBaseTx(
+      {
+        feeState: price === undefined ? feeState : { ...feeState, price },
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
+        outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, amount, [EWOQ_ADDR])],
+      },
+      ctx,
+    );
+    await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+    return tx;
+  };
+  /** platform.issueTx as a wallet sends it; the whole JSON-RPC answer. */
+  const issue = (tx: Common.UnsignedTx) =>
+    pCall(net.url, 'platform.issueTx', {
+      tx: utils.bufferToHex(utils.addChecksum(tx.getSignedTx().toBytes())),
+      encoding: 'hex',
+    });
+  const status = (txID: string) => pCall(net.url, 'platform.getTxStatus', { txID });
+  const idOf = (tx: Common.UnsignedTx) => utils.base58check.encode(sha256(tx.getSignedTx().toBytes()));
+
+  before(async () => {
+    net = await startDevnet({ command: 'node', args: ['--block-time', '1500'] });
+    api = new pvm.PVMApi(net.url);
+    ctx = await Context.getContextFromURI(net.url);
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('answers a tx issued again while it waits with its id, and refuses one spending its UTXOs', async () => {
+    const first = await baseTx(AVAX);
+    const rival = await baseTx(2n * AVAX); // built from the same UTXOs
+    const issued = issue(first);
+    for (let i = 0; (await status(idOf(first))).result?.status !== 'Processing'; i++)
+      assert.ok(i < 200, 'the tx never showed as Processing');
+
+    const conflict = await issue(rival);
+    assert.equal(conflict.error?.message, "couldn't issue tx: tx conflicts with other tx");
+    assert.deepEqual((await status(idOf(rival))).result, {
+      status: 'Dropped',
+      reason: 'tx conflicts with other tx',
+    });
+
+    const again = await issue(first);
+    assert.deepEqual(again.result, { txID: idOf(first) });
+    assert.equal((await status(idOf(first))).result.status, 'Committed', 'the repeat waited for the block');
+    assert.deepEqual((await issued).result, { txID: idOf(first) });
+  });
+
+  it('remembers a refused tx as Dropped with its reason, and answers that reason when it comes again', async () => {
+    const unpaid = await baseTx(AVAX, 0n);
+    const refused = await issue(unpaid);
+    const prefix = "couldn't issue tx: failed verification: ";
+    assert.match(refused.error!.message, /^couldn't issue tx: failed verification: insufficient fee/);
+    const reason = refused.error!.message.slice(prefix.length);
+    assert.deepEqual((await status(idOf(unpaid))).result, { status: 'Dropped', reason });
+    const again = await issue(unpaid);
+    assert.equal(again.error?.message, `couldn't issue tx: ${reason}`);
+  });
+
+  it('keeps a tx the block has no room for until the gas capacity refills, and refuses past the mempool capacity', async () => {
+    // Three UTXOs of their own, so the big txs below spend nothing in common.
+    const split = pvm.newBaseTx(
+      {
+        feeState: await api.getFeeState(),
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
+        outputs: [10n, 11n, 12n].map((a) =>
+          TransferableOutput.fromNative(ctx.avaxAssetID, a * AVAX, [EWOQ_ADDR]),
+        ),
+      },
+      ctx,
+    );
+    await addTxSignatures({ unsignedTx: split, privateKeys: [EWOQ_KEY] });
+    const splitId = (await api.issueSignedTx(split.getSignedTx())).txID;
+    const amounts = [10n, 11n, 12n].map((a) => a * AVAX);
+    const own = (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos.filter(
+      (u) => u.utxoId.txID.toString() === splitId && amounts.includes((u.output as any).amount()),
+    );
+    assert.equal(own.length, 3);
+    /** About 1,080 gas per output: 750 outputs use most of a block's 1,000,000. */
+    const big = async (utxo: Utxo, outputs: number) => {
+      const tx = pvm.newBaseTx(
+        {
+          feeState: { ...(await api.getFeeState()), capacity: 10n ** 6n },
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: [utxo],
+          outputs: Array.from({ length: outputs }, () =>
+            TransferableOutput.fromNative(ctx.avaxAssetID, 1000n, [SINK]),
+          ),
+        },
+        ctx,
+      );
+      await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+      return tx;
+    };
+    const { weights } = await api.getFeeConfig();
+    const gasOf = (tx: Common.UnsignedTx) => pvm.calculateFee(tx.getTx(), weights, 1n);
+
+    const first = await big(own[0]!, 750);
+    assert.deepEqual((await issue(first)).result, { txID: idOf(first) });
+    // The block left far less capacity than the next one needs: it waits for the refill.
+    const second = await big(own[1]!, 750);
+    assert.ok(gasOf(second) > (await api.getFeeState()).capacity + 300_000n);
+    const waiting = issue(second);
+    for (let i = 0; (await status(idOf(second))).result?.status !== 'Processing'; i++)
+      assert.ok(i < 200, 'the tx never showed as Processing');
+    // The mempool holds at most 1,000,000 gas: a third big tx does not fit beside the second.
+    const third = await big(own[2]!, 200);
+    assert.ok(gasOf(second) + gasOf(third) > 1_000_000n);
+    assert.equal((await issue(third)).error?.message, "couldn't issue tx: not enough gas");
+    assert.deepEqual((await status(idOf(third))).result, { status: 'Dropped', reason: 'not enough gas' });
+
+    assert.deepEqual((await waiting).result, { txID: idOf(second) });
+    assert.equal((await status(idOf(second))).result.status, 'Committed');
+  });
+});
