@@ -10,7 +10,7 @@ import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { AccessListTracer } from '../trace/access-list-tracer.js';
 import { arity, blockRef } from './args.js';
-import { CALL_GAS_CAP, parseCallArgs, prepareCall } from './call.js';
+import { callGas, parseCallArgs, prepareCall } from './call.js';
 import { stateBlockOf } from './eth.js';
 
 const q = (n: bigint) => '0x' + n.toString(16);
@@ -37,7 +37,7 @@ export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler>
       const toHex = bytesToHex(to);
       const excluded = (a: string) =>
         a === fromHex || a === toHex || evm.getPrecompile?.(a as `0x${string}`) !== undefined;
-      const gas = args.gas ?? CALL_GAS_CAP;
+      const gas = callGas(args);
       let previous = new AccessListTracer(args.accessList ?? [], excluded);
       for (let round = 0; round < MAX_ROUNDS; round++) {
         const accessList = previous.accessList();

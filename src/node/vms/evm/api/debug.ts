@@ -10,13 +10,7 @@ import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { makeTracer, type Tracer } from '../trace/tracers.js';
 import { arity, bad, blockRef, data } from './args.js';
-import {
-  CALL_GAS_CAP,
-  parseBlockOverrides,
-  parseCallArgs,
-  parseStateOverrides,
-  prepareCall,
-} from './call.js';
+import { callGas, parseBlockOverrides, parseCallArgs, parseStateOverrides, prepareCall } from './call.js';
 import { resolveBlockNumber } from './eth.js';
 import { decodeStoredTx } from './format.js';
 
@@ -143,7 +137,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
         parseStateOverrides(cfg.stateOverrides, 2),
         parseBlockOverrides(cfg.blockOverrides, 2),
       );
-      const gas = args.gas ?? CALL_GAS_CAP;
+      const gas = callGas(args);
       tracer.attach(call.vm);
       let run: RunTxResult;
       try {

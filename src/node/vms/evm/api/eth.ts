@@ -42,6 +42,8 @@ import {
 } from './args.js';
 import {
   CALL_GAS_CAP,
+  callGas,
+  TX_GAS,
   callOutput,
   estimateGas,
   parseBlockOverrides,
@@ -227,7 +229,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     let gas = args.gas;
     if (gas === undefined) {
       const call = await prepareCall(chain, args, chain.latest.number, undefined, undefined, true);
-      const intrinsic = 21_000n;
+      const intrinsic = TX_GAS;
       gas = await estimateGas(
         call,
         CALL_GAS_CAP < chain.maxBlockGas() ? CALL_GAS_CAP : chain.maxBlockGas(),
@@ -318,7 +320,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
         parseBlockOverrides(params[3], 3),
         true,
       );
-      const gas = args.gas ?? CALL_GAS_CAP;
+      const gas = callGas(args);
       // geth's doCall wraps a refused call this way.
       const result = await call.run(gas).catch((err: Error) => {
         throw new RpcError(RpcCode.server, `err: ${gethTxError(err, args.from)} (supplied gas ${gas})`);
@@ -330,8 +332,11 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       const args = parseCallArgs(params[0], 0);
       const n = stateBlock(chain, params, 1);
       const call = await prepareCall(chain, args, n, parseStateOverrides(params[2], 2), undefined, true);
-      const cap = args.gas ?? (chain.maxBlockGas() < CALL_GAS_CAP ? chain.maxBlockGas() : CALL_GAS_CAP);
-      return q(await estimateGas(call, cap, 21_000n));
+      // geth's bound: the gas given (a limit below a transfer's is ignored), else the block's
+      // gas limit, never above the call gas cap.
+      const given = args.gas !== undefined && args.gas >= TX_GAS ? args.gas : chain.maxBlockGas();
+      const cap = given < CALL_GAS_CAP ? given : CALL_GAS_CAP;
+      return q(await estimateGas(call, cap, TX_GAS));
     },
     eth_sendRawTransaction: async (params) => {
       arity(params, 1, 1);
