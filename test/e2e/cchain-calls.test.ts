@@ -21,8 +21,13 @@ contract Vault {
     count = this.ping();
     codeSize = address(this).code.length;
   }
+  function broken() external pure { assert(false); }
   receive() external payable {}
 }`;
+
+/** Addresses given code by state overrides in the tests below. */
+const A = '0x00000000000000000000000000000000000000aa';
+const B = '0x00000000000000000000000000000000000000bb';
 
 describe('C-chain calls and their sender', () => {
   let net: Devnet;
@@ -148,6 +153,60 @@ describe('C-chain calls and their sender', () => {
       { from: modest.address, to: EWOQ, value: '0x' + parseEther('0.01').toString(16), ...hexFees(fees) },
     ]);
     assert.equal(all.body.error.message, 'insufficient funds for transfer');
+  });
+
+  it('words failed runs as geth: empty reverts, panics and the engine’s exceptions', async () => {
+    const failure = async (method: string, call: Record<string, string>, code: Record<string, string>) => {
+      const overrides = Object.fromEntries(Object.entries(code).map(([a, c]) => [a, { code: c }]));
+      return (await rpc(url, method, [{ from: EWOQ, ...call }, 'latest', overrides])).body.error;
+    };
+    // PUSH0 PUSH0 REVERT: a revert without data is a plain -32000, without data.
+    for (const method of ['eth_call', 'eth_estimateGas'])
+      assert.deepEqual(await failure(method, { to: A }, { [A]: '0x5f5ffd' }), {
+        code: -32000,
+        message: 'execution reverted',
+      });
+    // Panic(0x01) from Solidity, and a code geth has no words for.
+    await assert.rejects(
+      client.simulateContract({
+        account: EWOQ,
+        address: vault,
+        abi: artifacts.Vault.abi,
+        functionName: 'broken',
+      }),
+      (err: any) => {
+        assert.match(err.details, /^execution reverted: assert\(false\)$/);
+        return true;
+      },
+    );
+    const panic99 = '0x7f4e487b71' + '00'.repeat(28) + '5f52609960045260245ffd';
+    const unknown = await failure('eth_call', { to: A }, { [A]: panic99 });
+    assert.equal(unknown.code, 3);
+    assert.equal(unknown.message, 'execution reverted: unknown panic code: 0x99');
+    // PUSH1 0 JUMP.
+    assert.equal(
+      (await failure('eth_call', { to: A }, { [A]: '0x600056' })).message,
+      'invalid jump destination',
+    );
+    // Init code returning 24,577 bytes: one more than a contract may hold.
+    for (const method of ['eth_call', 'eth_estimateGas'])
+      assert.equal((await failure(method, { data: '0x620060015ff3' }, {})).message, 'max code size exceeded');
+    // A STATICCALL into code that writes: the inner frame fails with write protection.
+    const staticCall = '0x5f5f5f5f73' + B.slice(2) + '5afa00';
+    const trace = await rpc(url, 'debug_traceCall', [
+      { from: EWOQ, to: A },
+      'latest',
+      { tracer: 'callTracer', stateOverrides: { [A]: { code: staticCall }, [B]: { code: '0x60015f55' } } },
+    ]);
+    assert.equal(trace.body.result.calls[0].type, 'STATICCALL');
+    assert.equal(trace.body.result.calls[0].error, 'write protection');
+    // A message refused before it runs is a failed trace, in coreth's words.
+    const poor = privateKeyToAccount(generatePrivateKey()).address;
+    const refused = await rpc(url, 'debug_traceCall', [{ from: poor, to: EWOQ, value: '0x1' }, 'latest', {}]);
+    assert.equal(
+      refused.body.error.message,
+      `tracing failed: insufficient funds for gas * price + value: address ${poor} have 0 want 1`,
+    );
   });
 });
 

@@ -13,6 +13,7 @@ import { runTx } from '@ethereumjs/vm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
 import { addressValue, bad, dataValue, quantityValue } from './args.js';
+import { revertReason, vmErrorText } from '../vm-errors.js';
 import { callEnvAt } from './call-env.js';
 import { admitCodeSender, checkCallFunds, fundedGas } from './call-sender.js';
 
@@ -278,8 +279,10 @@ async function applyStateOverrides(
 export function callOutput(result: RunTxResult): Uint8Array {
   const err = result.execResult.exceptionError;
   if (!err) return result.execResult.returnValue;
-  if (err.error === 'revert') {
-    const data = result.execResult.returnValue;
+  const data = result.execResult.returnValue;
+  // Only a revert with data is code 3 with that data; geth answers an empty revert as any
+  // other failure.
+  if (err.error === 'revert' && data.length > 0) {
     const reason = revertReason(data);
     throw new RpcError(
       RpcCode.executionReverted,
@@ -287,7 +290,7 @@ export function callOutput(result: RunTxResult): Uint8Array {
       bytesToHex(data),
     );
   }
-  throw new RpcError(RpcCode.server, err.error);
+  throw new RpcError(RpcCode.server, vmErrorText(err.error));
 }
 
 /**
@@ -309,21 +312,6 @@ export function gethTxError(err: Error, from: Uint8Array = new Uint8Array(20)): 
 }
 
 const isIntrinsicGasError = (err: Error) => /lower than the minimum gas limit/.test(err.message);
-
-/** The `Error(string)` reason or a `Panic(uint256)` description of revert data. */
-export function revertReason(data: Uint8Array): string | undefined {
-  const hex = Buffer.from(data).toString('hex');
-  if (hex.startsWith('08c379a0') && data.length >= 68) {
-    const offset = Number(BigInt('0x' + hex.slice(8, 72)));
-    const len = Number(BigInt('0x' + hex.slice(8 + offset * 2, 8 + offset * 2 + 64)));
-    const start = 4 + offset + 32;
-    if (start + len <= data.length) return Buffer.from(data.subarray(start, start + len)).toString('utf8');
-  }
-  if (hex.startsWith('4e487b71') && data.length === 36) {
-    return `panic: 0x${BigInt('0x' + hex.slice(8)).toString(16)}`;
-  }
-  return undefined;
-}
 
 /** geth's estimator: a first run at the cap, an optimistic guess, then bisection. */
 export async function estimateGas(call: PreparedCall, cap: bigint, intrinsic: bigint): Promise<bigint> {

@@ -10,7 +10,14 @@ import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { makeTracer, type Tracer } from '../trace/tracers.js';
 import { arity, bad, blockRef, data } from './args.js';
-import { callGas, parseBlockOverrides, parseCallArgs, parseStateOverrides, prepareCall } from './call.js';
+import {
+  callGas,
+  gethTxError,
+  parseBlockOverrides,
+  parseCallArgs,
+  parseStateOverrides,
+  prepareCall,
+} from './call.js';
 import { resolveBlockNumber } from './eth.js';
 import { decodeStoredTx } from './format.js';
 
@@ -143,7 +150,8 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       try {
         run = await call.run(gas);
       } catch (err) {
-        throw new RpcError(RpcCode.server, (err as Error).message.split('\n')[0]);
+        // coreth's traceTx wraps a refused message this way.
+        throw new RpcError(RpcCode.server, `tracing failed: ${gethTxError(err as Error, args.from)}`);
       } finally {
         tracer.detach(call.vm);
       }
