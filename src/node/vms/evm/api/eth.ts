@@ -3,7 +3,7 @@
  * reference C-chain's extras (`eth_baseFee`, `eth_maxPriorityFeePerGas`, `eth_getChainConfig`).
  * Handlers only translate: parse positional args, ask the chain, format geth's JSON.
  */
-import { createTx } from '@ethereumjs/tx';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import {
   Address,
@@ -11,11 +11,9 @@ import {
   bytesToHex,
   createAddressFromString,
   equalsBytes,
-  hashPersonalMessage,
   KECCAK256_RLP,
   setLengthLeft,
 } from '@ethereumjs/util';
-import secp from 'secp256k1';
 import { Bloom } from '@ethereumjs/vm';
 import type { Common } from '@ethereumjs/common';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -53,8 +51,8 @@ import {
   gethTxError,
 } from './call.js';
 import { h, headerJson, logHexJson, logJson, q, receiptJson, txJson, txTypeAndTo } from './format.js';
-import { nativeEcrecover } from '../common.js';
 import { storedTxJson } from './stored-tx-json.js';
+import { checkTxFee } from './wallet.js';
 
 /** The most logs one eth_getLogs answer may hold, and the widest block range (coreth's defaults). */
 export const MAX_LOGS = 10_000;
@@ -116,8 +114,33 @@ export function txBloom(common: Common, logs: { address: Uint8Array; topics: Uin
   return bloom.bitvector;
 }
 
-export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<string, EvmHandler> {
-  const keys = new Map(options.unlocked.map((k) => [k.evmAddress.toLowerCase(), k]));
+/** The tip eth_maxPriorityFeePerGas suggests: the 60th percentile of the tips paid in the last 20 blocks, at least 1 wei. */
+export function suggestedTip(chain: EvmChain): bigint {
+  const tips: bigint[] = [];
+  const head = chain.latest.number;
+  for (let n = head; n > head - 20n && n > 0n; n--) {
+    const header = chain.headerAt(n)?.header;
+    if (!header) break;
+    for (const t of chain.store.txsOfBlock(n)) tips.push(t.effectiveGasPrice - header.baseFeePerGas);
+  }
+  if (tips.length === 0) return 1n;
+  tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const tip = tips[Math.floor((tips.length - 1) * 0.6)];
+  return tip > 1n ? tip : 1n;
+}
+
+/** Pools a signed transaction as coreth's SubmitTransaction: the fee cap first, then the pool's checks. */
+export async function submitTx(chain: EvmChain, tx: TypedTransaction): Promise<string> {
+  checkTxFee(tx);
+  try {
+    return await chain.submit(tx);
+  } catch (err) {
+    if (err instanceof EvmTxError || err instanceof Error) throw new RpcError(RpcCode.server, err.message);
+    throw err;
+  }
+}
+
+export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
   const common = chain.common;
 
   function blockJson(n: bigint, full: boolean): Record<string, unknown> | null {
@@ -182,86 +205,6 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     return resolveBlockNumber(chain, ref);
   }
 
-  function suggestedTip(): bigint {
-    // The 60th percentile of the tips paid in the last 20 blocks, at least 1 wei.
-    const tips: bigint[] = [];
-    const head = chain.latest.number;
-    for (let n = head; n > head - 20n && n > 0n; n--) {
-      const header = chain.headerAt(n)?.header;
-      if (!header) break;
-      for (const t of chain.store.txsOfBlock(n)) tips.push(t.effectiveGasPrice - header.baseFeePerGas);
-    }
-    if (tips.length === 0) return 1n;
-    tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const tip = tips[Math.floor((tips.length - 1) * 0.6)];
-    return tip > 1n ? tip : 1n;
-  }
-
-  async function send(raw: Uint8Array): Promise<string> {
-    const tx = chain.decodeRawTx(raw);
-    try {
-      return await chain.submit(tx);
-    } catch (err) {
-      if (err instanceof EvmTxError || err instanceof Error) throw new RpcError(RpcCode.server, err.message);
-      throw err;
-    }
-  }
-
-  function keyFor(addr: Uint8Array): AccountKey {
-    const k = keys.get(bytesToHex(addr));
-    if (!k) throw new RpcError(RpcCode.server, 'unknown account');
-    return k;
-  }
-
-  function personalSign(message: Uint8Array, addr: Uint8Array): string {
-    const key = keyFor(addr);
-    const { signature, recid } = secp.ecdsaSign(hashPersonalMessage(message), key.privateKey);
-    return bytesToHex(Buffer.concat([signature, Uint8Array.of(27 + recid)]));
-  }
-
-  async function sendTransaction(params: unknown[]): Promise<string> {
-    arity(params, 2, 1);
-    const args = parseCallArgs(params[0], 0);
-    if (!args.from) bad(0, 'from is required');
-    const key = keyFor(args.from);
-    const from = new Address(args.from);
-    const nonce = args.nonce ?? chain.pool.nextNonce(from.toString(), await chain.nonceOf(from));
-    let gas = args.gas;
-    if (gas === undefined) {
-      const call = await prepareCall(chain, args, chain.latest.number, undefined, undefined, true);
-      const intrinsic = TX_GAS;
-      gas = await estimateGas(
-        call,
-        CALL_GAS_CAP < chain.maxBlockGas() ? CALL_GAS_CAP : chain.maxBlockGas(),
-        intrinsic,
-      );
-    }
-    const baseFee = chain.nextBaseFee();
-    const tip = args.maxPriorityFeePerGas ?? suggestedTip();
-    const txData = {
-      nonce,
-      gasLimit: gas,
-      to: args.to ? new Address(args.to) : undefined,
-      value: args.value ?? 0n,
-      data: args.data ?? new Uint8Array(),
-      chainId: BigInt(chain.config.chainId),
-    };
-    const tx =
-      args.gasPrice !== undefined
-        ? createTx({ ...txData, type: 0, gasPrice: args.gasPrice }, { common })
-        : createTx(
-            {
-              ...txData,
-              type: 2,
-              maxPriorityFeePerGas: tip,
-              maxFeePerGas: args.maxFeePerGas ?? baseFee * 2n + tip,
-            },
-            { common },
-          );
-    const signed = tx.sign(key.privateKey);
-    return send(signed.serialize());
-  }
-
   return {
     web3_clientVersion: (params) => (arity(params, 0), `Flurry/${COMPATIBLE_NODE_VERSION}`),
     web3_sha3: (params) => (arity(params, 1, 1), bytesToHex(keccak_256(data(params, 0)))),
@@ -274,7 +217,6 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     eth_mining: (params) => (arity(params, 0), false),
     eth_hashrate: (params) => (arity(params, 0), '0x0'),
     eth_coinbase: (params) => (arity(params, 0), h(chain.latest.header.coinbase)),
-    eth_accounts: (params) => (arity(params, 0), options.unlocked.map((k) => k.evmAddress.toLowerCase())),
     eth_blockNumber: (params) => (arity(params, 0), q(chain.latest.number)),
 
     eth_getBalance: async (params) => {
@@ -340,12 +282,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     },
     eth_sendRawTransaction: async (params) => {
       arity(params, 1, 1);
-      return send(data(params, 0));
-    },
-    eth_sendTransaction: sendTransaction,
-    eth_sign: (params) => {
-      arity(params, 2, 2);
-      return personalSign(data(params, 1), address(params, 0));
+      return submitTx(chain, chain.decodeRawTx(data(params, 0)));
     },
 
     eth_getBlockByNumber: (params) => {
@@ -439,9 +376,9 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       return queryLogs(chain, parseLogFilter(params[0], 0));
     },
 
-    eth_gasPrice: (params) => (arity(params, 0), q(chain.nextBaseFee() + suggestedTip())),
+    eth_gasPrice: (params) => (arity(params, 0), q(chain.nextBaseFee() + suggestedTip(chain))),
     eth_baseFee: (params) => (arity(params, 0), q(chain.nextBaseFee())),
-    eth_maxPriorityFeePerGas: (params) => (arity(params, 0), q(suggestedTip())),
+    eth_maxPriorityFeePerGas: (params) => (arity(params, 0), q(suggestedTip(chain))),
     eth_feeHistory: (params) => {
       arity(params, 3, 2);
       const count = quantityValue(params[0], 0, 'blockCount');
@@ -552,33 +489,6 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       };
     },
 
-    personal_listAccounts: (params) => (
-      arity(params, 0),
-      options.unlocked.map((k) => k.evmAddress.toLowerCase())
-    ),
-    personal_unlockAccount: (params) => {
-      arity(params, 3, 1);
-      return keys.has(bytesToHex(address(params, 0)));
-    },
-    personal_lockAccount: (params) => {
-      arity(params, 1, 1);
-      return keys.has(bytesToHex(address(params, 0)));
-    },
-    personal_sign: (params) => {
-      arity(params, 3, 2);
-      return personalSign(data(params, 0), address(params, 1));
-    },
-    personal_ecRecover: (params) => {
-      arity(params, 2, 2);
-      const message = data(params, 0);
-      const sig = data(params, 1, 65);
-      const v = BigInt(sig[64]);
-      if (v !== 27n && v !== 28n) bad(1, 'invalid Ethereum signature (V is not 27 or 28)');
-      const pub = nativeEcrecover(hashPersonalMessage(message), v, sig.subarray(0, 32), sig.subarray(32, 64));
-      return bytesToHex(keccak_256(pub).subarray(12));
-    },
-    personal_sendTransaction: (params) => sendTransaction([params[0]]),
-
     txpool_status: async (params) => {
       arity(params, 0);
       const { pending, queued } = await classifyPool(chain);
@@ -627,7 +537,7 @@ function checksum(addr: string): string {
   return toChecksumAddress(addr.slice(2));
 }
 
-async function classifyPool(chain: EvmChain) {
+export async function classifyPool(chain: EvmChain) {
   const nonces = new Map<string, bigint>();
   for (const s of chain.pool.senders()) nonces.set(s, await chain.nonceOf(createAddressFromString(s)));
   return chain.pool.classify((s) => nonces.get(s) ?? 0n);
