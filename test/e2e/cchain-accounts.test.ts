@@ -2,10 +2,13 @@
  * The node's accounts (the devnet's prefunded keys) as dapp tools use them: ethers'
  * JsonRpcSigner and Hardhat's remote accounts send through eth_sendTransaction, sign through
  * eth_signTransaction; eth_fillTransaction and eth_pendingTransactions as coreth answers them,
- * and the 100 AVAX cap on any transaction's fee.
+ * the 100 AVAX cap on any transaction's fee, and raw transactions and receipts (blocks come
+ * every 2 s here, so a transaction is seen in the pool first).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
 import { ethers } from 'ethers';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { cChainClients, EWOQ } from '../helpers/cchain-clients.js';
@@ -154,6 +157,45 @@ describe('C-chain node accounts', () => {
     await client.waitForTransactionReceipt({ hash });
     await client.waitForTransactionReceipt({ hash: theirHash });
     assert.deepEqual((await rpc(url, 'eth_pendingTransactions', [])).body.result, []);
+  });
+
+  it('serves raw transactions, pooled or accepted, and a block’s raw receipts', async () => {
+    const send = async (args: Record<string, string>) =>
+      (await rpc(url, 'eth_sendTransaction', [{ from: EWOQ, ...args }])).body.result as `0x${string}`;
+    // A transfer, and a creation whose init code logs (PUSH0 PUSH0 LOG0 STOP).
+    const hashes = [await send({ to: EWOQ, value: '0x1' }), await send({ data: '0x5f5fa000' })];
+    const raw = async (method: string, params: unknown[]) => (await rpc(url, method, params)).body.result;
+    const pooled = await raw('eth_getRawTransactionByHash', [hashes[0]]);
+    assert.equal(ethers.Transaction.from(pooled).hash, hashes[0], 'a pooled transaction’s bytes');
+    assert.equal(await raw('debug_getRawTransaction', [hashes[0]]), pooled);
+    const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash })));
+    for (const r of receipts) {
+      const bytes = await raw('eth_getRawTransactionByHash', [r.transactionHash]);
+      assert.equal(ethers.Transaction.from(bytes).hash, r.transactionHash);
+      const index = ethers.toQuantity(r.transactionIndex);
+      assert.equal(
+        await raw('eth_getRawTransactionByBlockNumberAndIndex', [ethers.toQuantity(r.blockNumber), index]),
+        bytes,
+      );
+      assert.equal(await raw('eth_getRawTransactionByBlockHashAndIndex', [r.blockHash, index]), bytes);
+    }
+    // Not found: geth's "0x".
+    const nowhere = '0x' + '11'.repeat(32);
+    assert.equal(await raw('eth_getRawTransactionByHash', [nowhere]), '0x');
+    assert.equal(
+      await raw('eth_getRawTransactionByBlockHashAndIndex', [receipts[0].blockHash, '0x63']),
+      '0x',
+    );
+    // The raw receipts are what each block's receiptsRoot commits to.
+    for (const blockNumber of new Set(receipts.map((r) => r.blockNumber))) {
+      const encoded: string[] = await raw('debug_getRawReceipts', [ethers.toQuantity(blockNumber)]);
+      const trie = new MerklePatriciaTrie();
+      for (const [i, r] of encoded.entries()) await trie.put(RLP.encode(i), ethers.getBytes(r));
+      const block = await client.getBlock({ blockNumber });
+      assert.equal(ethers.hexlify(trie.root()), block.receiptsRoot);
+      assert.equal(encoded.length, block.transactions.length);
+    }
+    assert.equal(await raw('debug_getRawReceipts', [nowhere]), null);
   });
 
   it('refuses a transaction offering more than 100 AVAX of fees, before anything else', async () => {

@@ -140,6 +140,17 @@ export async function submitTx(chain: EvmChain, tx: TypedTransaction): Promise<s
   }
 }
 
+/**
+ * The bytes of an accepted or pooled transaction, "0x" for one neither holds (geth's nil
+ * hexutil.Bytes), as eth_getRawTransactionByHash and debug_getRawTransaction answer.
+ */
+export function rawTxByHash(chain: EvmChain, hash: Uint8Array): string {
+  const stored = chain.store.txByHash(hash);
+  if (stored) return h(stored.raw);
+  const pooled = chain.pool.get(bytesToHex(hash));
+  return pooled ? h(pooled.tx.serialize()) : '0x';
+}
+
 export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
   const common = chain.common;
 
@@ -357,8 +368,21 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     eth_getRawTransactionByHash: (params) => {
       arity(params, 1, 1);
-      const stored = chain.store.txByHash(data(params, 0, 32));
-      return stored ? h(stored.raw) : null;
+      return rawTxByHash(chain, data(params, 0, 32));
+    },
+    // geth's raw-transaction methods answer "0x" for a transaction they do not find (their nil
+    // hexutil.Bytes marshals so).
+    eth_getRawTransactionByBlockNumberAndIndex: (params) => {
+      arity(params, 2, 2);
+      const n = blockFromRef(params, 0);
+      const t = n === undefined ? undefined : chain.store.txByPosition(n, Number(quantity(params, 1)));
+      return t ? h(t.raw) : '0x';
+    },
+    eth_getRawTransactionByBlockHashAndIndex: (params) => {
+      arity(params, 2, 2);
+      const n = chain.store.numberOfHash(data(params, 0, 32));
+      const t = n === undefined ? undefined : chain.store.txByPosition(n, Number(quantity(params, 1)));
+      return t ? h(t.raw) : '0x';
     },
     eth_getTransactionReceipt: (params) => {
       arity(params, 1, 1);
