@@ -151,6 +151,59 @@ export function rawTxByHash(chain: EvmChain, hash: Uint8Array): string {
   return pooled ? h(pooled.tx.serialize()) : '0x';
 }
 
+/** coreth's fee history bounds: blocks per call, and how far below the head it reaches. */
+const FEE_HISTORY_MAX_BLOCKS = 2048n;
+const FEE_HISTORY_DEPTH = 25_000n;
+
+/**
+ * The blocks eth_feeHistory covers, as coreth's resolveBlockRange picks them: `pending` is the
+ * head with one block fewer, tags are the head, a number past the head or deeper than the
+ * history is refused; undefined when no block is left.
+ */
+function feeHistoryRange(
+  chain: EvmChain,
+  ref: BlockRef,
+  count: bigint,
+): { oldest: bigint; newest: bigint } | undefined {
+  let blocks = count > FEE_HISTORY_MAX_BLOCKS ? FEE_HISTORY_MAX_BLOCKS : count;
+  if (ref.kind === 'tag' && ref.tag === 'pending') blocks--;
+  if (blocks <= 0n) return undefined;
+  const head = chain.latest.number;
+  const depth = FEE_HISTORY_DEPTH - 1n;
+  let newest: bigint;
+  // A block number (rpc.BlockNumber): a hash is a number too wide, an EIP-1898 object no hex at all.
+  if (ref.kind === 'hash') bad(1, 'hex number > 64 bits');
+  if (ref.kind === 'tag') newest = ref.tag === 'earliest' ? 0n : head;
+  else if (head > depth && head - depth > ref.number)
+    throw new RpcError(
+      RpcCode.server,
+      `request beyond historical limit: requested ${ref.number}, head ${head}`,
+    );
+  else if (ref.number > head)
+    throw new RpcError(RpcCode.server, `request beyond head block: requested ${ref.number}, head ${head}`);
+  else newest = ref.number;
+  if (blocks > newest! + 1n) blocks = newest! + 1n;
+  const oldest = newest! - blocks + 1n;
+  const overage = head - oldest - depth;
+  return { oldest: overage > 0n ? oldest + overage : oldest, newest: newest! };
+}
+
+/** A block's reward percentiles as coreth's processPercentiles: tips by gas used, thresholds truncated. */
+function rewardPercentiles(chain: EvmChain, n: bigint, header: EvmHeader, percentiles: number[]): string[] {
+  const txs = chain.store
+    .txsOfBlock(n)
+    .map((t) => ({ tip: t.effectiveGasPrice - header.baseFeePerGas, gas: t.gasUsed }))
+    .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
+  if (txs.length === 0) return percentiles.map(() => '0x0');
+  let i = 0;
+  let sum = txs[0].gas;
+  return percentiles.map((p) => {
+    const threshold = BigInt(Math.trunc((Number(header.gasUsed) * p) / 100));
+    while (sum < threshold && i < txs.length - 1) sum += txs[++i].gas;
+    return q(txs[i].tip);
+  });
+}
+
 export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
   const common = chain.common;
 
@@ -406,6 +459,7 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     eth_feeHistory: (params) => {
       arity(params, 3, 2);
       const count = quantityValue(params[0], 0, 'blockCount');
+      if (typeof params[1] === 'object') bad(1, 'hex string without 0x prefix');
       const ref = blockRef(params, 1);
       const percentiles = (params[2] ?? []) as number[];
       if (!Array.isArray(percentiles) || percentiles.some((p) => typeof p !== 'number'))
@@ -423,16 +477,9 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
             `invalid reward percentile: #${i - 1}:${f(percentiles[i - 1])} >= #${i}:${f(p)}`,
           );
       });
-      const newest = resolveBlockNumber(chain, ref);
-      if (newest === undefined)
-        throw new RpcError(
-          RpcCode.server,
-          ref.kind === 'number'
-            ? `request beyond head block: requested ${ref.number}, head ${chain.latest.number}`
-            : 'header not found',
-        );
-      const blocks = count > 1024n ? 1024n : count;
-      const oldest = newest + 1n - blocks > 0n ? newest + 1n - blocks : 0n;
+      const range = feeHistoryRange(chain, ref, count);
+      if (!range) return { oldestBlock: '0x0', gasUsedRatio: null };
+      const { oldest, newest } = range;
       const baseFees: string[] = [];
       const ratios: number[] = [];
       const rewards: string[][] = [];
@@ -440,32 +487,9 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
         const header = chain.headerAt(n)!.header;
         baseFees.push(q(header.baseFeePerGas));
         ratios.push(header.gasLimit > 0n ? Number(header.gasUsed) / Number(header.gasLimit) : 0);
-        if (percentiles.length) {
-          const txs = chain.store
-            .txsOfBlock(n)
-            .map((t) => ({ tip: t.effectiveGasPrice - header.baseFeePerGas, gas: t.gasUsed }))
-            .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
-          rewards.push(
-            percentiles.map((p) => {
-              if (txs.length === 0) return '0x0';
-              const threshold = (Number(header.gasUsed) * p) / 100;
-              let sum = 0;
-              for (const t of txs) {
-                sum += Number(t.gas);
-                if (sum >= threshold) return q(t.tip);
-              }
-              return q(txs[txs.length - 1].tip);
-            }),
-          );
-        }
+        if (percentiles.length) rewards.push(rewardPercentiles(chain, n, header, percentiles));
       }
-      baseFees.push(
-        q(
-          newest === chain.latest.number
-            ? chain.nextBaseFee()
-            : chain.headerAt(newest + 1n)!.header.baseFeePerGas,
-        ),
-      );
+      // coreth's history has one base fee per block: it does not add the next block's, as geth does.
       const out: Record<string, unknown> = {
         oldestBlock: q(oldest),
         baseFeePerGas: baseFees,
