@@ -10,7 +10,8 @@ import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { AccessListTracer } from '../trace/access-list-tracer.js';
 import { arity, blockRef } from './args.js';
-import { CALL_GAS_CAP, parseCallArgs, prepareCall } from './call.js';
+import { vmErrorText } from '../vm-errors.js';
+import { callGas, gethTxError, parseCallArgs, prepareCall } from './call.js';
 import { stateBlockOf } from './eth.js';
 
 const q = (n: bigint) => '0x' + n.toString(16);
@@ -37,7 +38,7 @@ export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler>
       const toHex = bytesToHex(to);
       const excluded = (a: string) =>
         a === fromHex || a === toHex || evm.getPrecompile?.(a as `0x${string}`) !== undefined;
-      const gas = args.gas ?? CALL_GAS_CAP;
+      const gas = callGas(args);
       let previous = new AccessListTracer(args.accessList ?? [], excluded);
       for (let round = 0; round < MAX_ROUNDS; round++) {
         const accessList = previous.accessList();
@@ -48,7 +49,7 @@ export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler>
           const failure = run.execResult.exceptionError?.error;
           return {
             accessList,
-            ...(failure ? { error: failure === 'revert' ? 'execution reverted' : failure } : {}),
+            ...(failure ? { error: vmErrorText(failure) } : {}),
             gasUsed: q(run.totalGasSpent),
           };
         }
@@ -68,10 +69,7 @@ async function runTraced(
   try {
     return await call.run(gas);
   } catch (err) {
-    throw new RpcError(
-      RpcCode.server,
-      `failed to apply transaction: ${(err as Error).message.split('\n')[0]}`,
-    );
+    throw new RpcError(RpcCode.server, `failed to apply transaction: ${gethTxError(err as Error)}`);
   } finally {
     tracer.detach(call.vm);
   }

@@ -13,10 +13,19 @@ import { runTx } from '@ethereumjs/vm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
 import { addressValue, bad, dataValue, quantityValue } from './args.js';
+import { revertReason, vmErrorText } from '../vm-errors.js';
 import { callEnvAt } from './call-env.js';
+import { admitCodeSender, checkCallFunds, fundedGas } from './call-sender.js';
 
 /** geth's RPCGasCap default (coreth uses 50M; a call may use more gas than a block holds). */
 export const CALL_GAS_CAP = 50_000_000n;
+/** The intrinsic gas of a transaction (params.TxGas). */
+export const TX_GAS = 21_000n;
+
+/** The gas a call runs with: as given, never above the call gas cap (geth's ToMessage). */
+export function callGas(args: CallArgs): bigint {
+  return args.gas !== undefined && args.gas < CALL_GAS_CAP ? args.gas : CALL_GAS_CAP;
+}
 
 export interface CallArgs {
   from?: Uint8Array;
@@ -153,6 +162,10 @@ export interface PreparedCall {
   vm: VM;
   /** The transaction a run executes (after a first `run`, which fixes the nonce). */
   tx(gas: bigint): TypedTransaction;
+  /** The most gas the sender can pay for at the call's fee cap (call-sender.ts). */
+  fundedGas(): Promise<bigint | undefined>;
+  /** Whether the call only moves value: no input, to an address without code. */
+  plainTransfer(): Promise<boolean>;
 }
 
 /**
@@ -201,24 +214,42 @@ export async function prepareCall(
   const from = new Address(args.from ?? new Uint8Array(20));
   // Read with the state to itself (a shared state is only consistent between runs).
   let nonce = args.nonce;
+  // A fee cap below the base fee is the engine's refusal (with the cap impersonatedTx gives the
+  // engine), which geth makes before buyGas's.
+  const engineFeeCap = args.gasPrice ?? args.maxFeePerGas ?? args.maxPriorityFeePerGas ?? 0n;
+  const feeCapTooLow = priced && engineFeeCap < header.baseFeePerGas;
   return {
     header,
     vm,
     tx: (gas: bigint) => impersonatedTx(chain, args, gas, nonce ?? 0n),
+    fundedGas: () => exclusive(() => fundedGas(state, from, args)),
+    plainTransfer: () =>
+      exclusive(
+        async () =>
+          !args.data?.length &&
+          args.to !== undefined &&
+          (await state.getCode(new Address(args.to))).length === 0,
+      ),
     run: (gas: bigint) =>
       exclusive(async () => {
         nonce ??= (await state.getAccount(from))?.nonce ?? 0n;
         await state.checkpoint();
+        let release = () => {};
         try {
+          if (!feeCapTooLow) await checkCallFunds(state, from, args, gas);
+          // Last before runTx: the hook answers the next read of the sender's account.
+          release = await admitCodeSender(state, from);
           return await runTx(vm, {
             tx: chain.executableTx(impersonatedTx(chain, args, gas, nonce), header.timestamp),
             block,
             skipNonce: true,
-            skipBalance: !priced,
+            // Funds were checked as geth checks a call's (checkCallFunds).
+            skipBalance: true,
             skipBlockGasLimitValidation: true,
             skipHardForkValidation: true,
           });
         } finally {
+          release();
           await state.revert();
         }
       }),
@@ -248,8 +279,10 @@ async function applyStateOverrides(
 export function callOutput(result: RunTxResult): Uint8Array {
   const err = result.execResult.exceptionError;
   if (!err) return result.execResult.returnValue;
-  if (err.error === 'revert') {
-    const data = result.execResult.returnValue;
+  const data = result.execResult.returnValue;
+  // Only a revert with data is code 3 with that data; geth answers an empty revert as any
+  // other failure.
+  if (err.error === 'revert' && data.length > 0) {
     const reason = revertReason(data);
     throw new RpcError(
       RpcCode.executionReverted,
@@ -257,7 +290,7 @@ export function callOutput(result: RunTxResult): Uint8Array {
       bytesToHex(data),
     );
   }
-  throw new RpcError(RpcCode.server, err.error);
+  throw new RpcError(RpcCode.server, vmErrorText(err.error));
 }
 
 /**
@@ -280,24 +313,18 @@ export function gethTxError(err: Error, from: Uint8Array = new Uint8Array(20)): 
 
 const isIntrinsicGasError = (err: Error) => /lower than the minimum gas limit/.test(err.message);
 
-/** The `Error(string)` reason or a `Panic(uint256)` description of revert data. */
-export function revertReason(data: Uint8Array): string | undefined {
-  const hex = Buffer.from(data).toString('hex');
-  if (hex.startsWith('08c379a0') && data.length >= 68) {
-    const offset = Number(BigInt('0x' + hex.slice(8, 72)));
-    const len = Number(BigInt('0x' + hex.slice(8 + offset * 2, 8 + offset * 2 + 64)));
-    const start = 4 + offset + 32;
-    if (start + len <= data.length) return Buffer.from(data.subarray(start, start + len)).toString('utf8');
-  }
-  if (hex.startsWith('4e487b71') && data.length === 36) {
-    return `panic: 0x${BigInt('0x' + hex.slice(8)).toString(16)}`;
-  }
-  return undefined;
-}
-
 /** geth's estimator: a first run at the cap, an optimistic guess, then bisection. */
 export async function estimateGas(call: PreparedCall, cap: bigint, intrinsic: bigint): Promise<bigint> {
   const failed = (r: RunTxResult) => r.execResult.exceptionError !== undefined;
+  // No more than the sender can pay for at the call's fee cap, as geth's estimator.
+  const funded = await call.fundedGas();
+  if (funded !== undefined && funded < cap) cap = funded;
+  // A plain transfer is tried at exactly 21,000 first, as geth does (bisection would stop
+  // within 1.5% above it).
+  if (await call.plainTransfer()) {
+    const r = await tryRun(call, TX_GAS);
+    if (!(r instanceof Error) && !failed(r)) return TX_GAS;
+  }
   const first = await tryRun(call, cap);
   // As geth's estimator: too little gas for the intrinsic cost is a failed run, any other refusal
   // is reported with the gas it was tried with.

@@ -3,22 +3,25 @@
  * transaction, block and call traces with geth's `callTracer` or the default struct logger,
  * computed by replaying the block on a throwaway copy of its parent's state.
  */
+import type { TransactionType } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import { runTx, type RunTxResult } from '@ethereumjs/vm';
+import { encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm';
+import type { Log } from '@ethereumjs/evm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { makeTracer, type Tracer } from '../trace/tracers.js';
 import { arity, bad, blockRef, data } from './args.js';
 import {
-  CALL_GAS_CAP,
+  callGas,
+  gethTxError,
   parseBlockOverrides,
   parseCallArgs,
   parseStateOverrides,
   prepareCall,
 } from './call.js';
-import { resolveBlockNumber } from './eth.js';
-import { decodeStoredTx } from './format.js';
+import { rawTxByHash, resolveBlockNumber, stateBlockOf, txBloom } from './eth.js';
+import { decodeStoredTx, txTypeAndTo } from './format.js';
 
 function tracerFrom(params: unknown[], i: number): Tracer {
   const cfg = params[i];
@@ -143,13 +146,14 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
         parseStateOverrides(cfg.stateOverrides, 2),
         parseBlockOverrides(cfg.blockOverrides, 2),
       );
-      const gas = args.gas ?? CALL_GAS_CAP;
+      const gas = callGas(args);
       tracer.attach(call.vm);
       let run: RunTxResult;
       try {
         run = await call.run(gas);
       } catch (err) {
-        throw new RpcError(RpcCode.server, (err as Error).message.split('\n')[0]);
+        // coreth's traceTx wraps a refused message this way.
+        throw new RpcError(RpcCode.server, `tracing failed: ${gethTxError(err as Error, args.from)}`);
       } finally {
         tracer.detach(call.vm);
       }
@@ -169,8 +173,31 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_getRawTransaction: (params) => {
       arity(params, 1, 1);
-      const t = chain.store.txByHash(data(params, 0, 32));
-      return t ? bytesToHex(t.raw) : '0x';
+      return rawTxByHash(chain, data(params, 0, 32));
+    },
+    /** The block's receipts in their consensus encoding (what its receiptsRoot commits to). */
+    debug_getRawReceipts: (params) => {
+      arity(params, 1, 1);
+      const ref = blockRef(params, 0);
+      // An unknown hash is null, as coreth finds no receipts for it; a number past the head is
+      // refused as every read past the last accepted block.
+      const n = ref.kind === 'hash' ? chain.store.numberOfHash(ref.hash) : stateBlockOf(chain, ref);
+      return n === undefined ? null : rawReceiptsOf(chain, n);
     },
   };
+}
+
+/** Each receipt of block `n` as encodeReceipt writes it when the block is built. */
+function rawReceiptsOf(chain: EvmChain, n: bigint): string[] {
+  const logs = chain.store.logsOfBlock(n);
+  return chain.store.txsOfBlock(n).map((t) => {
+    const own = logs.filter((l) => l.txIndex === t.index);
+    const receipt = {
+      status: t.status as 0 | 1,
+      cumulativeBlockGasUsed: t.cumulativeGasUsed,
+      bitvector: txBloom(chain.common, own),
+      logs: own.map((l) => [l.address, l.topics, l.data] as Log),
+    };
+    return bytesToHex(encodeReceipt(receipt, txTypeAndTo(t.raw).type as TransactionType));
+  });
 }

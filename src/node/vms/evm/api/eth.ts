@@ -3,7 +3,7 @@
  * reference C-chain's extras (`eth_baseFee`, `eth_maxPriorityFeePerGas`, `eth_getChainConfig`).
  * Handlers only translate: parse positional args, ask the chain, format geth's JSON.
  */
-import { createTx } from '@ethereumjs/tx';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import {
   Address,
@@ -11,11 +11,9 @@ import {
   bytesToHex,
   createAddressFromString,
   equalsBytes,
-  hashPersonalMessage,
   KECCAK256_RLP,
   setLengthLeft,
 } from '@ethereumjs/util';
-import secp from 'secp256k1';
 import { Bloom } from '@ethereumjs/vm';
 import type { Common } from '@ethereumjs/common';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -42,6 +40,8 @@ import {
 } from './args.js';
 import {
   CALL_GAS_CAP,
+  callGas,
+  TX_GAS,
   callOutput,
   estimateGas,
   parseBlockOverrides,
@@ -51,8 +51,8 @@ import {
   gethTxError,
 } from './call.js';
 import { h, headerJson, logHexJson, logJson, q, receiptJson, txJson, txTypeAndTo } from './format.js';
-import { nativeEcrecover } from '../common.js';
 import { storedTxJson } from './stored-tx-json.js';
+import { checkTxFee } from './wallet.js';
 
 /** The most logs one eth_getLogs answer may hold, and the widest block range (coreth's defaults). */
 export const MAX_LOGS = 10_000;
@@ -114,8 +114,97 @@ export function txBloom(common: Common, logs: { address: Uint8Array; topics: Uin
   return bloom.bitvector;
 }
 
-export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<string, EvmHandler> {
-  const keys = new Map(options.unlocked.map((k) => [k.evmAddress.toLowerCase(), k]));
+/** The tip eth_maxPriorityFeePerGas suggests: the 60th percentile of the tips paid in the last 20 blocks, at least 1 wei. */
+export function suggestedTip(chain: EvmChain): bigint {
+  const tips: bigint[] = [];
+  const head = chain.latest.number;
+  for (let n = head; n > head - 20n && n > 0n; n--) {
+    const header = chain.headerAt(n)?.header;
+    if (!header) break;
+    for (const t of chain.store.txsOfBlock(n)) tips.push(t.effectiveGasPrice - header.baseFeePerGas);
+  }
+  if (tips.length === 0) return 1n;
+  tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const tip = tips[Math.floor((tips.length - 1) * 0.6)];
+  return tip > 1n ? tip : 1n;
+}
+
+/** Pools a signed transaction as coreth's SubmitTransaction: the fee cap first, then the pool's checks. */
+export async function submitTx(chain: EvmChain, tx: TypedTransaction): Promise<string> {
+  checkTxFee(tx);
+  try {
+    return await chain.submit(tx);
+  } catch (err) {
+    if (err instanceof EvmTxError || err instanceof Error) throw new RpcError(RpcCode.server, err.message);
+    throw err;
+  }
+}
+
+/**
+ * The bytes of an accepted or pooled transaction, "0x" for one neither holds (geth's nil
+ * hexutil.Bytes), as eth_getRawTransactionByHash and debug_getRawTransaction answer.
+ */
+export function rawTxByHash(chain: EvmChain, hash: Uint8Array): string {
+  const stored = chain.store.txByHash(hash);
+  if (stored) return h(stored.raw);
+  const pooled = chain.pool.get(bytesToHex(hash));
+  return pooled ? h(pooled.tx.serialize()) : '0x';
+}
+
+/** coreth's fee history bounds: blocks per call, and how far below the head it reaches. */
+const FEE_HISTORY_MAX_BLOCKS = 2048n;
+const FEE_HISTORY_DEPTH = 25_000n;
+
+/**
+ * The blocks eth_feeHistory covers, as coreth's resolveBlockRange picks them: `pending` is the
+ * head with one block fewer, tags are the head, a number past the head or deeper than the
+ * history is refused; undefined when no block is left.
+ */
+function feeHistoryRange(
+  chain: EvmChain,
+  ref: BlockRef,
+  count: bigint,
+): { oldest: bigint; newest: bigint } | undefined {
+  let blocks = count > FEE_HISTORY_MAX_BLOCKS ? FEE_HISTORY_MAX_BLOCKS : count;
+  if (ref.kind === 'tag' && ref.tag === 'pending') blocks--;
+  if (blocks <= 0n) return undefined;
+  const head = chain.latest.number;
+  const depth = FEE_HISTORY_DEPTH - 1n;
+  let newest: bigint;
+  // A block number (rpc.BlockNumber): a hash is a number too wide, an EIP-1898 object no hex at all.
+  if (ref.kind === 'hash') bad(1, 'hex number > 64 bits');
+  if (ref.kind === 'tag') newest = ref.tag === 'earliest' ? 0n : head;
+  else if (head > depth && head - depth > ref.number)
+    throw new RpcError(
+      RpcCode.server,
+      `request beyond historical limit: requested ${ref.number}, head ${head}`,
+    );
+  else if (ref.number > head)
+    throw new RpcError(RpcCode.server, `request beyond head block: requested ${ref.number}, head ${head}`);
+  else newest = ref.number;
+  if (blocks > newest! + 1n) blocks = newest! + 1n;
+  const oldest = newest! - blocks + 1n;
+  const overage = head - oldest - depth;
+  return { oldest: overage > 0n ? oldest + overage : oldest, newest: newest! };
+}
+
+/** A block's reward percentiles as coreth's processPercentiles: tips by gas used, thresholds truncated. */
+function rewardPercentiles(chain: EvmChain, n: bigint, header: EvmHeader, percentiles: number[]): string[] {
+  const txs = chain.store
+    .txsOfBlock(n)
+    .map((t) => ({ tip: t.effectiveGasPrice - header.baseFeePerGas, gas: t.gasUsed }))
+    .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
+  if (txs.length === 0) return percentiles.map(() => '0x0');
+  let i = 0;
+  let sum = txs[0].gas;
+  return percentiles.map((p) => {
+    const threshold = BigInt(Math.trunc((Number(header.gasUsed) * p) / 100));
+    while (sum < threshold && i < txs.length - 1) sum += txs[++i].gas;
+    return q(txs[i].tip);
+  });
+}
+
+export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
   const common = chain.common;
 
   function blockJson(n: bigint, full: boolean): Record<string, unknown> | null {
@@ -180,86 +269,6 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     return resolveBlockNumber(chain, ref);
   }
 
-  function suggestedTip(): bigint {
-    // The 60th percentile of the tips paid in the last 20 blocks, at least 1 wei.
-    const tips: bigint[] = [];
-    const head = chain.latest.number;
-    for (let n = head; n > head - 20n && n > 0n; n--) {
-      const header = chain.headerAt(n)?.header;
-      if (!header) break;
-      for (const t of chain.store.txsOfBlock(n)) tips.push(t.effectiveGasPrice - header.baseFeePerGas);
-    }
-    if (tips.length === 0) return 1n;
-    tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const tip = tips[Math.floor((tips.length - 1) * 0.6)];
-    return tip > 1n ? tip : 1n;
-  }
-
-  async function send(raw: Uint8Array): Promise<string> {
-    const tx = chain.decodeRawTx(raw);
-    try {
-      return await chain.submit(tx);
-    } catch (err) {
-      if (err instanceof EvmTxError || err instanceof Error) throw new RpcError(RpcCode.server, err.message);
-      throw err;
-    }
-  }
-
-  function keyFor(addr: Uint8Array): AccountKey {
-    const k = keys.get(bytesToHex(addr));
-    if (!k) throw new RpcError(RpcCode.server, 'unknown account');
-    return k;
-  }
-
-  function personalSign(message: Uint8Array, addr: Uint8Array): string {
-    const key = keyFor(addr);
-    const { signature, recid } = secp.ecdsaSign(hashPersonalMessage(message), key.privateKey);
-    return bytesToHex(Buffer.concat([signature, Uint8Array.of(27 + recid)]));
-  }
-
-  async function sendTransaction(params: unknown[]): Promise<string> {
-    arity(params, 2, 1);
-    const args = parseCallArgs(params[0], 0);
-    if (!args.from) bad(0, 'from is required');
-    const key = keyFor(args.from);
-    const from = new Address(args.from);
-    const nonce = args.nonce ?? chain.pool.nextNonce(from.toString(), await chain.nonceOf(from));
-    let gas = args.gas;
-    if (gas === undefined) {
-      const call = await prepareCall(chain, args, chain.latest.number, undefined, undefined, true);
-      const intrinsic = 21_000n;
-      gas = await estimateGas(
-        call,
-        CALL_GAS_CAP < chain.maxBlockGas() ? CALL_GAS_CAP : chain.maxBlockGas(),
-        intrinsic,
-      );
-    }
-    const baseFee = chain.nextBaseFee();
-    const tip = args.maxPriorityFeePerGas ?? suggestedTip();
-    const txData = {
-      nonce,
-      gasLimit: gas,
-      to: args.to ? new Address(args.to) : undefined,
-      value: args.value ?? 0n,
-      data: args.data ?? new Uint8Array(),
-      chainId: BigInt(chain.config.chainId),
-    };
-    const tx =
-      args.gasPrice !== undefined
-        ? createTx({ ...txData, type: 0, gasPrice: args.gasPrice }, { common })
-        : createTx(
-            {
-              ...txData,
-              type: 2,
-              maxPriorityFeePerGas: tip,
-              maxFeePerGas: args.maxFeePerGas ?? baseFee * 2n + tip,
-            },
-            { common },
-          );
-    const signed = tx.sign(key.privateKey);
-    return send(signed.serialize());
-  }
-
   return {
     web3_clientVersion: (params) => (arity(params, 0), `Flurry/${COMPATIBLE_NODE_VERSION}`),
     web3_sha3: (params) => (arity(params, 1, 1), bytesToHex(keccak_256(data(params, 0)))),
@@ -272,7 +281,6 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     eth_mining: (params) => (arity(params, 0), false),
     eth_hashrate: (params) => (arity(params, 0), '0x0'),
     eth_coinbase: (params) => (arity(params, 0), h(chain.latest.header.coinbase)),
-    eth_accounts: (params) => (arity(params, 0), options.unlocked.map((k) => k.evmAddress.toLowerCase())),
     eth_blockNumber: (params) => (arity(params, 0), q(chain.latest.number)),
 
     eth_getBalance: async (params) => {
@@ -318,7 +326,7 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
         parseBlockOverrides(params[3], 3),
         true,
       );
-      const gas = args.gas ?? CALL_GAS_CAP;
+      const gas = callGas(args);
       // geth's doCall wraps a refused call this way.
       const result = await call.run(gas).catch((err: Error) => {
         throw new RpcError(RpcCode.server, `err: ${gethTxError(err, args.from)} (supplied gas ${gas})`);
@@ -330,17 +338,15 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       const args = parseCallArgs(params[0], 0);
       const n = stateBlock(chain, params, 1);
       const call = await prepareCall(chain, args, n, parseStateOverrides(params[2], 2), undefined, true);
-      const cap = args.gas ?? (chain.maxBlockGas() < CALL_GAS_CAP ? chain.maxBlockGas() : CALL_GAS_CAP);
-      return q(await estimateGas(call, cap, 21_000n));
+      // geth's bound: the gas given (a limit below a transfer's is ignored), else the block's
+      // gas limit, never above the call gas cap.
+      const given = args.gas !== undefined && args.gas >= TX_GAS ? args.gas : chain.maxBlockGas();
+      const cap = given < CALL_GAS_CAP ? given : CALL_GAS_CAP;
+      return q(await estimateGas(call, cap, TX_GAS));
     },
     eth_sendRawTransaction: async (params) => {
       arity(params, 1, 1);
-      return send(data(params, 0));
-    },
-    eth_sendTransaction: sendTransaction,
-    eth_sign: (params) => {
-      arity(params, 2, 2);
-      return personalSign(data(params, 1), address(params, 0));
+      return submitTx(chain, chain.decodeRawTx(data(params, 0)));
     },
 
     eth_getBlockByNumber: (params) => {
@@ -415,8 +421,21 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
     },
     eth_getRawTransactionByHash: (params) => {
       arity(params, 1, 1);
-      const stored = chain.store.txByHash(data(params, 0, 32));
-      return stored ? h(stored.raw) : null;
+      return rawTxByHash(chain, data(params, 0, 32));
+    },
+    // geth's raw-transaction methods answer "0x" for a transaction they do not find (their nil
+    // hexutil.Bytes marshals so).
+    eth_getRawTransactionByBlockNumberAndIndex: (params) => {
+      arity(params, 2, 2);
+      const n = blockFromRef(params, 0);
+      const t = n === undefined ? undefined : chain.store.txByPosition(n, Number(quantity(params, 1)));
+      return t ? h(t.raw) : '0x';
+    },
+    eth_getRawTransactionByBlockHashAndIndex: (params) => {
+      arity(params, 2, 2);
+      const n = chain.store.numberOfHash(data(params, 0, 32));
+      const t = n === undefined ? undefined : chain.store.txByPosition(n, Number(quantity(params, 1)));
+      return t ? h(t.raw) : '0x';
     },
     eth_getTransactionReceipt: (params) => {
       arity(params, 1, 1);
@@ -434,12 +453,13 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
       return queryLogs(chain, parseLogFilter(params[0], 0));
     },
 
-    eth_gasPrice: (params) => (arity(params, 0), q(chain.nextBaseFee() + suggestedTip())),
+    eth_gasPrice: (params) => (arity(params, 0), q(chain.nextBaseFee() + suggestedTip(chain))),
     eth_baseFee: (params) => (arity(params, 0), q(chain.nextBaseFee())),
-    eth_maxPriorityFeePerGas: (params) => (arity(params, 0), q(suggestedTip())),
+    eth_maxPriorityFeePerGas: (params) => (arity(params, 0), q(suggestedTip(chain))),
     eth_feeHistory: (params) => {
       arity(params, 3, 2);
       const count = quantityValue(params[0], 0, 'blockCount');
+      if (typeof params[1] === 'object') bad(1, 'hex string without 0x prefix');
       const ref = blockRef(params, 1);
       const percentiles = (params[2] ?? []) as number[];
       if (!Array.isArray(percentiles) || percentiles.some((p) => typeof p !== 'number'))
@@ -457,16 +477,9 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
             `invalid reward percentile: #${i - 1}:${f(percentiles[i - 1])} >= #${i}:${f(p)}`,
           );
       });
-      const newest = resolveBlockNumber(chain, ref);
-      if (newest === undefined)
-        throw new RpcError(
-          RpcCode.server,
-          ref.kind === 'number'
-            ? `request beyond head block: requested ${ref.number}, head ${chain.latest.number}`
-            : 'header not found',
-        );
-      const blocks = count > 1024n ? 1024n : count;
-      const oldest = newest + 1n - blocks > 0n ? newest + 1n - blocks : 0n;
+      const range = feeHistoryRange(chain, ref, count);
+      if (!range) return { oldestBlock: '0x0', gasUsedRatio: null };
+      const { oldest, newest } = range;
       const baseFees: string[] = [];
       const ratios: number[] = [];
       const rewards: string[][] = [];
@@ -474,32 +487,9 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
         const header = chain.headerAt(n)!.header;
         baseFees.push(q(header.baseFeePerGas));
         ratios.push(header.gasLimit > 0n ? Number(header.gasUsed) / Number(header.gasLimit) : 0);
-        if (percentiles.length) {
-          const txs = chain.store
-            .txsOfBlock(n)
-            .map((t) => ({ tip: t.effectiveGasPrice - header.baseFeePerGas, gas: t.gasUsed }))
-            .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
-          rewards.push(
-            percentiles.map((p) => {
-              if (txs.length === 0) return '0x0';
-              const threshold = (Number(header.gasUsed) * p) / 100;
-              let sum = 0;
-              for (const t of txs) {
-                sum += Number(t.gas);
-                if (sum >= threshold) return q(t.tip);
-              }
-              return q(txs[txs.length - 1].tip);
-            }),
-          );
-        }
+        if (percentiles.length) rewards.push(rewardPercentiles(chain, n, header, percentiles));
       }
-      baseFees.push(
-        q(
-          newest === chain.latest.number
-            ? chain.nextBaseFee()
-            : chain.headerAt(newest + 1n)!.header.baseFeePerGas,
-        ),
-      );
+      // coreth's history has one base fee per block: it does not add the next block's, as geth does.
       const out: Record<string, unknown> = {
         oldestBlock: q(oldest),
         baseFeePerGas: baseFees,
@@ -546,33 +536,6 @@ export function createEthApi(chain: EvmChain, options: EthApiOptions): Record<st
         })),
       };
     },
-
-    personal_listAccounts: (params) => (
-      arity(params, 0),
-      options.unlocked.map((k) => k.evmAddress.toLowerCase())
-    ),
-    personal_unlockAccount: (params) => {
-      arity(params, 3, 1);
-      return keys.has(bytesToHex(address(params, 0)));
-    },
-    personal_lockAccount: (params) => {
-      arity(params, 1, 1);
-      return keys.has(bytesToHex(address(params, 0)));
-    },
-    personal_sign: (params) => {
-      arity(params, 3, 2);
-      return personalSign(data(params, 0), address(params, 1));
-    },
-    personal_ecRecover: (params) => {
-      arity(params, 2, 2);
-      const message = data(params, 0);
-      const sig = data(params, 1, 65);
-      const v = BigInt(sig[64]);
-      if (v !== 27n && v !== 28n) bad(1, 'invalid Ethereum signature (V is not 27 or 28)');
-      const pub = nativeEcrecover(hashPersonalMessage(message), v, sig.subarray(0, 32), sig.subarray(32, 64));
-      return bytesToHex(keccak_256(pub).subarray(12));
-    },
-    personal_sendTransaction: (params) => sendTransaction([params[0]]),
 
     txpool_status: async (params) => {
       arity(params, 0);
@@ -622,7 +585,7 @@ function checksum(addr: string): string {
   return toChecksumAddress(addr.slice(2));
 }
 
-async function classifyPool(chain: EvmChain) {
+export async function classifyPool(chain: EvmChain) {
   const nonces = new Map<string, bigint>();
   for (const s of chain.pool.senders()) nonces.set(s, await chain.nonceOf(createAddressFromString(s)));
   return chain.pool.classify((s) => nonces.get(s) ?? 0n);

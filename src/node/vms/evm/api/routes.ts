@@ -10,12 +10,14 @@ import { adminRoute, createAdminApi } from './admin.js';
 import { createDebugApi } from './debug.js';
 import { createEthApi, type EthApiOptions } from './eth.js';
 import { createFilterApi, createSubscriptionApi } from './filters.js';
+import { createWalletApi } from './wallet.js';
 import { createWsUpgrade } from './ws.js';
 
 export function mountEvmRoutes(ctx: ChainContext, chain: EvmChain, options: EthApiOptions): EvmEndpoint {
   const filters = createFilterApi(chain);
   const endpoint = new EvmEndpoint(`${chain.alias}/rpc`)
-    .registerAll(createEthApi(chain, options))
+    .registerAll(createEthApi(chain))
+    .registerAll(createWalletApi(chain, options))
     .registerAll(createAccessListApi(chain))
     .registerAll(filters.handlers)
     .registerAll(createSubscriptionApi(chain));

@@ -7,7 +7,7 @@ import type { VM } from '@ethereumjs/vm';
 import type { RunTxResult } from '@ethereumjs/vm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import { revertReason } from '../api/call.js';
+import { revertReason, vmErrorText } from '../vm-errors.js';
 import { PrestateTracer, type PrestateConfig } from './prestate-tracer.js';
 
 const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
@@ -66,8 +66,7 @@ export class CallTracer implements Tracer {
       const out = exec.returnValue as Uint8Array | undefined;
       if (out && out.length) frame.output = bytesToHex(out);
       if (exec.exceptionError) {
-        frame.error =
-          exec.exceptionError.error === 'revert' ? 'execution reverted' : exec.exceptionError.error;
+        frame.error = vmErrorText(exec.exceptionError.error);
         const reason = exec.exceptionError.error === 'revert' && out ? revertReason(out) : undefined;
         if (reason) frame.revertReason = reason;
       }
