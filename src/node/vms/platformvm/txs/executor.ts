@@ -193,6 +193,20 @@ function spend(
   });
 }
 
+/**
+ * spend() for the txs the reference verifies in staker_tx_verification.go (subnet and primary
+ * network stakers, subnet validator removal and ownership), which word any spend failure as a
+ * failed flow check.
+ */
+function flowCheckedSpend(...args: Parameters<typeof spend>): void {
+  try {
+    spend(...args);
+  } catch (err) {
+    if (err instanceof TxVerifyError) fail(`flow check failed: ${err.message}`);
+    throw err;
+  }
+}
+
 function consumeAndProduce(env: ExecEnv, txId: Uint8Array, base: AnyBaseTx): void {
   env.state.utxos.remove(base.inputs.map(inputIdOfInput));
   base.outputs.forEach((out, i) => env.state.addUtxo(makeUtxo(txId, i, out.assetId.toBytes(), out.output)));
@@ -413,7 +427,7 @@ function transferSubnetOwnershipTx(tx: ParsedTx, env: ExecEnv): Executed {
   const subnet = ownedSubnet(env, subnetId);
   const owner = checkOwners(u.subnetOwners, 'new subnet owner');
   verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'TransferSubnetOwnershipTx');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return {
     type: 'TransferSubnetOwnershipTx',
     gas: c.gas,
@@ -459,7 +473,7 @@ function addSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   if (env.state.currentValidator(subnetId, nodeId))
     fail(`${formatNodeId(nodeId)} is already a validator of subnet ${toCb58(subnetId)}`);
   verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'AddSubnetValidatorTx');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return {
     type: 'AddSubnetValidatorTx',
     gas: c.gas,
@@ -495,7 +509,7 @@ function removeSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const staker = env.state.currentValidator(subnetId, nodeId);
   if (!staker) fail(`${formatNodeId(nodeId)} is not a validator of subnet ${toCb58(subnetId)}`);
   verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'RemoveSubnetValidatorTx');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return {
     type: 'RemoveSubnetValidatorTx',
     gas: c.gas,
@@ -540,7 +554,7 @@ function addValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
     fail(`stake outputs sum to ${sumStake(u.stake, env)}, the weight is ${weight}`);
   checkOwners(u.validatorRewardsOwner, 'validation reward owner');
   checkOwners(u.delegatorRewardsOwner, 'delegation reward owner');
-  spend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.stake]);
+  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.stake]);
   const supply = env.state.currentSupply();
   const reward = potentialReward(env.config.reward, BigInt(end - start), weight, supply);
   return {
@@ -598,7 +612,7 @@ function addDelegatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   if (sumStake(u.stake, env) !== weight)
     fail(`stake outputs sum to ${sumStake(u.stake, env)}, the weight is ${weight}`);
   checkOwners(u.delegatorRewardsOwner, 'delegation reward owner');
-  spend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.stake]);
+  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.stake]);
   const supply = env.state.currentSupply();
   const reward = potentialReward(env.config.reward, BigInt(end - start), weight, supply);
   return {
