@@ -145,6 +145,26 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
       },
     },
     {
+      name: 'outputs out of the order the reference demands',
+      error: /failed verification: outputs not sorted$/,
+      build: async () => {
+        const tx = pvm.newBaseTx(
+          {
+            feeState: await api.getFeeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: await utxos(),
+            outputs: [AVAX, 2n * AVAX].map((a) =>
+              TransferableOutput.fromNative(ctx.avaxAssetID, a, [OTHER_ADDR]),
+            ),
+          },
+          ctx,
+        );
+        // The builder sorts them; a hand-made tx may not.
+        (tx.getTx() as unknown as { baseTx: { outputs: TransferableOutput[] } }).baseTx.outputs.reverse();
+        return tx;
+      },
+    },
+    {
       name: 'insufficient fee',
       error: /^couldn't issue tx: failed verification: insufficient unlocked funds: needs \d+ more \w+$/,
       build: async () =>

@@ -36,6 +36,7 @@ import {
 } from '../warp/warp-message.js';
 import { checkInputsUnique, inputIdOfInput, verifyUtxoSpend, type SpendInput } from './spend.js';
 import { TxVerifyError, outputInfo } from './utxo-kinds.js';
+import { inputsSortedAndUnique, outputsSorted } from './sort-order.js';
 
 export interface ChainIds {
   readonly p: Uint8Array;
@@ -149,6 +150,8 @@ function common(tx: ParsedTx, env: ExecEnv, credentialsExpected: number): Common
     fail(`tx is for network ${base.NetworkId.value()}, this is network ${env.network.networkID}`);
   if (!eq(base.BlockchainId.toBytes(), env.ids.p)) fail('tx is not for the P-chain (wrong blockchainID)');
   if (base.memo.length > MAX_MEMO) fail(`memo is ${base.memo.length} bytes, at most ${MAX_MEMO}`);
+  if (!outputsSorted(base.outputs)) fail('outputs not sorted');
+  if (!inputsSortedAndUnique(base.inputs)) fail('inputs not sorted and unique');
   if (tx.credentials.length !== credentialsExpected)
     fail(`tx has ${tx.credentials.length} credentials, expected ${credentialsExpected}`);
   let gas: bigint;
@@ -302,6 +305,7 @@ function importTx(tx: ParsedTx, env: ExecEnv): Executed {
   if (!primaryChainName(env, source))
     fail(`source chain ${toCb58(source)} is not the X-chain or the C-chain`);
   if (u.ins.length === 0) fail('import tx has no imported inputs');
+  if (!inputsSortedAndUnique(u.ins)) fail('inputs not sorted and unique');
   const sourceText = toCb58(source);
   const pText = toCb58(env.ids.p);
   const imported: SpendInput[] = u.ins.map((input, i) => {
@@ -336,6 +340,7 @@ function exportTx(tx: ParsedTx, env: ExecEnv): Executed {
   if (!primaryChainName(env, dest))
     fail(`destination chain ${toCb58(dest)} is not the X-chain or the C-chain`);
   if (u.outs.length === 0) fail('export tx has no exported outputs');
+  if (!outputsSorted(u.outs)) fail('outputs not sorted');
   for (const out of u.outs)
     if (!(out.output instanceof TransferOutput))
       fail('exported outputs must be plain secp256k1fx transfer outputs');
@@ -550,6 +555,7 @@ function addValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
     fail(
       `${formatNodeId(nodeId)} is already a primary network validator until ${existing.endTime}: staking periods may not overlap`,
     );
+  if (!outputsSorted(u.stake)) fail('outputs not sorted');
   if (sumStake(u.stake, env) !== weight)
     fail(`stake outputs sum to ${sumStake(u.stake, env)}, the weight is ${weight}`);
   checkOwners(u.validatorRewardsOwner, 'validation reward owner');
@@ -609,6 +615,7 @@ function addDelegatorTx(tx: ParsedTx, env: ExecEnv): Executed {
     fail(
       `validator would be over delegated: ${validator.weight + delegated + weight} nAVAX exceeds the limit ${limit}`,
     );
+  if (!outputsSorted(u.stake)) fail('outputs not sorted');
   if (sumStake(u.stake, env) !== weight)
     fail(`stake outputs sum to ${sumStake(u.stake, env)}, the weight is ${weight}`);
   checkOwners(u.delegatorRewardsOwner, 'delegation reward owner');
