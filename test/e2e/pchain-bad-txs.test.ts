@@ -111,6 +111,11 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
       build: async () => validator({ nodeId: 'NodeID-111111111111111111116DBWJs' }),
     },
     {
+      name: 'a validator paying no fee',
+      error: /failed verification: flow check failed: insufficient unlocked funds: needs \d+ more \w+$/,
+      build: async () => validator({ feeState: { ...(await api.getFeeState()), price: 0n } }),
+    },
+    {
       name: 'stake below minimum',
       error: /below the minimum validator stake/,
       build: async () => validator({ weight: 1_000n * AVAX }),
@@ -140,8 +145,28 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
       },
     },
     {
+      name: 'outputs out of the order the reference demands',
+      error: /failed verification: outputs not sorted$/,
+      build: async () => {
+        const tx = pvm.newBaseTx(
+          {
+            feeState: await api.getFeeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: await utxos(),
+            outputs: [AVAX, 2n * AVAX].map((a) =>
+              TransferableOutput.fromNative(ctx.avaxAssetID, a, [OTHER_ADDR]),
+            ),
+          },
+          ctx,
+        );
+        // The builder sorts them; a hand-made tx may not.
+        (tx.getTx() as unknown as { baseTx: { outputs: TransferableOutput[] } }).baseTx.outputs.reverse();
+        return tx;
+      },
+    },
+    {
       name: 'insufficient fee',
-      error: /insufficient fee: the tx burns 0 nAVAX but the fee is \d+ nAVAX/,
+      error: /^couldn't issue tx: failed verification: insufficient unlocked funds: needs \d+ more \w+$/,
       build: async () =>
         pvm.newBaseTx(
           {

@@ -114,20 +114,16 @@ describe('P-chain read methods', () => {
     // burns far more than its fee.
     const atomic = (await api.getUTXOs({ addresses: [EWOQ_P], sourceChain: 'X' })).utxos;
     const amount = (u: Utxo) => (u.output as TransferOutput).amount();
-    const ins = atomic.map(
-      (u) => new TransferableInput(u.utxoId, u.assetId, TransferInput.fromNative(amount(u), [0])),
-    );
+    // In the order the reference demands: inputs by UTXO, outputs by asset.
+    const ins = atomic
+      .map((u) => new TransferableInput(u.utxoId, u.assetId, TransferInput.fromNative(amount(u), [0])))
+      .sort(TransferableInput.compare);
+    const outs = [
+      TransferableOutput.fromNative(assetID, 400n, [holder]),
+      TransferableOutput.fromNative(ctx.avaxAssetID, AVAX / 2n, [holder]),
+    ].sort((a, b) => Buffer.compare(a.assetId.toBytes(), b.assetId.toBytes()));
     const imp = new pvmSerial.ImportTx(
-      avaxSerial.BaseTx.fromNative(
-        ctx.networkID,
-        ctx.pBlockchainID,
-        [
-          TransferableOutput.fromNative(assetID, 400n, [holder]),
-          TransferableOutput.fromNative(ctx.avaxAssetID, AVAX / 2n, [holder]),
-        ],
-        [],
-        new Uint8Array(),
-      ),
+      avaxSerial.BaseTx.fromNative(ctx.networkID, ctx.pBlockchainID, outs, [], new Uint8Array()),
       Id.fromString(ctx.xBlockchainID),
       ins,
     );

@@ -36,6 +36,7 @@ import {
 } from '../warp/warp-message.js';
 import { checkInputsUnique, inputIdOfInput, verifyUtxoSpend, type SpendInput } from './spend.js';
 import { TxVerifyError, outputInfo } from './utxo-kinds.js';
+import { inputsSortedAndUnique, outputsSorted } from './sort-order.js';
 
 export interface ChainIds {
   readonly p: Uint8Array;
@@ -149,6 +150,8 @@ function common(tx: ParsedTx, env: ExecEnv, credentialsExpected: number): Common
     fail(`tx is for network ${base.NetworkId.value()}, this is network ${env.network.networkID}`);
   if (!eq(base.BlockchainId.toBytes(), env.ids.p)) fail('tx is not for the P-chain (wrong blockchainID)');
   if (base.memo.length > MAX_MEMO) fail(`memo is ${base.memo.length} bytes, at most ${MAX_MEMO}`);
+  if (!outputsSorted(base.outputs)) fail('outputs not sorted');
+  if (!inputsSortedAndUnique(base.inputs)) fail('inputs not sorted and unique');
   if (tx.credentials.length !== credentialsExpected)
     fail(`tx has ${tx.credentials.length} credentials, expected ${credentialsExpected}`);
   let gas: bigint;
@@ -191,6 +194,20 @@ function spend(
     fee: c.fee,
     extraBurn,
   });
+}
+
+/**
+ * spend() for the txs the reference verifies in staker_tx_verification.go (subnet and primary
+ * network stakers, subnet validator removal and ownership), which word any spend failure as a
+ * failed flow check.
+ */
+function flowCheckedSpend(...args: Parameters<typeof spend>): void {
+  try {
+    spend(...args);
+  } catch (err) {
+    if (err instanceof TxVerifyError) fail(`flow check failed: ${err.message}`);
+    throw err;
+  }
 }
 
 function consumeAndProduce(env: ExecEnv, txId: Uint8Array, base: AnyBaseTx): void {
@@ -288,6 +305,7 @@ function importTx(tx: ParsedTx, env: ExecEnv): Executed {
   if (!primaryChainName(env, source))
     fail(`source chain ${toCb58(source)} is not the X-chain or the C-chain`);
   if (u.ins.length === 0) fail('import tx has no imported inputs');
+  if (!inputsSortedAndUnique(u.ins)) fail('inputs not sorted and unique');
   const sourceText = toCb58(source);
   const pText = toCb58(env.ids.p);
   const imported: SpendInput[] = u.ins.map((input, i) => {
@@ -322,6 +340,7 @@ function exportTx(tx: ParsedTx, env: ExecEnv): Executed {
   if (!primaryChainName(env, dest))
     fail(`destination chain ${toCb58(dest)} is not the X-chain or the C-chain`);
   if (u.outs.length === 0) fail('export tx has no exported outputs');
+  if (!outputsSorted(u.outs)) fail('outputs not sorted');
   for (const out of u.outs)
     if (!(out.output instanceof TransferOutput))
       fail('exported outputs must be plain secp256k1fx transfer outputs');
@@ -413,7 +432,7 @@ function transferSubnetOwnershipTx(tx: ParsedTx, env: ExecEnv): Executed {
   const subnet = ownedSubnet(env, subnetId);
   const owner = checkOwners(u.subnetOwners, 'new subnet owner');
   verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'TransferSubnetOwnershipTx');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return {
     type: 'TransferSubnetOwnershipTx',
     gas: c.gas,
@@ -459,7 +478,7 @@ function addSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   if (env.state.currentValidator(subnetId, nodeId))
     fail(`${formatNodeId(nodeId)} is already a validator of subnet ${toCb58(subnetId)}`);
   verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'AddSubnetValidatorTx');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return {
     type: 'AddSubnetValidatorTx',
     gas: c.gas,
@@ -495,7 +514,7 @@ function removeSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const staker = env.state.currentValidator(subnetId, nodeId);
   if (!staker) fail(`${formatNodeId(nodeId)} is not a validator of subnet ${toCb58(subnetId)}`);
   verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'RemoveSubnetValidatorTx');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return {
     type: 'RemoveSubnetValidatorTx',
     gas: c.gas,
@@ -536,11 +555,12 @@ function addValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
     fail(
       `${formatNodeId(nodeId)} is already a primary network validator until ${existing.endTime}: staking periods may not overlap`,
     );
+  if (!outputsSorted(u.stake)) fail('outputs not sorted');
   if (sumStake(u.stake, env) !== weight)
     fail(`stake outputs sum to ${sumStake(u.stake, env)}, the weight is ${weight}`);
   checkOwners(u.validatorRewardsOwner, 'validation reward owner');
   checkOwners(u.delegatorRewardsOwner, 'delegation reward owner');
-  spend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.stake]);
+  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.stake]);
   const supply = env.state.currentSupply();
   const reward = potentialReward(env.config.reward, BigInt(end - start), weight, supply);
   return {
@@ -595,10 +615,11 @@ function addDelegatorTx(tx: ParsedTx, env: ExecEnv): Executed {
     fail(
       `validator would be over delegated: ${validator.weight + delegated + weight} nAVAX exceeds the limit ${limit}`,
     );
+  if (!outputsSorted(u.stake)) fail('outputs not sorted');
   if (sumStake(u.stake, env) !== weight)
     fail(`stake outputs sum to ${sumStake(u.stake, env)}, the weight is ${weight}`);
   checkOwners(u.delegatorRewardsOwner, 'delegation reward owner');
-  spend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.stake]);
+  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.stake]);
   const supply = env.state.currentSupply();
   const reward = potentialReward(env.config.reward, BigInt(end - start), weight, supply);
   return {
