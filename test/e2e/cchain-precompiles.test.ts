@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { cChainClients, EWOQ } from '../helpers/cchain-clients.js';
-import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
+import { rpc } from '../helpers/devnet.js';
 
 /** The Ethereum KZG ceremony's setup, as viem ships it. */
 const SETUP = path.resolve(import.meta.dirname, '../../node_modules/viem/trusted-setups/mainnet.json');
@@ -36,20 +36,10 @@ function pointEvaluationInput(a: bigint, b: bigint, z: bigint, y = (a + b * z) %
 }
 
 describe('C-chain point-evaluation precompile', () => {
-  let net: Devnet;
-  let url: string;
-  let clients: ReturnType<typeof cChainClients>;
-
-  before(async () => {
-    net = await startDevnet();
-    url = net.facts.urls.cChainRpc;
-    clients = cChainClients(url);
-  });
-  after(async () => {
-    await net?.stop();
-  });
+  const suite = cChainSuite();
 
   it('verifies a KZG proof, and fails a wrong one as geth does', async () => {
+    const { url } = suite;
     const call = async (data: string) =>
       (await rpc(url, 'eth_call', [{ from: EWOQ, to: POINT_EVALUATION, data }, 'latest'])).body;
     const ok = await call(pointEvaluationInput(7n, 11n, 5n));
@@ -68,9 +58,10 @@ describe('C-chain point-evaluation precompile', () => {
   });
 
   it('mines a transaction that calls it, failed or not, and the sender’s next one', async () => {
+    const { url, client, wallet } = suite;
     const sender = privateKeyToAccount(generatePrivateKey());
-    const funding = await clients.wallet.sendTransaction({ to: sender.address, value: 10n ** 18n });
-    await clients.client.waitForTransactionReceipt({ hash: funding });
+    const funding = await wallet.sendTransaction({ to: sender.address, value: 10n ** 18n });
+    await client.waitForTransactionReceipt({ hash: funding });
     const send = async (nonce: number, data: `0x${string}`, to: `0x${string}` = POINT_EVALUATION) => {
       const raw = await sender.signTransaction({
         to,
@@ -83,7 +74,7 @@ describe('C-chain point-evaluation precompile', () => {
         maxPriorityFeePerGas: 1n,
       });
       const hash = (await rpc(url, 'eth_sendRawTransaction', [raw])).body.result;
-      return clients.client.waitForTransactionReceipt({ hash });
+      return client.waitForTransactionReceipt({ hash });
     };
     assert.equal((await send(0, '0x')).status, 'reverted', 'a bad input fails the call, not the block');
     assert.equal((await send(1, pointEvaluationInput(1n, 2n, 3n) as `0x${string}`)).status, 'success');

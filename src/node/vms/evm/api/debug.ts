@@ -85,7 +85,8 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
   /** The call traces recorded when block `n` was built, for a plain callTracer request. */
   const recorded = (cfg: unknown, n: bigint) => {
     const c = cfg as Record<string, any> | undefined;
-    const plain = c?.tracer === 'callTracer' && c.tracerConfig?.onlyTopCall !== true;
+    const plain =
+      c?.tracer === 'callTracer' && c.tracerConfig?.onlyTopCall !== true && c.tracerConfig?.withLog !== true;
     const traces = plain ? chain.recentCallTraces.get(n) : undefined;
     return traces ? structuredClone(traces) : undefined;
   };
