@@ -305,6 +305,10 @@ export function gethTxError(err: Error, from: Uint8Array = new Uint8Array(20)): 
     /upfront cost is: (\d+) and the sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)/.exec(text);
   if (funds)
     return `insufficient funds for gas * price + value: address ${toChecksumAddress(funds[2])} have ${funds[3]} want ${funds[1]}`;
+  const initCode = /initcode size of this transaction is too large: it is (\d+) while the max is (\d+)/.exec(
+    text,
+  );
+  if (initCode) return `max initcode size exceeded: code size ${initCode[1]} limit ${initCode[2]}`;
   const feeCap = /maxFeePerGas \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(text);
   if (feeCap)
     return `max fee per gas less than block base fee: address ${toChecksumAddress(new Address(from).toString())}, maxFeePerGas: ${feeCap[1]}, baseFee: ${feeCap[2]}`;
