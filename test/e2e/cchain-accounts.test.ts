@@ -149,6 +149,12 @@ describe('C-chain node accounts', () => {
     });
     const theirHash = (await rpc(url, 'eth_sendRawTransaction', [theirs])).body.result;
     assert.match(theirHash, /^0x[0-9a-f]{64}$/);
+    // txpool_inspect summarises each as geth does, the recipient checksummed.
+    const inspect = (await rpc(url, 'txpool_inspect', [])).body.result;
+    const nonce = Number((await rpc(url, 'eth_getTransactionByHash', [hash])).body.result.nonce);
+    const fee = (await rpc(url, 'eth_getTransactionByHash', [hash])).body.result.maxFeePerGas;
+    assert.equal(inspect.pending[EWOQ][String(nonce)], `${to}: 1 wei + 21000 gas × ${BigInt(fee)} wei`);
+    assert.equal(inspect.pending[outsider.address]['0'], `${to}: 0 wei + 21000 gas × 10000000000 wei`);
     const listed = (await rpc(url, 'eth_pendingTransactions', [])).body.result;
     assert.deepEqual(
       listed.map((t: any) => [t.hash, t.from, t.blockHash]),

@@ -570,7 +570,8 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
         const out: Record<string, Record<string, string>> = {};
         for (const p of list) {
           const { maxFee } = feeCaps(p.tx);
-          const to = p.tx.to ? p.tx.to.toString() : 'contract creation';
+          // geth writes the recipient as To().Hex(): EIP-55 checksummed.
+          const to = p.tx.to ? checksum(p.tx.to.toString()) : 'contract creation';
           (out[checksum(p.sender)] ??= {})[p.nonce.toString()] =
             `${to}: ${p.tx.value} wei + ${p.tx.gasLimit} gas × ${maxFee} wei`;
         }
