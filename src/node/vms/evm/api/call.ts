@@ -191,8 +191,8 @@ export async function prepareCall(
     gasLimit:
       blockOverride?.gasLimit ??
       (found.header.gasLimit > CALL_GAS_CAP ? found.header.gasLimit : CALL_GAS_CAP),
-    // Like geth: a call without a price runs with no base fee.
-    baseFeePerGas: blockOverride?.baseFee ?? (priced ? found.header.baseFeePerGas : 0n),
+    // Like geth: a call without a price runs with no base fee, whatever an override says.
+    baseFeePerGas: priced ? (blockOverride?.baseFee ?? found.header.baseFeePerGas) : 0n,
   };
   const env =
     shared && !stateOverrides?.size && !blockOverride

@@ -204,6 +204,8 @@ function rewardPercentiles(chain: EvmChain, n: bigint, header: EvmHeader, percen
   });
 }
 
+const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
+
 export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
   const common = chain.common;
 
@@ -317,13 +319,25 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     eth_call: async (params) => {
       arity(params, 4, 1);
       const args = parseCallArgs(params[0], 0);
-      const n = stateBlock(chain, params, 1);
+      const ref = blockRef(params, 1);
+      const n = stateBlockOf(chain, ref);
+      // coreth's DoCall runs a `pending` call as the next block would: the number after the
+      // head's, the time now, the next base fee; block overrides apply on top.
+      const pending =
+        ref.kind === 'tag' && ref.tag === 'pending'
+          ? {
+              number: n + 1n,
+              time: maxBig(BigInt(chain.ctx.clock.nowSeconds()), chain.latest.header.timestamp),
+              baseFee: chain.nextBaseFee(),
+            }
+          : undefined;
+      const overrides = parseBlockOverrides(params[3], 3);
       const call = await prepareCall(
         chain,
         args,
         n,
         parseStateOverrides(params[2], 2),
-        parseBlockOverrides(params[3], 3),
+        pending || overrides ? { ...pending, ...overrides } : undefined,
         true,
       );
       const gas = callGas(args);
