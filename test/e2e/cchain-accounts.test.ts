@@ -204,6 +204,34 @@ describe('C-chain node accounts', () => {
     assert.equal(await raw('debug_getRawReceipts', [nowhere]), null);
   });
 
+  it('refuses a transaction its sender could not pay for after its pending ones', async () => {
+    const sender = privateKeyToAccount(generatePrivateKey());
+    const funding = (
+      await rpc(url, 'eth_sendTransaction', [{ from: EWOQ, to: sender.address, value: '0xde0b6b3a7640000' }])
+    ).body.result;
+    await client.waitForTransactionReceipt({ hash: funding });
+    const spend = (nonce: number) =>
+      sender.signTransaction({
+        to: EWOQ,
+        value: 6n * 10n ** 17n,
+        gas: 21_000n,
+        gasPrice: 10n ** 10n,
+        nonce,
+        chainId: 43112,
+        type: 'legacy',
+      });
+    const first = (await rpc(url, 'eth_sendRawTransaction', [await spend(0)])).body.result;
+    assert.match(first, /^0x[0-9a-f]{64}$/);
+    // Each alone is affordable; both are not (the second would fail in the block).
+    const cost = 21_000n * 10n ** 10n + 6n * 10n ** 17n;
+    const second = await rpc(url, 'eth_sendRawTransaction', [await spend(1)]);
+    assert.equal(
+      second.body.error.message,
+      `insufficient funds for gas * price + value: balance ${10n ** 18n}, queued cost ${cost}, tx cost ${cost}, overshot ${2n * cost - 10n ** 18n}`,
+    );
+    assert.equal((await client.waitForTransactionReceipt({ hash: first })).status, 'success');
+  });
+
   it('refuses a transaction offering more than 100 AVAX of fees, before anything else', async () => {
     const poor = privateKeyToAccount(generatePrivateKey());
     const raw = await poor.signTransaction({

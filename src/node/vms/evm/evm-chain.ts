@@ -404,10 +404,24 @@ export class EvmChain extends EventEmitter implements Chain {
     const account = (await this.stateAt().getAccount(sender)) ?? new Account();
     if (tx.nonce < account.nonce)
       throw new EvmTxError(`nonce too low: next nonce ${account.nonce}, tx nonce ${tx.nonce}`);
-    const cost = tx.gasLimit * maxFee + tx.value;
-    if (account.balance < cost) {
+    const balance = account.balance;
+    const cost = txCost(tx);
+    const funds = 'insufficient funds for gas * price + value';
+    if (balance < cost)
+      throw new EvmTxError(`${funds}: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`);
+    // The sender's pending transactions must stay payable too (they would fail in the block).
+    const run = this.pool.pendingRun(sender.toString(), account.nonce);
+    const spent = run.reduce((sum, p) => sum + txCost(p.tx), 0n);
+    const replaced = run.find((p) => p.nonce === tx.nonce);
+    if (replaced) {
+      const bump = cost - txCost(replaced.tx);
+      if (balance < spent + bump)
+        throw new EvmTxError(
+          `${funds}: balance ${balance}, queued cost ${spent}, tx bumped ${bump}, overshot ${spent + bump - balance}`,
+        );
+    } else if (balance < spent + cost) {
       throw new EvmTxError(
-        `insufficient funds for gas * price + value: balance ${account.balance}, tx cost ${cost}, overshot ${cost - account.balance}`,
+        `${funds}: balance ${balance}, queued cost ${spent}, tx cost ${cost}, overshot ${spent + cost - balance}`,
       );
     }
     const { pooled } = this.pool.add(tx, sender.toString());
@@ -751,6 +765,11 @@ export class EvmChain extends EventEmitter implements Chain {
 }
 
 /** The chain id a raw transaction was signed for, read without the engine (which refuses a foreign one). */
+/** What a transaction may cost its sender at most (geth's tx.Cost()): gas × fee cap + value. */
+function txCost(tx: TypedTransaction): bigint {
+  return tx.gasLimit * feeCaps(tx).maxFee + tx.value;
+}
+
 /** coreth's txpool bound on one transaction's encoding (txMaxSize, 4 slots of 32 KiB). */
 const TX_MAX_SIZE = 4 * 32 * 1024;
 /** EIP-3860's bound on a creation's init code. */
