@@ -221,6 +221,22 @@ describe('C-chain through viem', () => {
       await refused({ to: EWOQ, gas: 20_000n }),
       `intrinsic gas too low: address ${poor.address} tx gas (20000), minimum needed 21000`,
     );
+    // EIP-7702 transactions are Prague's: their type is unknown here.
+    const authorization = await poor.signAuthorization({ contractAddress: EWOQ, chainId: 43112, nonce: 1 });
+    const setCode = await poor.signTransaction({
+      to: EWOQ,
+      gas: 50_000n,
+      nonce: 0,
+      chainId: 43112,
+      type: 'eip7702',
+      maxFeePerGas: parseGwei('30'),
+      maxPriorityFeePerGas: 1n,
+      authorizationList: [authorization],
+    });
+    assert.deepEqual((await rpc(url, 'eth_sendRawTransaction', [setCode])).body.error, {
+      code: -32000,
+      message: 'transaction type not supported',
+    });
     const bigInit = await rpc(url, 'eth_call', [{ from: EWOQ, data: `0x${'00'.repeat(49_153)}` }, 'latest']);
     assert.equal(
       bigInit.body.error.message,

@@ -343,6 +343,12 @@ export class EvmChain extends EventEmitter implements Chain {
   // ---- transaction admission ---------------------------------------------------------------
 
   decodeRawTx(raw: Uint8Array): TypedTransaction {
+    // geth's decoder knows the legacy, EIP-2930, EIP-1559 and blob types only (EIP-7702's is
+    // Prague's), and words a typed transaction with no payload as too short.
+    if (raw.length > 0 && raw[0] <= 0x7f) {
+      if (raw.length <= 1) throw new EvmTxError('typed transaction too short');
+      if (raw[0] < 1 || raw[0] > 3) throw new EvmTxError('transaction type not supported');
+    }
     let tx: TypedTransaction;
     try {
       // Init code over the limit is the pool's refusal (submit), in its words and order.
