@@ -82,6 +82,13 @@ describe('C-chain calls and their sender', () => {
     assert.equal(trace.body.result.from, vault.toLowerCase());
     assert.equal(trace.body.result.calls[0].to, vault.toLowerCase());
     assert.equal(trace.body.result.error, undefined);
+    // A tracer that reads the sender before the run sees it as it is, code included.
+    const prestate = await rpc(url, 'debug_traceCall', [
+      { from: vault, to: vault, data },
+      'latest',
+      { tracer: 'prestateTracer' },
+    ]);
+    assert.equal(prestate.body.result[vault.toLowerCase()].code, await client.getCode({ address: vault }));
     // None of these calls changed the contract.
     assert.equal(
       await client.readContract({ address: vault, abi: artifacts.Vault.abi, functionName: 'pinged' }),

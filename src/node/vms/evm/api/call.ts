@@ -237,8 +237,8 @@ export async function prepareCall(
         let release = () => {};
         try {
           if (!feeCapTooLow) await checkCallFunds(state, from, args, gas);
-          // Last before runTx: the hook answers the next read of the sender's account.
-          release = await admitCodeSender(state, from);
+          // Last before runTx: its hook must follow every tracer's.
+          release = await admitCodeSender(vm, state, from);
           return await runTx(vm, {
             tx: chain.executableTx(impersonatedTx(chain, args, gas, nonce), header.timestamp),
             block,
