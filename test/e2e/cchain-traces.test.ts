@@ -1,7 +1,8 @@
 /**
- * geth's callTracer options on the C-chain: `withLog` puts each frame's logs in the frame, at
- * their place among its calls, and drops those of frames that failed, for a transaction, a
- * block (never from the traces recorded without logs) and a call.
+ * geth's tracer options on the C-chain: callTracer's `withLog` puts each frame's logs in the
+ * frame, at their place among its calls, and drops those of frames that failed, for a
+ * transaction, a block (never from the traces recorded without logs) and a call; the struct
+ * logger reports the refund counter.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -84,5 +85,30 @@ describe('C-chain call traces with logs', () => {
       ])
     ).body.result;
     assert.deepEqual(call.logs, trace.logs);
+  });
+
+  it('reports the refund counter in struct logs, as geth', async () => {
+    // PUSH0 PUSH0 SSTORE STOP on a contract whose slot 0 holds 1: clearing it earns a refund.
+    const at = '0x00000000000000000000000000000000000000cc';
+    const overrides = {
+      [at]: { code: '0x5f5f5500', stateDiff: { ['0x' + '00'.repeat(32)]: '0x' + '00'.repeat(31) + '01' } },
+    };
+    const trace = (
+      await rpc(suite.url, 'debug_traceCall', [
+        { from: EWOQ, to: at },
+        'latest',
+        { stateOverrides: overrides },
+      ])
+    ).body.result;
+    assert.deepEqual(
+      trace.structLogs.map((l: any) => [l.op, l.refund]),
+      [
+        ['PUSH0', undefined],
+        ['PUSH0', undefined],
+        // The counter is read after the op's gas is worked out, which credits the refund.
+        ['SSTORE', 4800],
+        ['STOP', 4800],
+      ],
+    );
   });
 });

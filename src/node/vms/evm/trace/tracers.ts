@@ -182,6 +182,8 @@ export class StructLogger implements Tracer {
         gasCost: Number(BigInt(step.opcode.fee) + (step.opcode.dynamicFee ?? 0n)),
         depth: step.depth + 1,
       };
+      // geth's `refund` (omitted when 0): the refund counter before the op.
+      if (step.gasRefund > 0n) entry.refund = Number(step.gasRefund);
       const stack = step.stack as bigint[];
       if (!this.config.disableStack) entry.stack = stack.map((v) => q(v));
       if (this.config.enableMemory) {
