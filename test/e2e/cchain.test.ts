@@ -44,6 +44,9 @@ describe('C-chain through viem', () => {
 
   it('serves the network identity and the genesis allocation', async () => {
     assert.equal(await client.getChainId(), 43112);
+    // Fees go to the blackhole, before the first block too.
+    for (const method of ['eth_coinbase', 'eth_etherbase'])
+      assert.equal((await rpc(url, method, [])).body.result, '0x0100000000000000000000000000000000000000');
     assert.equal(await client.getBalance({ address: EWOQ }), parseEther('50000000'));
     const genesis = await client.getBlock({ blockNumber: 0n });
     assert.equal(genesis.gasLimit, 100_000_000n);

@@ -21,7 +21,7 @@ import { toChecksumAddress, type AccountKey } from '../../../../shared/crypto/ke
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { chainConfigJson } from '../chain-config.js';
-import { blockExtData, decodeHeader, type EvmHeader } from '../block/evm-block.js';
+import { BLACKHOLE_ADDRESS, blockExtData, decodeHeader, type EvmHeader } from '../block/evm-block.js';
 import { EvmTxError, type EvmChain } from '../evm-chain.js';
 import type { StoredLog, StoredTx } from '../state/chain-store.js';
 import { feeCaps } from '../txpool/txpool.js';
@@ -282,7 +282,10 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     eth_syncing: (params) => (arity(params, 0), false),
     eth_mining: (params) => (arity(params, 0), false),
     eth_hashrate: (params) => (arity(params, 0), '0x0'),
-    eth_coinbase: (params) => (arity(params, 0), h(chain.latest.header.coinbase)),
+    // coreth's etherbase: the address blocks pay their fees to (the blackhole on the C-chain),
+    // also before the first block, whose genesis names no coinbase.
+    eth_coinbase: (params) => (arity(params, 0), h(BLACKHOLE_ADDRESS)),
+    eth_etherbase: (params) => (arity(params, 0), h(BLACKHOLE_ADDRESS)),
     eth_blockNumber: (params) => (arity(params, 0), q(chain.latest.number)),
 
     eth_getBalance: async (params) => {
