@@ -149,6 +149,12 @@ describe('C-chain node accounts', () => {
     });
     const theirHash = (await rpc(url, 'eth_sendRawTransaction', [theirs])).body.result;
     assert.match(theirHash, /^0x[0-9a-f]{64}$/);
+    // txpool_inspect summarises each as geth does, the recipient checksummed.
+    const inspect = (await rpc(url, 'txpool_inspect', [])).body.result;
+    const nonce = Number((await rpc(url, 'eth_getTransactionByHash', [hash])).body.result.nonce);
+    const fee = (await rpc(url, 'eth_getTransactionByHash', [hash])).body.result.maxFeePerGas;
+    assert.equal(inspect.pending[EWOQ][String(nonce)], `${to}: 1 wei + 21000 gas × ${BigInt(fee)} wei`);
+    assert.equal(inspect.pending[outsider.address]['0'], `${to}: 0 wei + 21000 gas × 10000000000 wei`);
     const listed = (await rpc(url, 'eth_pendingTransactions', [])).body.result;
     assert.deepEqual(
       listed.map((t: any) => [t.hash, t.from, t.blockHash]),
@@ -196,6 +202,34 @@ describe('C-chain node accounts', () => {
       assert.equal(encoded.length, block.transactions.length);
     }
     assert.equal(await raw('debug_getRawReceipts', [nowhere]), null);
+  });
+
+  it('refuses a transaction its sender could not pay for after its pending ones', async () => {
+    const sender = privateKeyToAccount(generatePrivateKey());
+    const funding = (
+      await rpc(url, 'eth_sendTransaction', [{ from: EWOQ, to: sender.address, value: '0xde0b6b3a7640000' }])
+    ).body.result;
+    await client.waitForTransactionReceipt({ hash: funding });
+    const spend = (nonce: number) =>
+      sender.signTransaction({
+        to: EWOQ,
+        value: 6n * 10n ** 17n,
+        gas: 21_000n,
+        gasPrice: 10n ** 10n,
+        nonce,
+        chainId: 43112,
+        type: 'legacy',
+      });
+    const first = (await rpc(url, 'eth_sendRawTransaction', [await spend(0)])).body.result;
+    assert.match(first, /^0x[0-9a-f]{64}$/);
+    // Each alone is affordable; both are not (the second would fail in the block).
+    const cost = 21_000n * 10n ** 10n + 6n * 10n ** 17n;
+    const second = await rpc(url, 'eth_sendRawTransaction', [await spend(1)]);
+    assert.equal(
+      second.body.error.message,
+      `insufficient funds for gas * price + value: balance ${10n ** 18n}, queued cost ${cost}, tx cost ${cost}, overshot ${2n * cost - 10n ** 18n}`,
+    );
+    assert.equal((await client.waitForTransactionReceipt({ hash: first })).status, 'success');
   });
 
   it('refuses a transaction offering more than 100 AVAX of fees, before anything else', async () => {

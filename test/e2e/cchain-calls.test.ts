@@ -82,6 +82,13 @@ describe('C-chain calls and their sender', () => {
     assert.equal(trace.body.result.from, vault.toLowerCase());
     assert.equal(trace.body.result.calls[0].to, vault.toLowerCase());
     assert.equal(trace.body.result.error, undefined);
+    // A tracer that reads the sender before the run sees it as it is, code included.
+    const prestate = await rpc(url, 'debug_traceCall', [
+      { from: vault, to: vault, data },
+      'latest',
+      { tracer: 'prestateTracer' },
+    ]);
+    assert.equal(prestate.body.result[vault.toLowerCase()].code, await client.getCode({ address: vault }));
     // None of these calls changed the contract.
     assert.equal(
       await client.readContract({ address: vault, abi: artifacts.Vault.abi, functionName: 'pinged' }),
@@ -207,6 +214,32 @@ describe('C-chain calls and their sender', () => {
       refused.body.error.message,
       `tracing failed: insufficient funds for gas * price + value: address ${poor} have 0 want 1`,
     );
+  });
+
+  it('runs a pending call as the next block, and traces none on top of pending', async () => {
+    // NUMBER PUSH0 MSTORE TIMESTAMP PUSH1 32 MSTORE PUSH1 64 PUSH0 RETURN
+    const code = { [A]: { code: '0x435f52426020526040' + '5ff3' } };
+    const read = async (block: string) => {
+      const r = await rpc(url, 'eth_call', [{ from: EWOQ, to: A }, block, code]);
+      return [BigInt(r.body.result.slice(0, 66)), BigInt('0x' + r.body.result.slice(66))];
+    };
+    const head = await client.getBlock();
+    assert.deepEqual(await read('latest'), [head.number, head.timestamp]);
+    const [number, time] = await read('pending');
+    assert.equal(number, head.number + 1n);
+    assert.ok(time >= head.timestamp);
+    // A block override of the base fee leaves an unpriced call without one, as geth.
+    const based = await rpc(url, 'eth_call', [
+      { from: EWOQ, to: EWOQ },
+      'latest',
+      {},
+      { baseFeePerGas: '0x3b9aca00' },
+    ]);
+    assert.equal(based.body.result, '0x');
+    const traced = await rpc(url, 'debug_traceCall', [{ from: EWOQ, to: EWOQ }, 'pending', {}]);
+    assert.equal(traced.body.error.message, 'tracing on top of pending is not supported');
+    const beyond = await rpc(url, 'debug_traceCall', [{ from: EWOQ, to: EWOQ }, '0xffffff', {}]);
+    assert.equal(beyond.body.error.message, 'cannot query unfinalized data');
   });
 });
 

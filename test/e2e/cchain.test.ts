@@ -44,6 +44,9 @@ describe('C-chain through viem', () => {
 
   it('serves the network identity and the genesis allocation', async () => {
     assert.equal(await client.getChainId(), 43112);
+    // Fees go to the blackhole, before the first block too.
+    for (const method of ['eth_coinbase', 'eth_etherbase'])
+      assert.equal((await rpc(url, method, [])).body.result, '0x0100000000000000000000000000000000000000');
     assert.equal(await client.getBalance({ address: EWOQ }), parseEther('50000000'));
     const genesis = await client.getBlock({ blockNumber: 0n });
     assert.equal(genesis.gasLimit, 100_000_000n);
@@ -174,7 +177,7 @@ describe('C-chain through viem', () => {
         type: 'eip1559',
       });
       r = await rpc(url, 'eth_sendRawTransaction', [stale]);
-      assert.match(r.body.error.message, /nonce too low/);
+      assert.equal(r.body.error.message, `nonce too low: next nonce ${nonce}, tx nonce 0`);
     }
     const poor = privateKeyToAccount(generatePrivateKey());
     const unfunded = await poor.signTransaction({
@@ -186,7 +189,62 @@ describe('C-chain through viem', () => {
       type: 'eip1559',
     });
     r = await rpc(url, 'eth_sendRawTransaction', [unfunded]);
-    assert.match(r.body.error.message, /insufficient funds/);
+    const cost = 21000n * parseGwei('30') + 1n;
+    assert.equal(
+      r.body.error.message,
+      `insufficient funds for gas * price + value: balance 0, tx cost ${cost}, overshot ${cost}`,
+    );
+    // The pool's own bounds, in coreth's words and order.
+    const refused = async (tx: Record<string, unknown>) =>
+      (
+        await rpc(url, 'eth_sendRawTransaction', [
+          await poor.signTransaction({
+            nonce: 0,
+            chainId: 43112,
+            maxFeePerGas: parseGwei('30'),
+            maxPriorityFeePerGas: 1n,
+            type: 'eip1559',
+            ...tx,
+          }),
+        ])
+      ).body.error.message;
+    assert.match(
+      await refused({ to: EWOQ, gas: 10_000_000n, data: `0x${'01'.repeat(131_072)}` }),
+      /^oversized data: transaction size 131\d{3}, limit 131072$/,
+    );
+    assert.equal(
+      await refused({ gas: 10_000_000n, data: `0x${'00'.repeat(49_153)}` }),
+      'max initcode size exceeded: code size 49153, limit 49152',
+    );
+    assert.match(
+      await refused({ to: EWOQ, gas: 10n ** 12n, maxFeePerGas: 100n }),
+      /^exceeds block gas limit: tx gas \(1000000000000\) > current max gas \(\d+\)$/,
+    );
+    assert.equal(
+      await refused({ to: EWOQ, gas: 20_000n }),
+      `intrinsic gas too low: address ${poor.address} tx gas (20000), minimum needed 21000`,
+    );
+    // EIP-7702 transactions are Prague's: their type is unknown here.
+    const authorization = await poor.signAuthorization({ contractAddress: EWOQ, chainId: 43112, nonce: 1 });
+    const setCode = await poor.signTransaction({
+      to: EWOQ,
+      gas: 50_000n,
+      nonce: 0,
+      chainId: 43112,
+      type: 'eip7702',
+      maxFeePerGas: parseGwei('30'),
+      maxPriorityFeePerGas: 1n,
+      authorizationList: [authorization],
+    });
+    assert.deepEqual((await rpc(url, 'eth_sendRawTransaction', [setCode])).body.error, {
+      code: -32000,
+      message: 'transaction type not supported',
+    });
+    const bigInit = await rpc(url, 'eth_call', [{ from: EWOQ, data: `0x${'00'.repeat(49_153)}` }, 'latest']);
+    assert.equal(
+      bigInit.body.error.message,
+      'err: max initcode size exceeded: code size 49153 limit 49152 (supplied gas 50000000)',
+    );
 
     r = await rpc(url, 'eth_sendRawTransaction', ['0xdeadbeef']);
     assert.equal(r.body.error.code, -32000);

@@ -5,6 +5,7 @@
  */
 import { paramsBlock } from '@ethereumjs/block';
 import { createCustomCommon, Hardfork, Mainnet, type Common } from '@ethereumjs/common';
+import { pointEvaluationKzg } from './kzg.js';
 import { paramsEVM } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
 import { paramsVM } from '@ethereumjs/vm';
@@ -40,7 +41,8 @@ export function nativeEcrecover(
 export function createEvmCommon(chainId: number): Common {
   const common = createCustomCommon({ chainId, name: `evm-${chainId}` }, Mainnet, {
     hardfork: Hardfork.Cancun,
-    customCrypto: { ecrecover: nativeEcrecover, keccak256 },
+    // kzg: the point-evaluation precompile's proof check (kzg.ts).
+    customCrypto: { ecrecover: nativeEcrecover, keccak256, kzg: pointEvaluationKzg },
   });
   return withMergedParams(common);
 }

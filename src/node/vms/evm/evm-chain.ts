@@ -21,6 +21,7 @@ import {
   createAddressFromString,
   hexToBytes,
   setLengthLeft,
+  toChecksumAddress,
 } from '@ethereumjs/util';
 import { createVM, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { Chain, ChainContext } from '../../chains/chain.js';
@@ -342,9 +343,16 @@ export class EvmChain extends EventEmitter implements Chain {
   // ---- transaction admission ---------------------------------------------------------------
 
   decodeRawTx(raw: Uint8Array): TypedTransaction {
+    // geth's decoder knows the legacy, EIP-2930, EIP-1559 and blob types only (EIP-7702's is
+    // Prague's), and words a typed transaction with no payload as too short.
+    if (raw.length > 0 && raw[0] <= 0x7f) {
+      if (raw.length <= 1) throw new EvmTxError('typed transaction too short');
+      if (raw[0] < 1 || raw[0] > 3) throw new EvmTxError('transaction type not supported');
+    }
     let tx: TypedTransaction;
     try {
-      tx = createTxFromRLP(raw, { common: this.common });
+      // Init code over the limit is the pool's refusal (submit), in its words and order.
+      tx = createTxFromRLP(raw, { common: this.common, allowUnlimitedInitCodeSize: true });
     } catch (err) {
       const chainId = signedChainId(raw);
       if (chainId !== undefined && chainId !== BigInt(this.config.chainId))
@@ -354,9 +362,13 @@ export class EvmChain extends EventEmitter implements Chain {
     return tx;
   }
 
-  /** Validates and pools a signed transaction; returns its hash. Errors use geth's messages. */
+  /**
+   * Validates and pools a signed transaction; returns its hash. The checks and their words are
+   * coreth's txpool's (ValidateTransaction, then ValidateTransactionWithState).
+   */
   async submit(tx: TypedTransaction): Promise<string> {
-    if (tx.type === 3) throw new EvmTxError('transaction type not supported');
+    if (tx.type === 3)
+      throw new EvmTxError('transaction type not supported: tx type 3 not supported by this pool');
     if (!tx.isSigned()) throw new EvmTxError('invalid transaction: not signed');
     const txChainId = (tx as any).chainId as bigint | undefined;
     if (tx.type === 0 && !tx.supports(155 as any) && txChainId === undefined) {
@@ -372,12 +384,23 @@ export class EvmChain extends EventEmitter implements Chain {
     } catch {
       throw new EvmTxError('invalid sender');
     }
-    const intrinsic = this.executableTx(tx, BigInt(this.ctx.clock.nowSeconds())).getIntrinsicGas();
-    if (tx.gasLimit < intrinsic)
-      throw new EvmTxError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`);
-    if (tx.gasLimit > this.maxBlockGas()) throw new EvmTxError('exceeds block gas limit');
+    const size = tx.serialize().length;
+    if (size > TX_MAX_SIZE)
+      throw new EvmTxError(`oversized data: transaction size ${size}, limit ${TX_MAX_SIZE}`);
+    if (tx.to === undefined && tx.data.length > MAX_INIT_CODE_SIZE)
+      throw new EvmTxError(
+        `max initcode size exceeded: code size ${tx.data.length}, limit ${MAX_INIT_CODE_SIZE}`,
+      );
+    const maxGas = this.maxBlockGas();
+    if (tx.gasLimit > maxGas)
+      throw new EvmTxError(`exceeds block gas limit: tx gas (${tx.gasLimit}) > current max gas (${maxGas})`);
     const { maxFee, tip } = feeCaps(tx);
     if (tip > maxFee) throw new EvmTxError('max priority fee per gas higher than max fee per gas');
+    const intrinsic = this.executableTx(tx, BigInt(this.ctx.clock.nowSeconds())).getIntrinsicGas();
+    if (tx.gasLimit < intrinsic)
+      throw new EvmTxError(
+        `intrinsic gas too low: address ${toChecksumAddress(sender.toString())} tx gas (${tx.gasLimit}), minimum needed ${intrinsic}`,
+      );
     const baseFee = this.nextBaseFee();
     if (maxFee < baseFee) {
       throw new EvmTxError(
@@ -385,15 +408,26 @@ export class EvmChain extends EventEmitter implements Chain {
       );
     }
     const account = (await this.stateAt().getAccount(sender)) ?? new Account();
-    if (tx.nonce < account.nonce) {
+    if (tx.nonce < account.nonce)
+      throw new EvmTxError(`nonce too low: next nonce ${account.nonce}, tx nonce ${tx.nonce}`);
+    const balance = account.balance;
+    const cost = txCost(tx);
+    const funds = 'insufficient funds for gas * price + value';
+    if (balance < cost)
+      throw new EvmTxError(`${funds}: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`);
+    // The sender's pending transactions must stay payable too (they would fail in the block).
+    const run = this.pool.pendingRun(sender.toString(), account.nonce);
+    const spent = run.reduce((sum, p) => sum + txCost(p.tx), 0n);
+    const replaced = run.find((p) => p.nonce === tx.nonce);
+    if (replaced) {
+      const bump = cost - txCost(replaced.tx);
+      if (balance < spent + bump)
+        throw new EvmTxError(
+          `${funds}: balance ${balance}, queued cost ${spent}, tx bumped ${bump}, overshot ${spent + bump - balance}`,
+        );
+    } else if (balance < spent + cost) {
       throw new EvmTxError(
-        `nonce too low: address ${sender.toString()}, tx: ${tx.nonce} state: ${account.nonce}`,
-      );
-    }
-    const cost = tx.gasLimit * maxFee + tx.value;
-    if (account.balance < cost) {
-      throw new EvmTxError(
-        `insufficient funds for gas * price + value: address ${sender.toString()} have ${account.balance} want ${cost}`,
+        `${funds}: balance ${balance}, queued cost ${spent}, tx cost ${cost}, overshot ${spent + cost - balance}`,
       );
     }
     const { pooled } = this.pool.add(tx, sender.toString());
@@ -737,6 +771,16 @@ export class EvmChain extends EventEmitter implements Chain {
 }
 
 /** The chain id a raw transaction was signed for, read without the engine (which refuses a foreign one). */
+/** What a transaction may cost its sender at most (geth's tx.Cost()): gas × fee cap + value. */
+function txCost(tx: TypedTransaction): bigint {
+  return tx.gasLimit * feeCaps(tx).maxFee + tx.value;
+}
+
+/** coreth's txpool bound on one transaction's encoding (txMaxSize, 4 slots of 32 KiB). */
+const TX_MAX_SIZE = 4 * 32 * 1024;
+/** EIP-3860's bound on a creation's init code. */
+const MAX_INIT_CODE_SIZE = 49_152;
+
 function signedChainId(raw: Uint8Array): bigint | undefined {
   try {
     if (raw.length > 0 && raw[0] <= 0x7f) {

@@ -13,6 +13,9 @@ const GETH_WORDS: Record<string, string> = {
   'insufficient balance': 'insufficient balance for transfer',
   'invalid bytecode deployed': 'invalid code: must not begin with 0xef',
   'initcode exceeds max initcode size': 'max initcode size exceeded',
+  // The point-evaluation precompile's (geth verifies with go-kzg-4844).
+  'kzg commitment does not match versioned hash': 'mismatched versioned hash',
+  'kzg proof invalid': "error verifying kzg proof: can't verify opening proof",
 };
 
 /**

@@ -7,6 +7,7 @@
  * code (EIP-3607) and, told to skip its balance check, tops the sender up to any value.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { VM } from '@ethereumjs/vm';
 import { Address, KECCAK256_NULL, equalsBytes, toChecksumAddress } from '@ethereumjs/util';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { CallArgs } from './call.js';
@@ -51,33 +52,43 @@ export async function fundedGas(
 
 /**
  * Lets the next runTx take `from` as a sender though it has code. runTx reads the sender's
- * account once and checks its code hash right away (EIP-3607), with no option to skip that; so
- * that one read is answered with an account whose code hash reads as empty exactly once: the
+ * account right after its `beforeTx` event and checks its code hash (EIP-3607), with no option to
+ * skip that; so once every other `beforeTx` listener has run (a tracer reads the sender there),
+ * that next read is answered with an account whose code hash reads as empty exactly once: the
  * check passes, and every later read (the account runTx writes back, calls into the sender's own
- * code) sees the real hash. Returns a function that removes the hook if runTx never read.
+ * code) sees the real hash. Returns a function that removes the hooks.
  */
-export async function admitCodeSender(state: MerkleStateManager, from: Address): Promise<() => void> {
+export async function admitCodeSender(vm: VM, state: MerkleStateManager, from: Address): Promise<() => void> {
   const account = await state.getAccount(from);
   if (account === undefined || equalsBytes(account.codeHash, KECCAK256_NULL)) return () => {};
   const read = state.getAccount.bind(state);
-  let hooked = true;
-  const restore = () => {
+  let hooked = false;
+  const unhook = () => {
     // The hook is an own property shadowing the class's method.
     if (hooked) delete (state as { getAccount?: unknown }).getAccount;
     hooked = false;
   };
-  state.getAccount = async (address: Address) => {
-    const found = await read(address);
-    if (found === undefined || !address.equals(from)) return found;
-    restore();
-    Object.defineProperty(found, 'codeHash', {
-      configurable: true,
-      get() {
-        delete (found as { codeHash?: unknown }).codeHash;
-        return KECCAK256_NULL;
-      },
-    });
-    return found;
+  // Registered last, so it runs after every listener already attached (tracers).
+  const onBeforeTx = (_tx: unknown, resolve?: () => void) => {
+    hooked = true;
+    state.getAccount = async (address: Address) => {
+      const found = await read(address);
+      if (found === undefined || !address.equals(from)) return found;
+      unhook();
+      Object.defineProperty(found, 'codeHash', {
+        configurable: true,
+        get() {
+          delete (found as { codeHash?: unknown }).codeHash;
+          return KECCAK256_NULL;
+        },
+      });
+      return found;
+    };
+    resolve?.();
   };
-  return restore;
+  vm.events.on('beforeTx', onBeforeTx);
+  return () => {
+    vm.events.off('beforeTx', onBeforeTx);
+    unhook();
+  };
 }

@@ -191,8 +191,8 @@ export async function prepareCall(
     gasLimit:
       blockOverride?.gasLimit ??
       (found.header.gasLimit > CALL_GAS_CAP ? found.header.gasLimit : CALL_GAS_CAP),
-    // Like geth: a call without a price runs with no base fee.
-    baseFeePerGas: blockOverride?.baseFee ?? (priced ? found.header.baseFeePerGas : 0n),
+    // Like geth: a call without a price runs with no base fee, whatever an override says.
+    baseFeePerGas: priced ? (blockOverride?.baseFee ?? found.header.baseFeePerGas) : 0n,
   };
   const env =
     shared && !stateOverrides?.size && !blockOverride
@@ -237,8 +237,8 @@ export async function prepareCall(
         let release = () => {};
         try {
           if (!feeCapTooLow) await checkCallFunds(state, from, args, gas);
-          // Last before runTx: the hook answers the next read of the sender's account.
-          release = await admitCodeSender(state, from);
+          // Last before runTx: its hook must follow every tracer's.
+          release = await admitCodeSender(vm, state, from);
           return await runTx(vm, {
             tx: chain.executableTx(impersonatedTx(chain, args, gas, nonce), header.timestamp),
             block,
@@ -305,6 +305,10 @@ export function gethTxError(err: Error, from: Uint8Array = new Uint8Array(20)): 
     /upfront cost is: (\d+) and the sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)/.exec(text);
   if (funds)
     return `insufficient funds for gas * price + value: address ${toChecksumAddress(funds[2])} have ${funds[3]} want ${funds[1]}`;
+  const initCode = /initcode size of this transaction is too large: it is (\d+) while the max is (\d+)/.exec(
+    text,
+  );
+  if (initCode) return `max initcode size exceeded: code size ${initCode[1]} limit ${initCode[2]}`;
   const feeCap = /maxFeePerGas \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(text);
   if (feeCap)
     return `max fee per gas less than block base fee: address ${toChecksumAddress(new Address(from).toString())}, maxFeePerGas: ${feeCap[1]}, baseFee: ${feeCap[2]}`;

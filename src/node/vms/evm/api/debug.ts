@@ -85,7 +85,8 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
   /** The call traces recorded when block `n` was built, for a plain callTracer request. */
   const recorded = (cfg: unknown, n: bigint) => {
     const c = cfg as Record<string, any> | undefined;
-    const plain = c?.tracer === 'callTracer' && c.tracerConfig?.onlyTopCall !== true;
+    const plain =
+      c?.tracer === 'callTracer' && c.tracerConfig?.onlyTopCall !== true && c.tracerConfig?.withLog !== true;
     const traces = plain ? chain.recentCallTraces.get(n) : undefined;
     return traces ? structuredClone(traces) : undefined;
   };
@@ -135,8 +136,16 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     debug_traceCall: async (params) => {
       arity(params, 3, 1);
       const args = parseCallArgs(params[0], 0);
-      const n = resolveBlockNumber(chain, blockRef(params, 1));
-      if (n === undefined) throw new RpcError(RpcCode.server, 'header not found');
+      const ref = blockRef(params, 1);
+      if (ref.kind === 'tag' && ref.tag === 'pending')
+        throw new RpcError(RpcCode.server, 'tracing on top of pending is not supported');
+      const n = resolveBlockNumber(chain, ref);
+      // coreth's blockByHash / blockByNumber refusals.
+      if (n === undefined)
+        throw new RpcError(
+          RpcCode.server,
+          ref.kind === 'hash' ? `block ${bytesToHex(ref.hash)} not found` : 'cannot query unfinalized data',
+        );
       const cfg = (params[2] ?? {}) as Record<string, unknown>;
       const tracer = tracerFrom(params, 2);
       const call = await prepareCall(

@@ -21,7 +21,7 @@ import { toChecksumAddress, type AccountKey } from '../../../../shared/crypto/ke
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { chainConfigJson } from '../chain-config.js';
-import { blockExtData, decodeHeader, type EvmHeader } from '../block/evm-block.js';
+import { BLACKHOLE_ADDRESS, blockExtData, decodeHeader, type EvmHeader } from '../block/evm-block.js';
 import { EvmTxError, type EvmChain } from '../evm-chain.js';
 import type { StoredLog, StoredTx } from '../state/chain-store.js';
 import { feeCaps } from '../txpool/txpool.js';
@@ -204,6 +204,8 @@ function rewardPercentiles(chain: EvmChain, n: bigint, header: EvmHeader, percen
   });
 }
 
+const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
+
 export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
   const common = chain.common;
 
@@ -280,7 +282,10 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     eth_syncing: (params) => (arity(params, 0), false),
     eth_mining: (params) => (arity(params, 0), false),
     eth_hashrate: (params) => (arity(params, 0), '0x0'),
-    eth_coinbase: (params) => (arity(params, 0), h(chain.latest.header.coinbase)),
+    // coreth's etherbase: the address blocks pay their fees to (the blackhole on the C-chain),
+    // also before the first block, whose genesis names no coinbase.
+    eth_coinbase: (params) => (arity(params, 0), h(BLACKHOLE_ADDRESS)),
+    eth_etherbase: (params) => (arity(params, 0), h(BLACKHOLE_ADDRESS)),
     eth_blockNumber: (params) => (arity(params, 0), q(chain.latest.number)),
 
     eth_getBalance: async (params) => {
@@ -317,13 +322,25 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     eth_call: async (params) => {
       arity(params, 4, 1);
       const args = parseCallArgs(params[0], 0);
-      const n = stateBlock(chain, params, 1);
+      const ref = blockRef(params, 1);
+      const n = stateBlockOf(chain, ref);
+      // coreth's DoCall runs a `pending` call as the next block would: the number after the
+      // head's, the time now, the next base fee; block overrides apply on top.
+      const pending =
+        ref.kind === 'tag' && ref.tag === 'pending'
+          ? {
+              number: n + 1n,
+              time: maxBig(BigInt(chain.ctx.clock.nowSeconds()), chain.latest.header.timestamp),
+              baseFee: chain.nextBaseFee(),
+            }
+          : undefined;
+      const overrides = parseBlockOverrides(params[3], 3);
       const call = await prepareCall(
         chain,
         args,
         n,
         parseStateOverrides(params[2], 2),
-        parseBlockOverrides(params[3], 3),
+        pending || overrides ? { ...pending, ...overrides } : undefined,
         true,
       );
       const gas = callGas(args);
@@ -570,7 +587,8 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
         const out: Record<string, Record<string, string>> = {};
         for (const p of list) {
           const { maxFee } = feeCaps(p.tx);
-          const to = p.tx.to ? p.tx.to.toString() : 'contract creation';
+          // geth writes the recipient as To().Hex(): EIP-55 checksummed.
+          const to = p.tx.to ? checksum(p.tx.to.toString()) : 'contract creation';
           (out[checksum(p.sender)] ??= {})[p.nonce.toString()] =
             `${to}: ${p.tx.value} wei + ${p.tx.gasLimit} gas × ${maxFee} wei`;
         }

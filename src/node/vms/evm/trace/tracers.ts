@@ -6,7 +6,7 @@
 import type { VM } from '@ethereumjs/vm';
 import type { RunTxResult } from '@ethereumjs/vm';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { revertReason, vmErrorText } from '../vm-errors.js';
 import { PrestateTracer, type PrestateConfig } from './prestate-tracer.js';
 
@@ -24,7 +24,23 @@ export interface CallFrame {
   error?: string;
   revertReason?: string;
   calls?: CallFrame[];
+  /** With `withLog`: the frame's logs, each at its place among the frame's calls. */
+  logs?: CallLog[];
 }
+
+export interface CallLog {
+  address: string;
+  topics: string[];
+  data: string;
+  /** How many of the frame's calls came before the log. */
+  position: string;
+}
+
+/** LOG0 … LOG4. */
+const LOG0 = 0xa0;
+const LOG4 = 0xa4;
+/** A log larger than this runs the transaction out of gas before it is written. */
+const MAX_LOG_DATA = 1 << 24;
 
 export interface Tracer {
   attach(vm: VM): void;
@@ -74,16 +90,48 @@ export class CallTracer implements Tracer {
     resolve?.();
   };
 
-  constructor(private readonly onlyTopCall = false) {}
+  /** geth's callTracer with `withLog` reads each LOG as it runs, from its stack and memory. */
+  private readonly onStep = (step: any, resolve?: () => void) => {
+    try {
+      const op = step.opcode.code as number;
+      const frame = this.stack[this.stack.length - 1];
+      if (op < LOG0 || op > LOG4 || !frame || (this.onlyTopCall && step.depth > 0)) return;
+      const stack = step.stack as bigint[];
+      const top = stack.length - 1;
+      const [start, size] = [stack[top], stack[top - 1]];
+      if (size > BigInt(MAX_LOG_DATA) || start > BigInt(MAX_LOG_DATA)) return;
+      const topics = Array.from({ length: op - LOG0 }, (_, i) =>
+        bytesToHex(setLengthLeft(bigIntToBytes(stack[top - 2 - i]), 32)),
+      );
+      // Memory not yet expanded to the log's end reads as zeros.
+      const data = new Uint8Array(Number(size));
+      data.set((step.memory as Uint8Array).subarray(Number(start), Number(start + size)));
+      (frame.logs ??= []).push({
+        address: step.address.toString(),
+        topics,
+        data: bytesToHex(data),
+        position: q(frame.calls?.length ?? 0),
+      });
+    } finally {
+      resolve?.();
+    }
+  };
+
+  constructor(
+    private readonly onlyTopCall = false,
+    private readonly withLog = false,
+  ) {}
 
   attach(vm: VM): void {
     vm.evm.events!.on('beforeMessage', this.onBefore);
     vm.evm.events!.on('afterMessage', this.onAfter);
+    if (this.withLog) vm.evm.events!.on('step', this.onStep);
   }
 
   detach(vm: VM): void {
     vm.evm.events!.off('beforeMessage', this.onBefore);
     vm.evm.events!.off('afterMessage', this.onAfter);
+    if (this.withLog) vm.evm.events!.off('step', this.onStep);
   }
 
   result(tx: TypedTransaction, from: string, run: RunTxResult): CallFrame {
@@ -100,8 +148,16 @@ export class CallTracer implements Tracer {
     root.gas = q(tx.gasLimit);
     root.gasUsed = q(run.totalGasSpent);
     if (this.onlyTopCall) delete root.calls;
+    if (this.withLog) dropFailedLogs(root, run.execResult.exceptionError !== undefined);
     return root;
   }
+}
+
+/** A failed frame's logs never happened, nor did those of the calls it made (geth's clearFailedLogs). */
+function dropFailedLogs(frame: CallFrame, failed: boolean): void {
+  const gone = failed || frame.error !== undefined;
+  if (gone) delete frame.logs;
+  for (const call of frame.calls ?? []) dropFailedLogs(call, gone);
 }
 
 export interface StructLogConfig {
@@ -126,6 +182,8 @@ export class StructLogger implements Tracer {
         gasCost: Number(BigInt(step.opcode.fee) + (step.opcode.dynamicFee ?? 0n)),
         depth: step.depth + 1,
       };
+      // geth's `refund` (omitted when 0): the refund counter before the op.
+      if (step.gasRefund > 0n) entry.refund = Number(step.gasRefund);
       const stack = step.stack as bigint[];
       if (!this.config.disableStack) entry.stack = stack.map((v) => q(v));
       if (this.config.enableMemory) {
@@ -198,8 +256,8 @@ export function makeTracer(config: Record<string, unknown> | undefined): Tracer 
   if (name === undefined || name === null || name === 'structLogger')
     return new StructLogger(config as StructLogConfig);
   if (name === 'callTracer') {
-    const tc = (config?.tracerConfig ?? {}) as { onlyTopCall?: boolean };
-    return new CallTracer(tc.onlyTopCall === true);
+    const tc = (config?.tracerConfig ?? {}) as { onlyTopCall?: boolean; withLog?: boolean };
+    return new CallTracer(tc.onlyTopCall === true, tc.withLog === true);
   }
   if (name === 'prestateTracer') return new PrestateTracer((config?.tracerConfig ?? {}) as PrestateConfig);
   throw new Error(`tracer not found: ${String(name)}`);

@@ -112,6 +112,14 @@ export class TxPool {
     return n;
   }
 
+  /** `sender`'s gap-free run of transactions from `stateNonce`: what coreth's pool calls pending. */
+  pendingRun(sender: string, stateNonce: bigint): PooledTx[] {
+    const slots = this.bySender.get(sender);
+    const run: PooledTx[] = [];
+    for (let n = stateNonce; slots?.has(n); n++) run.push(slots.get(n)!);
+    return run;
+  }
+
   senders(): string[] {
     return [...this.bySender.keys()];
   }

@@ -1,0 +1,114 @@
+/**
+ * geth's tracer options on the C-chain: callTracer's `withLog` puts each frame's logs in the
+ * frame, at their place among its calls, and drops those of frames that failed, for a
+ * transaction, a block (never from the traces recorded without logs) and a call; the struct
+ * logger reports the refund counter.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { encodeFunctionData, type Hex } from 'viem';
+import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
+import { rpc } from '../helpers/devnet.js';
+import { compileSolidity } from '../helpers/evm-contracts.js';
+
+const SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract Logger {
+  event Ping(uint256 indexed n, bytes data);
+  function inner(uint256 n) external { emit Ping(n, "in"); }
+  function failing() external { emit Ping(99, "lost"); revert("no"); }
+  function outer() external {
+    emit Ping(1, "before");
+    this.inner(2);
+    try this.failing() {} catch {}
+    emit Ping(3, "after");
+  }
+}`;
+
+describe('C-chain call traces with logs', () => {
+  const suite = cChainSuite();
+  const artifacts = compileSolidity('Logger.sol', SOURCE, 'cancun');
+
+  it('places each log in its frame among the calls, without the logs of failed frames', async () => {
+    const { client, wallet, url } = suite;
+    const deployed = await wallet.deployContract({
+      abi: artifacts.Logger.abi,
+      bytecode: artifacts.Logger.bytecode,
+    });
+    const logger = (await client.waitForTransactionReceipt({ hash: deployed })).contractAddress as Hex;
+    const hash = await wallet.writeContract({
+      address: logger,
+      abi: artifacts.Logger.abi,
+      functionName: 'outer',
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    // The receipt's logs: Ping(1), Ping(2) from the inner call, Ping(3); the failed call's is gone.
+    const [one, two, three] = receipt.logs.map((l: any) => ({
+      address: l.address,
+      topics: l.topics,
+      data: l.data,
+    }));
+    assert.equal(receipt.logs.length, 3);
+    const config = { tracer: 'callTracer', tracerConfig: { withLog: true } };
+    const trace = (await rpc(url, 'debug_traceTransaction', [hash, config])).body.result;
+    const at = (log: typeof one, position: number) => ({ ...log, position: `0x${position}` });
+    assert.deepEqual(trace.logs, [at(one, 0), at(three, 2)]);
+    assert.deepEqual(trace.calls[0].logs, [at(two, 0)]);
+    assert.equal(trace.calls[1].error, 'execution reverted');
+    assert.equal(trace.calls[1].logs, undefined);
+    // Without the option, no logs.
+    const plain = (await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])).body.result;
+    assert.equal(plain.logs, undefined);
+    // A block's traces (recorded without logs when it was built) carry them too.
+    const block = (
+      await rpc(url, 'debug_traceBlockByNumber', [`0x${receipt.blockNumber.toString(16)}`, config])
+    ).body.result;
+    assert.deepEqual(block[0].result, trace);
+    // onlyTopCall keeps the top frame's own logs.
+    const top = (
+      await rpc(url, 'debug_traceTransaction', [
+        hash,
+        { tracer: 'callTracer', tracerConfig: { withLog: true, onlyTopCall: true } },
+      ])
+    ).body.result;
+    assert.deepEqual(top.logs, trace.logs);
+    assert.equal(top.calls, undefined);
+    const call = (
+      await rpc(url, 'debug_traceCall', [
+        {
+          from: EWOQ,
+          to: logger,
+          data: encodeFunctionData({ abi: artifacts.Logger.abi, functionName: 'outer' }),
+        },
+        'latest',
+        config,
+      ])
+    ).body.result;
+    assert.deepEqual(call.logs, trace.logs);
+  });
+
+  it('reports the refund counter in struct logs, as geth', async () => {
+    // PUSH0 PUSH0 SSTORE STOP on a contract whose slot 0 holds 1: clearing it earns a refund.
+    const at = '0x00000000000000000000000000000000000000cc';
+    const overrides = {
+      [at]: { code: '0x5f5f5500', stateDiff: { ['0x' + '00'.repeat(32)]: '0x' + '00'.repeat(31) + '01' } },
+    };
+    const trace = (
+      await rpc(suite.url, 'debug_traceCall', [
+        { from: EWOQ, to: at },
+        'latest',
+        { stateOverrides: overrides },
+      ])
+    ).body.result;
+    assert.deepEqual(
+      trace.structLogs.map((l: any) => [l.op, l.refund]),
+      [
+        ['PUSH0', undefined],
+        ['PUSH0', undefined],
+        // The counter is read after the op's gas is worked out, which credits the refund.
+        ['SSTORE', 4800],
+        ['STOP', 4800],
+      ],
+    );
+  });
+});
