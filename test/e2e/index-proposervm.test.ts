@@ -179,9 +179,9 @@ describe('proposervm blocks in the X, P and C block indexes', () => {
   }
 
   let pBlocks: { height: bigint; time: bigint }[] = [];
-  /** The P-chain height at `time`: the last P block accepted with a time at or before it. */
-  const pHeightAt = (time: bigint) =>
-    pBlocks.filter((b) => b.time <= time).reduce((h, b) => (b.height > h ? b.height : h), 0n);
+  /** The P-chain height before `time`: the last P block accepted with an earlier time. */
+  const pHeightBefore = (time: bigint) =>
+    pBlocks.filter((b) => b.time < time).reduce((h, b) => (b.height > h ? b.height : h), 0n);
 
   it('wraps every P-chain block but the genesis, the commit after a proposal as an option', async () => {
     const list = await containers('P');
@@ -229,7 +229,7 @@ describe('proposervm blocks in the X, P and C block indexes', () => {
         assert.equal(BigInt(w.timestamp!), BigInt(block.time), 'the block time');
         assert.equal(w.pChainHeight, BigInt(i - 1), 'built on the P-chain tip before it');
         checkEpoch(w, undefined, first);
-        assert.equal(w.epoch!.pChainHeight, pHeightAt(w.epoch!.startTime));
+        assert.equal(w.epoch!.pChainHeight, pHeightBefore(w.epoch!.startTime));
       }
       previousType = type;
       await byProposerId('P', c, w.innerId);
@@ -262,7 +262,7 @@ describe('proposervm blocks in the X, P and C block indexes', () => {
       const b = built.X.get(i)!;
       assert.equal(w.pChainHeight, b.proposedHeight);
       checkEpoch(w, b.epoch, first);
-      assert.equal(w.epoch!.pChainHeight, pHeightAt(w.epoch!.startTime));
+      assert.equal(w.epoch!.pChainHeight, pHeightBefore(w.epoch!.startTime));
       await byProposerId('X', c, w.innerId);
     }
     assert.ok(built.X.get(3)!.proposedHeight > built.X.get(1)!.proposedHeight);
@@ -291,7 +291,7 @@ describe('proposervm blocks in the X, P and C block indexes', () => {
       const b = built.C.get(number)!;
       assert.equal(w.pChainHeight, b.proposedHeight);
       checkEpoch(w, b.epoch, first);
-      assert.equal(w.epoch!.pChainHeight, pHeightAt(w.epoch!.startTime));
+      assert.equal(w.epoch!.pChainHeight, pHeightBefore(w.epoch!.startTime));
       await byProposerId('C', c, utils.base58check.encode(utils.hexToBuffer(block.hash)));
     }
   });

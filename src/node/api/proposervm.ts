@@ -5,7 +5,7 @@
  *
  * The devnet has no Snowman++ wrapper, so both derive from the P-chain itself: the proposed
  * height is its tip, and epochs are fixed windows of the reference's epoch duration counted from
- * genesis, each pinned to the P-chain height at its start. The reference seals an epoch with the
+ * genesis, each pinned to the P-chain height reached before it began. The reference seals an epoch with the
  * first block after its end instead; the numbers differ, the guarantee (one height per epoch) holds.
  * The proposervm blocks of the block indexes carry the same epochs (`proposerWrapAt`).
  */

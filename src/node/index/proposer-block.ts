@@ -44,7 +44,9 @@ export const EPOCH_SECONDS = 300;
 
 /**
  * The epoch of `time`: fixed windows of `EPOCH_SECONDS` counted from genesis, numbered from 1,
- * each pinned to the P-chain height at its start (`heightAtTime`).
+ * each pinned to the P-chain height reached before it began (`heightAtTime` of the second before):
+ * a P block accepted in the epoch's first second carries its start time as well, and must not
+ * change the epoch of blocks the other chains already built in it.
  */
 export function epochAt(
   genesisTime: number,
@@ -53,7 +55,11 @@ export function epochAt(
 ): ProposerEpoch {
   const index = Math.floor((Math.max(time, genesisTime) - genesisTime) / EPOCH_SECONDS);
   const startTime = genesisTime + index * EPOCH_SECONDS;
-  return { pChainHeight: heightAtTime(startTime), number: BigInt(index + 1), startTime: BigInt(startTime) };
+  return {
+    pChainHeight: heightAtTime(startTime - 1),
+    number: BigInt(index + 1),
+    startTime: BigInt(startTime),
+  };
 }
 
 /** Wraps `inner` with parent `parentId` (32 bytes) as `wrap` says. */
