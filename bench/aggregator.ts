@@ -38,9 +38,11 @@ async function freshMessage(url: string, xChainID: string): Promise<string> {
     if ((await rpc(`${url}/ext/bc/X`, 'avm.getTxStatus', { txID })).status === 'Accepted') break;
     await new Promise((r) => setTimeout(r, 20));
   }
-  const last = await rpc(`${url}/ext/index/X/block`, 'index.getLastAccepted', { encoding: 'hex' });
+  // The chain's own block id (the index names its proposervm wrapper): what validators attest.
+  const { height } = await rpc(`${url}/ext/bc/X`, 'avm.getHeight');
+  const { block } = await rpc(`${url}/ext/bc/X`, 'avm.getBlockByHeight', { height, encoding: 'json' });
   const payload = Buffer.alloc(38);
-  Buffer.from(utils.base58check.decode(last.id)).copy(payload, 6);
+  Buffer.from(utils.base58check.decode(block.id)).copy(payload, 6);
   const msg = Buffer.alloc(42 + 38);
   msg.writeUInt32BE(5, 2);
   Buffer.from(utils.base58check.decode(xChainID)).copy(msg, 6);
