@@ -273,6 +273,11 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       ['utxos addresses wrong type', 'POST', U, { addresses: [A] }],
       ['utxos minUtxoAmount not finite', 'POST', `${U}?minUtxoAmount=Infinity`, { addresses: A }],
       ['utxos malformed assetId filter', 'POST', `${U}?assetId=zzz`, { addresses: A }],
+      // Ajv coerces these texts to ±Infinity and then skips the range checks.
+      ['utxos pageSize Infinity', 'POST', `${U}?pageSize=Infinity`, { addresses: A }],
+      ['utxos v1 pageSize -Infinity', 'GET', `${U}?addresses=${A}&pageSize=-Infinity`],
+      ['subnets pageSize 1e400', 'GET', '/v1/networks/fuji/subnets?pageSize=1e400'],
+      ['asset txs startTimestamp Infinity', 'GET', `${ASSET_TXS}?startTimestamp=Infinity`],
       ['a path with broken percent-encoding', 'GET', '/v1/networks/fu%ZZji/subnets'],
       [
         'a path parameter over the length limit',

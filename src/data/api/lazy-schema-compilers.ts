@@ -70,7 +70,22 @@ function lazyValidator(compile: () => Validate): Validate {
   let compiled: Validate | undefined;
   const get = () => (compiled ??= compile());
   const validate = function (this: unknown, data: unknown, context?: unknown) {
-    return get().call(this, data, context as never);
+    const valid = get().call(this, data, context as never);
+    if (valid !== true) return valid;
+    // Ajv 8 coerces the text "Infinity" (or "1e400") to a number and then skips `minimum` and
+    // `maximum` for a value that is not finite, so `pageSize=Infinity` would reach a route.
+    const where = nonFiniteNumberAt(data, '');
+    if (where === undefined) return true;
+    get().errors = [
+      {
+        instancePath: where,
+        schemaPath: '#',
+        keyword: 'type',
+        params: {},
+        message: 'must be a finite number',
+      },
+    ];
+    return false;
   };
   Object.defineProperties(validate, {
     errors: {
@@ -80,4 +95,15 @@ function lazyValidator(compile: () => Validate): Validate {
     schemaEnv: { get: () => get().schemaEnv },
   });
   return validate as unknown as Validate;
+}
+
+/** Path (JSON pointer) of the first number in a validated value that is not finite, if any. */
+function nonFiniteNumberAt(value: unknown, at: string, depth = 0): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : at;
+  if (value === null || typeof value !== 'object' || depth > 32) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = nonFiniteNumberAt(item, `${at}/${key}`, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

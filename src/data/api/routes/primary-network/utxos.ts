@@ -5,7 +5,6 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { InvalidParameterError } from '../../../internal/errors.js';
 import {
   parseAddresses,
   parseCb58Id,
@@ -51,9 +50,6 @@ export default async function utxosRoute(app: FastifyInstance, deps: RouteDeps) 
     const chain = resolveChain(network, params.blockchainId);
     const addresses = parseAddresses(network, addressList);
     const assetId = query.assetId === undefined ? undefined : parseCb58Id(query.assetId, 'assetId');
-    // The query string coerces "Infinity" to a number; no amount can be compared with it.
-    if (query.minUtxoAmount !== undefined && !Number.isFinite(query.minUtxoAmount))
-      throw new InvalidParameterError('querystring.minUtxoAmount must be a finite number');
     const sortBy = query.sortBy ?? 'timestamp';
     const sortOrder = query.sortOrder ?? 'asc';
     const includeSpent = query.includeSpent ?? false;
