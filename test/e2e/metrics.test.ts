@@ -506,3 +506,32 @@ describe('GET /v2/health-check', () => {
     }
   });
 });
+
+describe('GET /openapi.json and /docs', () => {
+  test('the metrics service publishes its own document, naming its routes as the reference does, unmetered', async () => {
+    const res = await fetch(`${metrics.url}/openapi.json`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('ratelimit-remaining'), null);
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
+    };
+    assert.match(doc.openapi, /^3\./);
+    // Every route the service answers, and none of the chain-data service's.
+    assert.deepEqual(Object.keys(doc.paths).sort(), [
+      '/v1/avg_tps/{chainId}',
+      '/v2/chains',
+      '/v2/chains/{chainId}',
+      '/v2/chains/{chainId}/metrics/{metric}',
+      '/v2/health-check',
+    ]);
+    assert.equal(doc.paths['/v2/chains/{chainId}/metrics/{metric}'].get.operationId, 'getEvmChainMetrics');
+    assert.equal(doc.paths['/v2/chains'].get.operationId, 'listChains');
+    assert.equal(doc.paths['/v2/chains/{chainId}'].get.operationId, 'getChain');
+    assert.equal(doc.paths['/v2/health-check'].get.operationId, 'metrics-health-check');
+    // The browsable page.
+    const page = await fetch(`${metrics.url}/docs`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /html/);
+  });
+});

@@ -83,7 +83,13 @@ export async function buildDataApp(options: AppOptions): Promise<FastifyInstance
   // Before access control: a browser's preflight carries no key and is not metered.
   registerCors(app);
   registerAccessControl(app, options.access, options.limiter, options.deps.network, options.chainNetwork);
-  await registerOpenApi(app, options.version);
+  await registerOpenApi(app, {
+    title: 'Flurry chain-data API',
+    version: options.version,
+    description:
+      'Primary-network UTXOs, balances, asset transactions, subnets, validators and rewards, indexed from an Avalanche-compatible node.',
+    apiKeys: true,
+  });
   for (const route of [...ROUTES, ...(options.extraRoutes ?? [])]) await app.register(route, options.deps);
   return app;
 }

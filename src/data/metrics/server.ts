@@ -31,6 +31,7 @@ import { lazySchemaCompilers } from '../api/lazy-schema-compilers.js';
 import { scaleTier, type Tier } from '../api/api-keys.js';
 import { StringEnum } from '../api/schemas/common.js';
 import { registerCors } from '../api/plugins/cors.js';
+import { isOpenApiPath, registerOpenApi } from '../api/plugins/swagger.js';
 import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
 import type { DataSchema } from '../store/schema.js';
 import { evmSource } from '../indexer/evm/write-batch.js';
@@ -53,6 +54,8 @@ export interface MetricsServiceOptions {
   v1PageSize?: number;
   now?: () => number;
   logger?: Logger;
+  /** Version named in the OpenAPI document. */
+  version?: string;
 }
 
 export interface RunningMetricsService {
@@ -194,8 +197,15 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   });
   // Before metering: a browser's preflight is answered free of charge.
   registerCors(app);
+  // Before the routes, so the document lists them; it and its page are served unmetered.
+  await registerOpenApi(app, {
+    title: 'Flurry metrics API',
+    version: options.version ?? '0.0.0',
+    description:
+      'Metrics of on-chain activity of the indexed EVM chains (C-chain and Subnet-EVM L1s), computed from the indexer’s time buckets.',
+  });
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url === HEALTH_PATH) return;
+    if (request.routeOptions.url === HEALTH_PATH || isOpenApiPath(request.routeOptions.url)) return;
     // Its own callers in the shared usage table: the REST service meters `anon:<ip>` separately.
     const charge = limiter.charge(
       `metrics|anon:${request.ip}`,
@@ -258,6 +268,9 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     '/v2/chains',
     {
       schema: {
+        tags: ['EVM Chains'],
+        operationId: 'listChains',
+        summary: 'Get a list of supported blockchains',
         querystring: ChainsQuery,
         response: {
           200: Type.Object({ nextPageToken: Type.Optional(Type.String()), chains: Type.Array(MetricsChain) }),
@@ -277,7 +290,15 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
 
   app.get(
     '/v2/chains/:chainId',
-    { schema: { params: V1Params, response: { 200: MetricsChain, ...ERRORS } } },
+    {
+      schema: {
+        tags: ['EVM Chains'],
+        operationId: 'getChain',
+        summary: 'Get chain information for supported blockchain',
+        params: V1Params,
+        response: { 200: MetricsChain, ...ERRORS },
+      },
+    },
     async (request) => {
       const { chain } = await chainOf((request.params as Static<typeof V1Params>).chainId);
       return chainItem(await chainRows().where('evm_chain_id', '=', chain).executeTakeFirstOrThrow());
@@ -287,7 +308,14 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   // The reference metrics API's health check: the store answers (503 with the failure when not).
   app.get(
     HEALTH_PATH,
-    { schema: { response: { 200: HealthCheck, 503: HealthCheck } } },
+    {
+      schema: {
+        tags: ['Health Check'],
+        operationId: 'metrics-health-check',
+        summary: 'Get the health of the service',
+        response: { 200: HealthCheck, 503: HealthCheck },
+      },
+    },
     async (_request, reply) => {
       try {
         await db.selectFrom('checkpoints').select('source').limit(1).execute();
@@ -302,7 +330,16 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
 
   app.get(
     '/v1/avg_tps/:chainId',
-    { schema: { params: V1Params, querystring: V1Query, response: { 200: V1Response, ...ERRORS } } },
+    {
+      schema: {
+        tags: ['Chain Metrics'],
+        operationId: 'getAvgTps',
+        summary: 'Average transactions per second of a chain, per day (legacy v1)',
+        params: V1Params,
+        querystring: V1Query,
+        response: { 200: V1Response, ...ERRORS },
+      },
+    },
     async (request) => {
       const p = request.params as Static<typeof V1Params>;
       const q = request.query as Static<typeof V1Query>;
@@ -326,7 +363,16 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
 
   app.get(
     '/v2/chains/:chainId/metrics/:metric',
-    { schema: { params: V2Params, querystring: V2Query, response: { 200: V2Response, ...ERRORS } } },
+    {
+      schema: {
+        tags: ['Chain Metrics'],
+        operationId: 'getEvmChainMetrics',
+        summary: 'Get metrics for EVM chains',
+        params: V2Params,
+        querystring: V2Query,
+        response: { 200: V2Response, ...ERRORS },
+      },
+    },
     async (request) => {
       const p = request.params as Static<typeof V2Params>;
       const q = request.query as Static<typeof V2Query>;

@@ -1,28 +1,42 @@
 /**
- * The OpenAPI document, generated from the route schemas (the same TypeBox definitions fastify
- * validates with), served at `/openapi.json`, with a browsable page at `/docs`.
+ * An OpenAPI document generated from a service's route schemas (the same TypeBox definitions
+ * fastify validates with), served at `/openapi.json`, with a browsable page at `/docs`. The
+ * chain-data REST service and the metrics service each publish their own, as the real services do.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 
-export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description: string;
+  /** The service takes API keys (`x-data-api-key`, or the real SDKs' `x-glacier-api-key`). */
+  apiKeys?: boolean;
+}
+
+/** Paths the document and its page are served under: a service may leave them unmetered. */
+export const isOpenApiPath = (routeUrl: string | undefined): boolean =>
+  routeUrl !== undefined &&
+  (routeUrl === '/openapi.json' || routeUrl === '/docs' || routeUrl.startsWith('/docs/'));
+
+export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): Promise<void> {
+  const keys = info.apiKeys
+    ? {
+        components: {
+          securitySchemes: {
+            dataApiKey: { type: 'apiKey' as const, in: 'header' as const, name: 'x-data-api-key' },
+            glacierApiKey: { type: 'apiKey' as const, in: 'header' as const, name: 'x-glacier-api-key' },
+          },
+        },
+        security: [{}, { dataApiKey: [] }, { glacierApiKey: [] }] as Record<string, string[]>[],
+      }
+    : {};
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'Flurry chain-data API',
-        version,
-        description:
-          'Primary-network UTXOs, balances, asset transactions, subnets, validators and rewards, indexed from an Avalanche-compatible node.',
-      },
-      components: {
-        securitySchemes: {
-          dataApiKey: { type: 'apiKey', in: 'header', name: 'x-data-api-key' },
-          glacierApiKey: { type: 'apiKey', in: 'header', name: 'x-glacier-api-key' },
-        },
-      },
-      security: [{}, { dataApiKey: [] }, { glacierApiKey: [] }],
+      info: { title: info.title, version: info.version, description: info.description },
+      ...keys,
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
