@@ -81,6 +81,37 @@ describe('devnet foundation', () => {
     assert.equal(res.headers.get('node-id'), net.facts.nodeID);
   });
 
+  it('reports health checks by tag, readiness and liveness as the reference registers them', async () => {
+    const client: any = createAvalancheClient({
+      chain: avalancheLocal,
+      transport: { type: 'http', url: net.facts.urls.cChainRpc },
+    });
+    const primary = '11111111111111111111111111111111LpoYY';
+    // No tags: every check; a passing check has no error, contiguousFailures or timeOfFirstFailure.
+    const all = await client.health.health({});
+    assert.equal(all.healthy, true);
+    assert.deepEqual(Object.keys(all.checks).sort(), ['C', 'P', 'X', 'bootstrapped', 'network']);
+    assert.deepEqual(all.checks.bootstrapped.message, []);
+    for (const check of Object.values<any>(all.checks)) {
+      assert.deepEqual(Object.keys(check).sort(), ['duration', 'message', 'timestamp']);
+    }
+    // Chain checks carry their subnet ID; node-wide checks answer every query.
+    const byPrimary = await client.health.health({ tags: [primary] });
+    assert.deepEqual(Object.keys(byPrimary.checks).sort(), ['C', 'P', 'X', 'bootstrapped', 'network']);
+    const byOther = await client.health.health({
+      tags: ['2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed'],
+    });
+    assert.deepEqual(Object.keys(byOther.checks).sort(), ['bootstrapped', 'network']);
+    const get = (await (await fetch(`${net.url}/ext/health?tag=nope`)).json()) as any;
+    assert.deepEqual(Object.keys(get.checks).sort(), ['bootstrapped', 'network']);
+    // Readiness is the bootstrapped check alone; liveness has no checks.
+    const ready = await client.health.readiness({});
+    assert.deepEqual(Object.keys(ready.checks), ['bootstrapped']);
+    assert.equal(ready.healthy, true);
+    const readyGet = (await (await fetch(`${net.url}/ext/health/readiness`)).json()) as any;
+    assert.deepEqual(Object.keys(readyGet.checks), ['bootstrapped']);
+    assert.deepEqual(await client.health.liveness(), { checks: {}, healthy: true });
+  });
   it('answers bad requests in the documented shapes', async () => {
     const info = `${net.url}/ext/info`;
     const malformed = await fetch(info, {
