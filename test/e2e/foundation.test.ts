@@ -46,8 +46,24 @@ describe('devnet foundation', () => {
     assert.equal(String(fees.txFee), '1000000');
     const peers = await client.info.peers({ nodeIDs: [] });
     assert.equal(Number(peers.numPeers), 4);
+    // The fields of the reference's peer.Info (v1.14.0) and api/info.Peer, no others.
+    assert.deepEqual(Object.keys(peers.peers[0]).sort(), [
+      'benched',
+      'ip',
+      'lastReceived',
+      'lastSent',
+      'nodeID',
+      'objectedACPs',
+      'observedUptime',
+      'publicIP',
+      'supportedACPs',
+      'trackedSubnets',
+      'version',
+    ]);
     const upgrades = await client.info.upgrades();
     assert.ok(upgrades.etnaTime);
+    // A time.Duration: nanoseconds as a JSON number (the 5-minute ACP-181 epoch).
+    assert.equal(upgrades.graniteEpochDuration, 300_000_000_000);
     const { networkName } = await client.info.getNetworkName();
     assert.equal(networkName, 'local');
   });
