@@ -182,18 +182,11 @@ async function assemble(
     startedAtMs,
   });
   router.mount('/ext/info', { kind: 'avalanche', endpoint: info });
-  const health = createHealthEndpoint(() => healthReport(chains, startedAtMs));
-  router.mount('/ext/health', { kind: 'avalanche', endpoint: health.endpoint, raw: health.get });
-  router.mount('/ext/health/health', { kind: 'raw', handler: health.get });
-  router.mount('/ext/health/readiness', { kind: 'raw', handler: health.get });
-  router.mount('/ext/health/liveness', {
-    kind: 'raw',
-    handler: (_req, res) => {
-      res
-        .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-        .end('{"checks":{},"healthy":true}\n');
-    },
-  });
+  const health = createHealthEndpoint((kind, tags) => healthReport(chains, startedAtMs, tags, kind));
+  router.mount('/ext/health', { kind: 'avalanche', endpoint: health.endpoint, raw: health.get('health') });
+  router.mount('/ext/health/health', { kind: 'raw', handler: health.get('health') });
+  router.mount('/ext/health/readiness', { kind: 'raw', handler: health.get('readiness') });
+  router.mount('/ext/health/liveness', { kind: 'raw', handler: health.get('liveness') });
 
   const server = new NodeHttpServer({
     router,

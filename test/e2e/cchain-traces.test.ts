@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeFunctionData, type Hex } from 'viem';
+import { encodeFunctionData, toFunctionSelector, type Hex } from 'viem';
 import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
 import { rpc } from '../helpers/devnet.js';
 import { compileSolidity } from '../helpers/evm-contracts.js';
@@ -110,5 +110,53 @@ describe('C-chain call traces with logs', () => {
         ['STOP', 4800],
       ],
     );
+  });
+
+  it('counts selectors with the 4byteTracer, answers {} with the noopTracer, and runs several with the muxTracer', async () => {
+    const { client, wallet, url } = suite;
+    const deployed = await wallet.deployContract({
+      abi: artifacts.Logger.abi,
+      bytecode: artifacts.Logger.bytecode,
+    });
+    const logger = (await client.waitForTransactionReceipt({ hash: deployed })).contractAddress as Hex;
+    const hash = await wallet.writeContract({
+      address: logger,
+      abi: artifacts.Logger.abi,
+      functionName: 'outer',
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    const selector = (name: 'outer' | 'inner' | 'failing') =>
+      toFunctionSelector(artifacts.Logger.abi.find((f: any) => f.name === name));
+    // The transaction's own call, inner(2) with one word of arguments, and the reverted failing():
+    // a frame counts whether or not it succeeds.
+    const fourByte = {
+      [`${selector('outer')}-0`]: 1,
+      [`${selector('inner')}-32`]: 1,
+      [`${selector('failing')}-0`]: 1,
+    };
+    const trace = async (config: unknown) =>
+      (await rpc(url, 'debug_traceTransaction', [hash, config])).body.result;
+    assert.deepEqual(await trace({ tracer: '4byteTracer' }), fourByte);
+    // A creation is no call: the deployment counts nothing.
+    const deployTrace = await rpc(url, 'debug_traceTransaction', [deployed, { tracer: '4byteTracer' }]);
+    assert.deepEqual(deployTrace.body.result, {});
+    assert.deepEqual(await trace({ tracer: 'noopTracer' }), {});
+    const mux = await trace({
+      tracer: 'muxTracer',
+      tracerConfig: { callTracer: { onlyTopCall: true }, '4byteTracer': {}, noopTracer: null },
+    });
+    assert.deepEqual(mux, {
+      callTracer: await trace({ tracer: 'callTracer', tracerConfig: { onlyTopCall: true } }),
+      '4byteTracer': fourByte,
+      noopTracer: {},
+    });
+    const block = await rpc(url, 'debug_traceBlockByNumber', [
+      `0x${receipt.blockNumber.toString(16)}`,
+      { tracer: '4byteTracer' },
+    ]);
+    assert.deepEqual(block.body.result, [{ txHash: hash, result: fourByte }]);
+    // Still refused: names geth does not know.
+    const unknown = await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'nopeTracer' }]);
+    assert.equal(unknown.body.error.message, 'tracer not found: nopeTracer');
   });
 });

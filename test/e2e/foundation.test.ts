@@ -46,8 +46,24 @@ describe('devnet foundation', () => {
     assert.equal(String(fees.txFee), '1000000');
     const peers = await client.info.peers({ nodeIDs: [] });
     assert.equal(Number(peers.numPeers), 4);
+    // The fields of the reference's peer.Info (v1.14.0) and api/info.Peer, no others.
+    assert.deepEqual(Object.keys(peers.peers[0]).sort(), [
+      'benched',
+      'ip',
+      'lastReceived',
+      'lastSent',
+      'nodeID',
+      'objectedACPs',
+      'observedUptime',
+      'publicIP',
+      'supportedACPs',
+      'trackedSubnets',
+      'version',
+    ]);
     const upgrades = await client.info.upgrades();
     assert.ok(upgrades.etnaTime);
+    // A time.Duration: nanoseconds as a JSON number (the 5-minute ACP-181 epoch).
+    assert.equal(upgrades.graniteEpochDuration, 300_000_000_000);
     const { networkName } = await client.info.getNetworkName();
     assert.equal(networkName, 'local');
   });
@@ -81,6 +97,37 @@ describe('devnet foundation', () => {
     assert.equal(res.headers.get('node-id'), net.facts.nodeID);
   });
 
+  it('reports health checks by tag, readiness and liveness as the reference registers them', async () => {
+    const client: any = createAvalancheClient({
+      chain: avalancheLocal,
+      transport: { type: 'http', url: net.facts.urls.cChainRpc },
+    });
+    const primary = '11111111111111111111111111111111LpoYY';
+    // No tags: every check; a passing check has no error, contiguousFailures or timeOfFirstFailure.
+    const all = await client.health.health({});
+    assert.equal(all.healthy, true);
+    assert.deepEqual(Object.keys(all.checks).sort(), ['C', 'P', 'X', 'bootstrapped', 'network']);
+    assert.deepEqual(all.checks.bootstrapped.message, []);
+    for (const check of Object.values<any>(all.checks)) {
+      assert.deepEqual(Object.keys(check).sort(), ['duration', 'message', 'timestamp']);
+    }
+    // Chain checks carry their subnet ID; node-wide checks answer every query.
+    const byPrimary = await client.health.health({ tags: [primary] });
+    assert.deepEqual(Object.keys(byPrimary.checks).sort(), ['C', 'P', 'X', 'bootstrapped', 'network']);
+    const byOther = await client.health.health({
+      tags: ['2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed'],
+    });
+    assert.deepEqual(Object.keys(byOther.checks).sort(), ['bootstrapped', 'network']);
+    const get = (await (await fetch(`${net.url}/ext/health?tag=nope`)).json()) as any;
+    assert.deepEqual(Object.keys(get.checks).sort(), ['bootstrapped', 'network']);
+    // Readiness is the bootstrapped check alone; liveness has no checks.
+    const ready = await client.health.readiness({});
+    assert.deepEqual(Object.keys(ready.checks), ['bootstrapped']);
+    assert.equal(ready.healthy, true);
+    const readyGet = (await (await fetch(`${net.url}/ext/health/readiness`)).json()) as any;
+    assert.deepEqual(Object.keys(readyGet.checks), ['bootstrapped']);
+    assert.deepEqual(await client.health.liveness(), { checks: {}, healthy: true });
+  });
   it('answers bad requests in the documented shapes', async () => {
     const info = `${net.url}/ext/info`;
     const malformed = await fetch(info, {

@@ -1,69 +1,132 @@
 /**
- * The health API: `GET /ext/health` (also `/liveness`, `/readiness`) and `health.health` over
- * JSON-RPC. 200 when every check passes, 503 otherwise, as the reference node answers.
+ * The health API: `GET /ext/health` (also `/health`, `/liveness`, `/readiness`, each taking
+ * `?tag=`) and `health.health`/`readiness`/`liveness` over JSON-RPC with `{tags}`. 200 when every
+ * reported check passes, 503 otherwise, as the reference node answers.
+ *
+ * Checks carry tags as the reference registers them: each chain's check is tagged with its
+ * subnet ID, node-wide checks (`network`, `bootstrapped`) with the application tag, which every
+ * query includes. A query without tags reports every check; with tags, the checks carrying one of
+ * them plus the node-wide ones (so `tags: ["nope"]` still answers `network` and `bootstrapped`).
  */
 import type http from 'node:http';
 import { AvalancheEndpoint } from '../rpc/avalanche-endpoint.js';
 import { sendJson, type RawHandler } from '../rpc/http-server.js';
 import type { Chain } from '../chains/chain.js';
 
+/** Tag of node-wide checks: included in every answer. */
+const APPLICATION_TAG = 'application';
+/** Tag every check carries. */
+const ALL_TAG = 'all';
+
+/**
+ * One check's result as Go marshals the reference's `health.Result`: `error` a string, and
+ * `contiguousFailures`/`timeOfFirstFailure` (omitempty) only on a failing check.
+ */
+export interface CheckResult {
+  message: unknown;
+  error?: string;
+  timestamp: string;
+  duration: number;
+  contiguousFailures?: number;
+  timeOfFirstFailure?: string;
+}
+
 export interface HealthReport {
-  checks: Record<
-    string,
-    {
-      message: Record<string, unknown>;
-      timestamp: string;
-      duration: number;
-      contiguousFailures: number;
-      timeOfFirstFailure: null;
-    }
-  >;
+  checks: Record<string, CheckResult>;
   healthy: boolean;
 }
 
-export function healthReport(chains: readonly Chain[], startedAtMs: number): HealthReport {
-  const timestamp = new Date().toISOString();
-  const checks: HealthReport['checks'] = {};
-  let healthy = true;
-  for (const chain of chains) {
+export type HealthKind = 'health' | 'readiness' | 'liveness';
+
+interface Check {
+  name: string;
+  tags: readonly string[];
+  ok: boolean;
+  message: unknown;
+  error?: string;
+}
+
+/** Every check of one kind, as the reference registers them. */
+function checksOf(kind: HealthKind, chains: readonly Chain[], startedAtMs: number): Check[] {
+  // The reference registers no liveness checks.
+  if (kind === 'liveness') return [];
+  const bootstrapping = [...new Set(chains.filter((c) => !c.isBootstrapped()).map((c) => c.subnetID))];
+  const bootstrapped: Check = {
+    name: 'bootstrapped',
+    tags: [APPLICATION_TAG],
+    ok: bootstrapping.length === 0,
+    message: bootstrapping,
+    ...(bootstrapping.length > 0 ? { error: 'subnets not bootstrapped' } : {}),
+  };
+  // Readiness is the one node-wide bootstrapped check.
+  if (kind === 'readiness') return [bootstrapped];
+  const checks: Check[] = chains.map((chain) => {
     const ok = chain.isBootstrapped();
-    healthy &&= ok;
-    checks[chain.alias] = {
+    return {
+      name: chain.alias,
+      tags: [chain.subnetID],
+      ok,
       message: { engine: { consensus: { lastAcceptedHeight: Number(chain.height()) } }, bootstrapped: ok },
-      timestamp,
-      duration: 0,
-      contiguousFailures: ok ? 0 : 1,
-      timeOfFirstFailure: null,
     };
-  }
-  checks.network = {
+  });
+  checks.push(bootstrapped, {
+    name: 'network',
+    tags: [APPLICATION_TAG],
+    ok: true,
     message: {
       connectedPeers: chains.length,
       timeSinceLastMsgReceived: '0s',
       timeSinceLastMsgSent: '0s',
       uptimeMs: Date.now() - startedAtMs,
     },
-    timestamp,
-    duration: 0,
-    contiguousFailures: 0,
-    timeOfFirstFailure: null,
-  };
+  });
+  return checks;
+}
+
+export function healthReport(
+  chains: readonly Chain[],
+  startedAtMs: number,
+  tags: readonly string[] = [],
+  kind: HealthKind = 'health',
+): HealthReport {
+  const timestamp = new Date().toISOString();
+  const wanted = new Set(tags.length === 0 ? [ALL_TAG] : tags);
+  wanted.add(APPLICATION_TAG);
+  const checks: HealthReport['checks'] = {};
+  let healthy = true;
+  for (const check of checksOf(kind, chains, startedAtMs)) {
+    if (!wanted.has(ALL_TAG) && !check.tags.some((t) => wanted.has(t))) continue;
+    healthy &&= check.ok;
+    checks[check.name] = {
+      message: check.message,
+      ...(check.ok ? {} : { error: check.error ?? 'not bootstrapped' }),
+      timestamp,
+      duration: 0,
+      ...(check.ok ? {} : { contiguousFailures: 1, timeOfFirstFailure: timestamp }),
+    };
+  }
   return { checks, healthy };
 }
 
-export function createHealthEndpoint(report: () => HealthReport): {
+export type HealthReporter = (kind: HealthKind, tags: readonly string[]) => HealthReport;
+
+export function createHealthEndpoint(report: HealthReporter): {
   endpoint: AvalancheEndpoint;
-  get: RawHandler;
+  /** The GET handler of one kind; `?tag=a&tag=b` filters as the `tags` param does. */
+  get: (kind: HealthKind) => RawHandler;
 } {
   const endpoint = new AvalancheEndpoint('health');
   endpoint.registerAll('health', {
-    health: () => report(),
-    liveness: () => ({ checks: {}, healthy: true }),
-    readiness: () => report(),
+    health: (params) => report('health', params.strings('tags')),
+    liveness: (params) => report('liveness', params.strings('tags')),
+    readiness: (params) => report('readiness', params.strings('tags')),
   });
-  const get: RawHandler = (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    const r = report();
-    sendJson(res, r, r.healthy ? 200 : 503);
-  };
+  const get =
+    (kind: HealthKind): RawHandler =>
+    (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const tags = new URL(req.url ?? '/', 'http://localhost').searchParams.getAll('tag');
+      const r = report(kind, tags);
+      sendJson(res, r, r.healthy ? 200 : 503);
+    };
   return { endpoint, get };
 }

@@ -13,6 +13,7 @@ import type { Chain } from '../chains/chain.js';
 import type { NodeConfig } from '../config.js';
 import type { Genesis, GenesisValidator } from '../genesis/genesis.js';
 import { FLURRY_VERSION } from '../version.js';
+import { EPOCH_SECONDS } from '../index/proposer-block.js';
 
 export interface InfoDeps {
   config: NodeConfig;
@@ -112,7 +113,7 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
       const peers = genesis.validators
         .filter((v) => v.nodeID !== deps.self.nodeID)
         .filter((v) => wanted.size === 0 || wanted.has(v.nodeID))
-        .map((v, i) => ({
+        .map((v) => ({
           ip: deps.peerAddress(v.nodeID) ?? '',
           publicIP: deps.peerAddress(v.nodeID) ?? '',
           nodeID: v.nodeID,
@@ -124,7 +125,6 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
           supportedACPs: [],
           objectedACPs: [],
           benched: [],
-          peerIndex: i,
         }));
       return { numPeers: String(peers.length), peers };
     },
@@ -146,6 +146,8 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
       etnaTime: ACTIVE_SINCE,
       fortunaTime: ACTIVE_SINCE,
       graniteTime: UNSCHEDULED,
+      // Go marshals the time.Duration in nanoseconds; the devnet's ACP-181 epochs last this long.
+      graniteEpochDuration: EPOCH_SECONDS * 1_000_000_000,
     }),
     uptime: () => ({ rewardingStakePercentage: '100.0000', weightedAveragePercentage: '100.0000' }),
     acps: () => ({ acps: {} }),

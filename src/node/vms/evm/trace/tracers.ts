@@ -1,7 +1,8 @@
 /**
  * geth's built-in tracers, fed by the engine's events: `callTracer` (the call tree from
- * `beforeMessage`/`afterMessage`), the default struct logger (one entry per opcode from `step`)
- * and `prestateTracer` (prestate-tracer.ts). Each attaches to a VM for one transaction and detaches when done.
+ * `beforeMessage`/`afterMessage`), the default struct logger (one entry per opcode from `step`),
+ * `prestateTracer` (prestate-tracer.ts) and `4byteTracer`, `noopTracer`, `muxTracer`
+ * (small-tracers.ts). Each attaches to a VM for one transaction and detaches when done.
  */
 import type { VM } from '@ethereumjs/vm';
 import type { RunTxResult } from '@ethereumjs/vm';
@@ -9,6 +10,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { revertReason, vmErrorText } from '../vm-errors.js';
 import { PrestateTracer, type PrestateConfig } from './prestate-tracer.js';
+import { FourByteTracer, MuxTracer, NoopTracer } from './small-tracers.js';
 
 const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
 
@@ -260,5 +262,18 @@ export function makeTracer(config: Record<string, unknown> | undefined): Tracer 
     return new CallTracer(tc.onlyTopCall === true, tc.withLog === true);
   }
   if (name === 'prestateTracer') return new PrestateTracer((config?.tracerConfig ?? {}) as PrestateConfig);
+  if (name === '4byteTracer') return new FourByteTracer();
+  if (name === 'noopTracer') return new NoopTracer();
+  if (name === 'muxTracer') {
+    const children = config?.tracerConfig ?? {};
+    if (typeof children !== 'object' || Array.isArray(children)) throw new Error('invalid muxTracer config');
+    const tracers = new Map<string, Tracer>();
+    for (const [child, cfg] of Object.entries(children as Record<string, unknown>)) {
+      // geth looks each name up among its named tracers; the struct logger is not one.
+      if (child === 'structLogger') throw new Error(`tracer not found: ${child}`);
+      tracers.set(child, makeTracer({ tracer: child, tracerConfig: cfg ?? undefined }));
+    }
+    return new MuxTracer(tracers);
+  }
   throw new Error(`tracer not found: ${String(name)}`);
 }
