@@ -90,6 +90,26 @@ async function optional<T>(call: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
+/** The genesis time (Unix s): the devnet's, else the X-chain's first indexed block's. */
+export async function genesisTime(node: NodeClient): Promise<number> {
+  const devnet = await optional(() => node.call<DevnetGenesis>('/ext/devnet', 'devnet.getGenesis'));
+  return devnet?.startTime ?? (await firstXBlockTime(node));
+}
+
+/**
+ * The chain's genesis block (`getBlockByHeight` 0), which a real node's index never holds: the
+ * VM sets it as last accepted at initialization, and the indexer only hears of blocks accepted
+ * through consensus. Undefined from a node that does not serve the method.
+ */
+export async function genesisBlock(node: NodeClient, chain: 'X' | 'P'): Promise<Uint8Array | undefined> {
+  const [path, method] =
+    chain === 'X' ? ['/ext/bc/X', 'avm.getBlockByHeight'] : ['/ext/bc/P', 'platform.getBlockByHeight'];
+  const answer = await optional(() =>
+    node.call<{ block: string }>(path, method, { height: '0', encoding: 'hex' }),
+  );
+  return answer ? unhex(answer.block) : undefined;
+}
+
 /** Without the devnet method, the time of the X-chain's first block stands in for genesis time. */
 async function firstXBlockTime(node: NodeClient): Promise<number> {
   const [first] = await createIndexReader(node, 'X/block')
