@@ -8,13 +8,7 @@
 import { utils } from '@avalabs/avalanchejs';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../../../shared/logger.js';
-import {
-  CheckpointConflictError,
-  emptyBatch,
-  readCheckpoint,
-  writeBatch,
-  type BatchRows,
-} from '../../store/batch.js';
+import { CheckpointConflictError, emptyBatch, readCheckpoint, writeBatch } from '../../store/batch.js';
 import { withRetry } from '../../store/database.js';
 import { createHeartbeat, writeHeartbeat } from '../../store/queries/heartbeats.js';
 import { getMeta, setMeta } from '../../store/queries/meta.js';
@@ -23,7 +17,7 @@ import type { NodeClient } from '../../internal/node-client.js';
 import { UpstreamUnavailableError } from '../../internal/errors.js';
 import { fillBlockDetails } from './block-details.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
-import { genesisBlock, genesisTime, indexGenesis } from './genesis.js';
+import { hasGenesisBlock, indexGenesis } from './genesis.js';
 import { createIndexReader, MAX_RANGE, type Container } from './index-reader.js';
 import { identifyNetwork, type IndexedNetwork } from './network.js';
 import { readContainerBlock } from './proposervm.js';
@@ -200,9 +194,12 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
             throw new Error(`index ${source.name} returned position ${c.index}, expected ${next + i}`);
           return readContainerBlock(source.chain, c.bytes);
         });
-        // The genesis block rides with position 0 when the index does not hold it itself.
-        if (next === 0 && reads[0].block.height !== 0n) await genesisBlockRows(ctx, source, rows);
-        for (let i = 0; i < containers.length; i++) await decodeBlock(ctx, containers[i], reads[i], rows);
+        // An index that holds the genesis (a Flurry data dir indexed before the node left it out)
+        // has it at position 0; its row comes from the genesis step (genesis.ts) unless absent.
+        const skipGenesis =
+          next === 0 && reads[0].block.height === 0n && (await hasGenesisBlock(db, chainId));
+        for (let i = skipGenesis ? 1 : 0; i < containers.length; i++)
+          await decodeBlock(ctx, containers[i], reads[i], rows);
         await withRetry(() => writeBatch(db, source.name, next, next + containers.length, rows), 3);
         beat();
         progress.set(source.name, next + containers.length);
@@ -252,18 +249,6 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
       await Promise.all(loops);
     },
   };
-}
-
-/**
- * The genesis block's row, for a node whose index starts at height 1 (a real node's, and a
- * Flurry node's since it stopped indexing the genesis). Its time, where the block has none (the
- * P-chain's), is the genesis time the genesis UTXOs carry.
- */
-async function genesisBlockRows(ctx: DecodeContext, source: Source, rows: BatchRows): Promise<void> {
-  const bytes = await genesisBlock(ctx.node, source.chain);
-  if (!bytes) return;
-  const timestampMs = (await genesisTime(ctx.node)) * 1000;
-  await decodeBlock(ctx, { timestampMs }, readContainerBlock(source.chain, bytes), rows);
 }
 
 async function stakerFromStore(db: Kysely<DataSchema>, tx: string): Promise<StakerInfo | undefined> {
