@@ -488,6 +488,26 @@ describe('GET /v2/health-check', () => {
     assert.equal(res.headers.get('ratelimit-remaining'), null);
   });
 
+  test('GET /v2/live-check answers through chainkit without asking the store, free of charge', async () => {
+    const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+    const live = await sdk.metrics.liveCheck({ serverURL: metrics.url });
+    assert.deepEqual(JSON.parse(JSON.stringify(live)), { status: 'ok', info: {}, error: {}, details: {} });
+    const res = await fetch(`${metrics.url}/v2/live-check`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('ratelimit-remaining'), null);
+    // Alive while the store is gone (the health check says 503 then).
+    const database = await createDatabase({
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-metrics-')),
+    });
+    const app = await buildMetricsApp({ db: database.db, host: '127.0.0.1', port: 0 });
+    try {
+      await database.close();
+      assert.equal((await app.inject({ url: '/v2/live-check' })).statusCode, 200);
+    } finally {
+      await app.close();
+    }
+  });
+
   test('is a 503 naming the database when the store cannot be read', async () => {
     const database = await createDatabase({
       dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-metrics-')),

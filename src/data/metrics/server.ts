@@ -85,8 +85,10 @@ const HealthCheck = Type.Object({
   error: Type.Union([Indicators, Type.Null()]),
   details: Indicators,
 });
-/** Served free of charge, as the reference marks it (`x-execution-weight: free`). */
+/** Served free of charge, as the reference marks them (`x-execution-weight: free`). */
 const HEALTH_PATH = '/v2/health-check';
+const LIVE_PATH = '/v2/live-check';
+const UNCHARGED = new Set([HEALTH_PATH, LIVE_PATH]);
 
 /** Served for 1 CU, as the reference marks them (`free`). */
 const FREE_PATHS = new Set(['/v2/chains', '/v2/chains/:chainId']);
@@ -195,7 +197,7 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   // Before metering: a browser's preflight is answered free of charge.
   registerCors(app);
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url === HEALTH_PATH) return;
+    if (UNCHARGED.has(request.routeOptions.url ?? '')) return;
     // Its own callers in the shared usage table: the REST service meters `anon:<ip>` separately.
     const charge = limiter.charge(
       `metrics|anon:${request.ip}`,
@@ -299,6 +301,15 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       }
     },
   );
+
+  // The reference's liveness probe (chainkit metrics.liveCheck): the process answers, nothing
+  // else is asked (the health check reads the store).
+  app.get(LIVE_PATH, { schema: { response: { 200: HealthCheck } } }, async () => ({
+    status: 'ok' as const,
+    info: {},
+    error: {},
+    details: {},
+  }));
 
   app.get(
     '/v1/avg_tps/:chainId',
