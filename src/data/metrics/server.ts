@@ -2,7 +2,8 @@
  * The metrics service: its own HTTP server (default port 9701), no authentication, metered per
  * client address with compute units (429 with retry-after when spent). It serves the legacy
  * `GET /v1/avg_tps/{chainId}` and the `GET /v2/chains/{chainId}/metrics/{metric}` the public
- * SDKs call, both read from the buckets the indexer maintains, and the chains it has metrics of
+ * SDKs call and their rolling windows (`GET /v2/chains/{chainId}/rollingWindowMetrics/{metric}`),
+ * all read from the buckets the indexer maintains, and the chains it has metrics of
  * (`GET /v2/chains`, `GET /v2/chains/{chainId}`). Errors use the metrics body
  * `{message: [..], error, statusCode}`.
  */
@@ -37,6 +38,7 @@ import { evmSource } from '../indexer/evm/write-batch.js';
 import { SPANS, type Span } from './buckets.js';
 import { createUuidPageTokens } from './page-tokens.js';
 import { METRICS, readSeries, type Metric } from './series.js';
+import { readRollingWindows, ROLLING_WINDOW_METRICS, type RollingWindowMetric } from './rolling-window.js';
 
 /** The real metrics service's budget per client address. */
 export const METRICS_PUBLISHED_TIER = { cuPerMinute: 8000, cuPerDay: 1_200_000 };
@@ -127,6 +129,17 @@ const V2Query = Type.Object(
   { additionalProperties: false },
 );
 const V2Response = Type.Object({ nextPageToken: Type.Optional(Type.String()), results: Type.Array(Value) });
+const RollingWindowResponse = Type.Object({
+  result: Type.Object({
+    lastHour: Type.Number(),
+    lastDay: Type.Number(),
+    lastWeek: Type.Number(),
+    lastMonth: Type.Number(),
+    last90Days: Type.Number(),
+    lastYear: Type.Number(),
+    allTime: Type.Number(),
+  }),
+});
 
 function body(statusCode: number, message: string) {
   return { message: [message], error: STATUS_TEXT[statusCode] ?? STATUS_TEXT[500], statusCode };
@@ -369,6 +382,24 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
         ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
         results: page.results,
       };
+    },
+  );
+
+  app.get(
+    '/v2/chains/:chainId/rollingWindowMetrics/:metric',
+    { schema: { params: V2Params, response: { 200: RollingWindowResponse, ...ERRORS } } },
+    async (request) => {
+      const p = request.params as Static<typeof V2Params>;
+      if (!(ROLLING_WINDOW_METRICS as readonly string[]).includes(p.metric))
+        throw new InvalidParameterError(`metric must be one of ${ROLLING_WINDOW_METRICS.join(', ')}`);
+      const { chain } = await chainOf(p.chainId);
+      const result = await readRollingWindows(
+        db,
+        chain,
+        p.metric as RollingWindowMetric,
+        Math.floor(now() / 1000),
+      );
+      return { result };
     },
   );
   return app;
