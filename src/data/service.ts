@@ -176,6 +176,7 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
           // The keys file's tierScale sizes the metrics budget as it sizes the built-in tiers.
           tier: access ? scaleTier(METRICS_PUBLISHED_TIER, access.tierScale) : undefined,
           logger,
+          network,
         });
     }
     await evmStarting;

@@ -39,6 +39,9 @@ import { SPANS, type Span } from './buckets.js';
 import { createUuidPageTokens } from './page-tokens.js';
 import { METRICS, readSeries, type Metric } from './series.js';
 import { readRollingWindows, ROLLING_WINDOW_METRICS, type RollingWindowMetric } from './rolling-window.js';
+import { readStakingSeries, STAKING_METRICS, type StakingMetric } from './staking.js';
+import { parseCb58Id, resolveNetwork } from '../networks.js';
+import type { NetworkIdentity } from '../../shared/networks.js';
 
 /** The real metrics service's budget per client address. */
 export const METRICS_PUBLISHED_TIER = { cuPerMinute: 8000, cuPerDay: 1_200_000 };
@@ -55,6 +58,8 @@ export interface MetricsServiceOptions {
   v1PageSize?: number;
   now?: () => number;
   logger?: Logger;
+  /** The indexed network: which `{network}` the staking metrics answer (any, when not given). */
+  network?: NetworkIdentity;
 }
 
 export interface RunningMetricsService {
@@ -129,6 +134,17 @@ const V2Query = Type.Object(
   { additionalProperties: false },
 );
 const V2Response = Type.Object({ nextPageToken: Type.Optional(Type.String()), results: Type.Array(Value) });
+const StakingParams = Type.Object({ network: Type.String(), metric: Type.String() });
+const StakingQuery = Type.Object(
+  {
+    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
+    subnetId: Type.String({ default: PRIMARY_NETWORK_ID, maxLength: 100 }),
+  },
+  { additionalProperties: false },
+);
 const RollingWindowResponse = Type.Object({
   result: Type.Object({
     lastHour: Type.Number(),
@@ -400,6 +416,47 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
         Math.floor(now() / 1000),
       );
       return { result };
+    },
+  );
+
+  app.get(
+    '/v2/networks/:network/metrics/:metric',
+    {
+      schema: { params: StakingParams, querystring: StakingQuery, response: { 200: V2Response, ...ERRORS } },
+    },
+    async (request) => {
+      const p = request.params as Static<typeof StakingParams>;
+      const q = request.query as Static<typeof StakingQuery>;
+      if (!['mainnet', 'fuji', 'testnet'].includes(p.network))
+        throw new InvalidParameterError('network must be one of mainnet, fuji, testnet');
+      // A local devnet answers as a test network, as the chain-data service does.
+      if (options.network) resolveNetwork(options.network, p.network === 'testnet' ? 'fuji' : p.network);
+      if (!(STAKING_METRICS as readonly string[]).includes(p.metric))
+        throw new InvalidParameterError(`metric must be one of ${STAKING_METRICS.join(', ')}`);
+      const subnetId = parseCb58Id(q.subnetId, 'subnetId');
+      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
+        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      const scope = JSON.stringify([
+        'staking',
+        p.metric,
+        subnetId,
+        q.startTimestamp ?? null,
+        q.endTimestamp ?? null,
+      ]);
+      const before = q.pageToken ? signedTokens.open<number>(scope, q.pageToken) : undefined;
+      const page = await readStakingSeries(db, {
+        subnetId,
+        metric: p.metric as StakingMetric,
+        from: q.startTimestamp,
+        to: q.endTimestamp,
+        before,
+        limit: q.pageSize,
+        nowSeconds: Math.floor(now() / 1000),
+      });
+      return {
+        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
+        results: page.results,
+      };
     },
   );
   return app;
