@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Avalanche } from '@avalanche-sdk/chainkit';
+import { Glacier } from '@avalabs/glacier-sdk';
 import { utils } from '@avalabs/avalanchejs';
 import {
   decodeAbiParameters,
@@ -485,6 +486,60 @@ describe('ICM messages in the chain-data API', () => {
       doc.paths['/v1/icm/addresses/{address}/messages'].get.operationId,
       'listIcmMessagesByAddress',
     );
+  });
+
+  it('serves the same at the deprecated /v1/teleporter paths chainkit and glacier-sdk still call', async () => {
+    // chainkit data.teleporter.* (zod-validated against its Teleporter schemas) ...
+    // The Teleporter schemas name the contract teleporterContractAddress; every status parses.
+    for (const s of Object.values(sent)) {
+      const { icmContractAddress, ...viaIcm } = (await sdk.data.icm.get({ messageId: s.id }, at())) as any;
+      const { teleporterContractAddress, ...viaTeleporter } = (await sdk.data.teleporter.getTeleporterMessage(
+        { messageId: s.id },
+        at(),
+      )) as any;
+      assert.equal(teleporterContractAddress, getAddress(messenger));
+      assert.equal(icmContractAddress, getAddress(messenger));
+      assert.deepEqual(JSON.parse(JSON.stringify(viaTeleporter)), JSON.parse(JSON.stringify(viaIcm)));
+    }
+    const walked = await collectPages<any>(
+      await sdk.data.teleporter.listTeleporterMessages(
+        { pageSize: 2, sourceBlockchainId: c.blockchainId },
+        at(),
+      ),
+      'messages',
+    );
+    assert.deepEqual(walked.items.map((m) => m.messageId).sort(), [sent.a.id, sent.c.id, sent.e.id].sort());
+    const byAddress = await sdk.data.teleporter.listTeleporterMessagesByAddress(
+      { address: DROPBOX, pageSize: 100 },
+      at(),
+    );
+    assert.deepEqual(byAddress.messages.map((m: any) => m.messageId).sort(), [sent.c.id, sent.d.id].sort());
+    // ... and glacier-sdk's TeleporterService.
+    const glacier = new Glacier({ BASE: stack.api.url });
+    const one = await glacier.teleporter.getTeleporterMessage({ messageId: sent.b.id });
+    assert.equal((one as any).messageId, sent.b.id);
+    const list = await glacier.teleporter.listTeleporterMessages({ pageSize: 100, network: 'fuji' as any });
+    assert.equal(list.messages.length, Object.keys(sent).length);
+    // A page token of one path continues the same list at the other.
+    const first = await sdk.data.icm.listByAddress({ address: ewoq.address, pageSize: 2 }, at());
+    const rest = await glacier.teleporter.listTeleporterMessagesByAddress({
+      address: ewoq.address,
+      pageSize: 100,
+      pageToken: first.nextPageToken,
+    });
+    assert.equal(first.messages.length + rest.messages.length, Object.keys(sent).length);
+    const doc = (await (await fetch(`${stack.api.url}/openapi.json`)).json()) as any;
+    for (const [path, operationId] of [
+      ['/v1/teleporter/messages/{messageId}', 'getTeleporterMessage'],
+      ['/v1/teleporter/messages', 'listTeleporterMessages'],
+      ['/v1/teleporter/addresses/{address}/messages', 'listTeleporterMessagesByAddress'],
+    ]) {
+      assert.equal(doc.paths[path].get.operationId, operationId);
+      assert.equal(doc.paths[path].get.deprecated, true);
+    }
+    const bad = await fetch(`${stack.api.url}/v1/teleporter/messages/xyz`);
+    assert.equal(bad.status, 400);
+    assert.equal(((await bad.json()) as any).statusCode, 400);
   });
 
   it('answers bad input with 400 and an unknown message with 404', async () => {

@@ -991,6 +991,61 @@ describe('chain-data service over the primary network', () => {
     }
   });
 
+  it('serves the staking metrics of the metrics service as platform.getCurrentValidators counts them', async () => {
+    const metrics = net.facts.urls.metrics;
+    // A day later (the validators that end meanwhile are rewarded), so the series spans days.
+    await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: 86_400 });
+    await indexed();
+    const current = (await call(`${url}/ext/bc/P`, 'platform.getCurrentValidators', {})).validators as any[];
+    const expected = {
+      validatorCount: current.length,
+      validatorWeight: current.reduce((s, v) => s + Number(v.weight), 0),
+      delegatorCount: current.reduce((s, v) => s + Number(v.delegatorCount ?? 0), 0),
+      delegatorWeight: current.reduce((s, v) => s + Number(v.delegatorWeight ?? 0), 0),
+    };
+    const clock = Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000);
+    const today = clock - (clock % 86_400);
+    for (const [metric, value] of Object.entries(expected)) {
+      // Every day from the first stake to today, newest first, one per page: today's is the node's.
+      const days: { timestamp: number; value: number }[] = [];
+      for await (const page of await sdk.metrics.networks.getStakingMetrics(
+        { network: 'fuji', metric: metric as any, pageSize: 1 },
+        { serverURL: metrics },
+      ))
+        days.push(...page.result.results);
+      assert.equal(days[0].timestamp, today, metric);
+      assert.equal(days[0].value, value, metric);
+      assert.ok(days.length >= 2, 'the devnet clock has moved over a day since genesis');
+      for (let i = 1; i < days.length; i++) assert.equal(days[i].timestamp, days[i - 1].timestamp - 86_400);
+    }
+    // Filters: a window of days, another subnet (a subnet without primary stakers has none).
+    const window = await sdk.metrics.networks.getStakingMetrics(
+      { network: 'testnet', metric: 'validatorCount', startTimestamp: today, endTimestamp: today + 10 },
+      { serverURL: metrics },
+    );
+    assert.deepEqual(window.result.results, [{ timestamp: today, value: expected.validatorCount }]);
+    const other = await sdk.metrics.networks.getStakingMetrics(
+      { network: 'fuji', metric: 'validatorCount', subnetId: subnetId as any },
+      { serverURL: metrics },
+    );
+    assert.deepEqual(other.result.results, []);
+    for (const [path, status] of [
+      ['/v2/networks/mainnet/metrics/validatorCount', 404],
+      ['/v2/networks/devnet/metrics/validatorCount', 400],
+      ['/v2/networks/fuji/metrics/txCount', 400],
+      ['/v2/networks/fuji/metrics/validatorCount?subnetId=abc', 400],
+      ['/v2/networks/fuji/metrics/validatorCount?pageSize=0', 400],
+      ['/v2/networks/fuji/metrics/validatorCount?pageToken=forged', 400],
+      ['/v2/networks/fuji/metrics/validatorCount?startTimestamp=10&endTimestamp=5', 400],
+    ] as const) {
+      const res = await fetch(`${metrics}${path}`);
+      assert.equal(res.status, status, path);
+      const body = (await res.json()) as any;
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
+      assert.ok(Array.isArray(body.message));
+    }
+  });
+
   it('answers bad input through the SDK error classes and raw HTTP in the documented shape', async () => {
     const r = await fetch(`${data}/v1/networks/fuji/blockchains/x-chain/utxos?pageSize=0`, {
       method: 'POST',

@@ -2,7 +2,8 @@
  * The metrics service: its own HTTP server (default port 9701), no authentication, metered per
  * client address with compute units (429 with retry-after when spent). It serves the legacy
  * `GET /v1/avg_tps/{chainId}` and the `GET /v2/chains/{chainId}/metrics/{metric}` the public
- * SDKs call, both read from the buckets the indexer maintains, and the chains it has metrics of
+ * SDKs call and their rolling windows (`GET /v2/chains/{chainId}/rollingWindowMetrics/{metric}`),
+ * all read from the buckets the indexer maintains, and the chains it has metrics of
  * (`GET /v2/chains`, `GET /v2/chains/{chainId}`). Errors use the metrics body
  * `{message: [..], error, statusCode}`.
  */
@@ -38,6 +39,10 @@ import { evmSource } from '../indexer/evm/write-batch.js';
 import { SPANS, type Span } from './buckets.js';
 import { createUuidPageTokens } from './page-tokens.js';
 import { METRICS, readSeries, type Metric } from './series.js';
+import { readRollingWindows, ROLLING_WINDOW_METRICS, type RollingWindowMetric } from './rolling-window.js';
+import { readStakingSeries, STAKING_METRICS, type StakingMetric } from './staking.js';
+import { parseCb58Id, resolveNetwork } from '../networks.js';
+import type { NetworkIdentity } from '../../shared/networks.js';
 
 /** The real metrics service's budget per client address. */
 export const METRICS_PUBLISHED_TIER = { cuPerMinute: 8000, cuPerDay: 1_200_000 };
@@ -56,6 +61,8 @@ export interface MetricsServiceOptions {
   logger?: Logger;
   /** Version named in the OpenAPI document. */
   version?: string;
+  /** The indexed network: which `{network}` the staking metrics answer (any, when not given). */
+  network?: NetworkIdentity;
 }
 
 export interface RunningMetricsService {
@@ -88,8 +95,10 @@ const HealthCheck = Type.Object({
   error: Type.Union([Indicators, Type.Null()]),
   details: Indicators,
 });
-/** Served free of charge, as the reference marks it (`x-execution-weight: free`). */
+/** Served free of charge, as the reference marks them (`x-execution-weight: free`). */
 const HEALTH_PATH = '/v2/health-check';
+const LIVE_PATH = '/v2/live-check';
+const UNCHARGED = new Set([HEALTH_PATH, LIVE_PATH]);
 
 /** Served for 1 CU, as the reference marks them (`free`). */
 const FREE_PATHS = new Set(['/v2/chains', '/v2/chains/:chainId']);
@@ -128,6 +137,28 @@ const V2Query = Type.Object(
   { additionalProperties: false },
 );
 const V2Response = Type.Object({ nextPageToken: Type.Optional(Type.String()), results: Type.Array(Value) });
+const StakingParams = Type.Object({ network: Type.String(), metric: Type.String() });
+const StakingQuery = Type.Object(
+  {
+    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
+    subnetId: Type.String({ default: PRIMARY_NETWORK_ID, maxLength: 100 }),
+  },
+  { additionalProperties: false },
+);
+const RollingWindowResponse = Type.Object({
+  result: Type.Object({
+    lastHour: Type.Number(),
+    lastDay: Type.Number(),
+    lastWeek: Type.Number(),
+    lastMonth: Type.Number(),
+    last90Days: Type.Number(),
+    lastYear: Type.Number(),
+    allTime: Type.Number(),
+  }),
+});
 
 function body(statusCode: number, message: string) {
   return { message: [message], error: STATUS_TEXT[statusCode] ?? STATUS_TEXT[500], statusCode };
@@ -205,7 +236,7 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       'Metrics of on-chain activity of the indexed EVM chains (C-chain and Subnet-EVM L1s), computed from the indexer’s time buckets.',
   });
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url === HEALTH_PATH || isOpenApiPath(request.routeOptions.url)) return;
+    if (UNCHARGED.has(request.routeOptions.url ?? '') || isOpenApiPath(request.routeOptions.url)) return;
     // Its own callers in the shared usage table: the REST service meters `anon:<ip>` separately.
     const charge = limiter.charge(
       `metrics|anon:${request.ip}`,
@@ -328,6 +359,21 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     },
   );
 
+  // The reference's liveness probe (chainkit metrics.liveCheck): the process answers, nothing
+  // else is asked (the health check reads the store).
+  const liveCheck = {
+    tags: ['Health Check'],
+    operationId: 'metrics-live-check',
+    summary: 'Get the liveliness of the service',
+    response: { 200: HealthCheck },
+  };
+  app.get(LIVE_PATH, { schema: liveCheck }, async () => ({
+    status: 'ok' as const,
+    info: {},
+    error: {},
+    details: {},
+  }));
+
   app.get(
     '/v1/avg_tps/:chainId',
     {
@@ -399,6 +445,80 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
         to: q.endTimestamp,
         before,
         limit: q.pageSize,
+      });
+      return {
+        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
+        results: page.results,
+      };
+    },
+  );
+
+  app.get(
+    '/v2/chains/:chainId/rollingWindowMetrics/:metric',
+    {
+      schema: {
+        tags: ['Chain Metrics'],
+        operationId: 'getEvmChainRollingWindowMetrics',
+        summary: 'Get rolling window metrics for EVM chains',
+        params: V2Params,
+        response: { 200: RollingWindowResponse, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const p = request.params as Static<typeof V2Params>;
+      if (!(ROLLING_WINDOW_METRICS as readonly string[]).includes(p.metric))
+        throw new InvalidParameterError(`metric must be one of ${ROLLING_WINDOW_METRICS.join(', ')}`);
+      const { chain } = await chainOf(p.chainId);
+      const result = await readRollingWindows(
+        db,
+        chain,
+        p.metric as RollingWindowMetric,
+        Math.floor(now() / 1000),
+      );
+      return { result };
+    },
+  );
+
+  app.get(
+    '/v2/networks/:network/metrics/:metric',
+    {
+      schema: {
+        tags: ['Chain Metrics'],
+        operationId: 'getStakingMetrics',
+        summary: 'Get staking metrics for a given subnet',
+        params: StakingParams,
+        querystring: StakingQuery,
+        response: { 200: V2Response, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const p = request.params as Static<typeof StakingParams>;
+      const q = request.query as Static<typeof StakingQuery>;
+      if (!['mainnet', 'fuji', 'testnet'].includes(p.network))
+        throw new InvalidParameterError('network must be one of mainnet, fuji, testnet');
+      // A local devnet answers as a test network, as the chain-data service does.
+      if (options.network) resolveNetwork(options.network, p.network === 'testnet' ? 'fuji' : p.network);
+      if (!(STAKING_METRICS as readonly string[]).includes(p.metric))
+        throw new InvalidParameterError(`metric must be one of ${STAKING_METRICS.join(', ')}`);
+      const subnetId = parseCb58Id(q.subnetId, 'subnetId');
+      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
+        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      const scope = JSON.stringify([
+        'staking',
+        p.metric,
+        subnetId,
+        q.startTimestamp ?? null,
+        q.endTimestamp ?? null,
+      ]);
+      const before = q.pageToken ? signedTokens.open<number>(scope, q.pageToken) : undefined;
+      const page = await readStakingSeries(db, {
+        subnetId,
+        metric: p.metric as StakingMetric,
+        from: q.startTimestamp,
+        to: q.endTimestamp,
+        before,
+        limit: q.pageSize,
+        nowSeconds: Math.floor(now() / 1000),
       });
       return {
         ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
