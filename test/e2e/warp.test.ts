@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { utils } from '@avalabs/avalanchejs';
-import { parseEventLogs, toHex, type Hex } from 'viem';
+import { encodeFunctionData, parseAbi, parseEventLogs, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
@@ -27,6 +27,9 @@ import { convertToGenesisL1, packPredicate } from './warp-helpers.js';
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const ETHER = 10n ** 18n;
 const L1_CHAIN_ID = 77_002;
+const WARP_ABI = parseAbi([
+  'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
+]);
 
 const CONTRACTS = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
@@ -434,6 +437,67 @@ describe('Warp from the C-chain to an L1', () => {
       justification: '',
     });
     assert.match(noJustification.body.error.message, /refusing to sign/);
+
+    // Delivered to the L1 (as a validator manager's completion step does), the P-chain's message
+    // reads as sent from the P-chain (zero id) by the zero address: its AddressedCall has an empty
+    // source, which the reference reads with common.BytesToAddress.
+    const accessList = [
+      {
+        address: PRECOMPILES.warp as Hex,
+        storageKeys: packPredicate(Buffer.from(body.signedMessage, 'hex')),
+      },
+    ];
+    const receipt = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.writeContract({
+        address: receiver,
+        abi: artifacts.Receiver.abi,
+        functionName: 'receiveMessage',
+        args: [0],
+        accessList,
+        chain: l1.chain,
+        account: ewoq,
+      } as any),
+    });
+    assert.equal(receipt.status, 'success');
+    const read = (functionName: string) =>
+      l1.client.readContract({ address: receiver, abi: artifacts.Receiver.abi, functionName } as any);
+    assert.equal(await read('lastSource'), toHex(new Uint8Array(32)));
+    assert.equal(await read('lastSender'), '0x0000000000000000000000000000000000000000');
+    assert.equal(await read('lastPayload'), '0x' + inner.toString('hex'));
+  });
+
+  it('reads an invalid predicate for the base gas alone and refuses an index above MaxInt32', async () => {
+    const data = (index: number) =>
+      encodeFunctionData({ abi: WARP_ABI, functionName: 'getVerifiedWarpMessage', args: [index] });
+    const gasUsed = async (bytes: Uint8Array) => {
+      const receipt = await l1.client.waitForTransactionReceipt({
+        hash: await l1.wallet.sendTransaction({
+          to: PRECOMPILES.warp as Hex,
+          data: data(0),
+          gas: 1_000_000n,
+          accessList: [{ address: PRECOMPILES.warp as Hex, storageKeys: packPredicate(bytes) }],
+          chain: l1.chain,
+          account: ewoq,
+        }),
+      });
+      assert.equal(receipt.status, 'success');
+      return receipt.gasUsed;
+    };
+    // A tampered signature: the predicate is present but fails, so reading it costs the base gas
+    // alone; reading the valid one of the same size adds 3,200 per 32-byte key it packs into.
+    const tampered = Buffer.from(signedMessage, 'hex');
+    tampered[tampered.length - 1] ^= 0x01;
+    const good = await gasUsed(Buffer.from(signedMessage, 'hex'));
+    const bad = await gasUsed(tampered);
+    assert.equal(good - bad, 3_200n * BigInt(packPredicate(tampered).length));
+    const call = (index: number) =>
+      rpc(`${net.url}/ext/bc/${l1Id}/rpc`, 'eth_call', [
+        { to: PRECOMPILES.warp, data: data(index) },
+        'latest',
+      ]);
+    assert.match((await call(2 ** 31)).body.error.message, /invalid index to specify warp message/);
+    const below = await call(2 ** 31 - 1);
+    assert.ok(below.body.result, JSON.stringify(below.body));
   });
 
   it('lists the L1 validators with connection and uptime through the validators API', async () => {
