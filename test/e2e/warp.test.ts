@@ -388,6 +388,8 @@ describe('Warp from the C-chain to an L1', () => {
       code: -32000,
       message: 'header for hash not found',
     });
+    // A chain without upgrades shows an empty upgrade config, as Go's omitempty writes it.
+    assert.deepEqual((await rpc(l1Rpc, 'eth_getChainConfig', [])).body.result.upgrades, {});
     const atHead = await rpc(l1Rpc, 'eth_feeConfig', [{ blockHash: head.hash }]);
     assert.equal(atHead.body.result.feeConfig.gasLimit, 15_000_000);
     // A validator refuses a message that no contract sent.
