@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { utils } from '@avalabs/avalanchejs';
-import { encodeFunctionData, parseAbi, parseEventLogs, toHex, type Hex } from 'viem';
+import { encodeFunctionData, getContractAddress, parseAbi, parseEventLogs, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
@@ -500,6 +500,44 @@ describe('Warp from the C-chain to an L1', () => {
     assert.match((await call(2 ** 31)).body.error.message, /invalid index to specify warp message/);
     const below = await call(2 ** 31 - 1);
     assert.ok(below.body.result, JSON.stringify(below.body));
+  });
+
+  it("deploys a Nick's-method (keyless, pre-EIP-155) contract at one address on the C-chain and the L1", async () => {
+    // The reference admits an unprotected tx over RPC when it follows Nick's pattern (nonce 0,
+    // r = s), as TeleporterMessenger is deployed; this one is from subnet-evm's own tests.
+    const raw =
+      '0xf8a58085174876e800830186a08080b853604580600e600039806000f350fe7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf31ba02222222222222222222222222222222222222222222222222222222222222222a02222222222222222222222222222222222222222222222222222222222222222';
+    const deployer = '0x3fab184622dc19b6109349b94811493bf2a45362';
+    for (const side of [cc, l1]) {
+      await side.client.waitForTransactionReceipt({
+        hash: await side.wallet.sendTransaction({
+          to: deployer,
+          value: ETHER / 10n,
+          chain: side.chain,
+          account: ewoq,
+        }),
+      });
+      const hash = await side.client.sendRawTransaction({ serializedTransaction: raw });
+      const receipt = await side.client.waitForTransactionReceipt({ hash });
+      assert.equal(receipt.status, 'success');
+      assert.equal(receipt.from.toLowerCase(), deployer);
+      // The deterministic deployment proxy, at its address on every chain.
+      assert.equal(receipt.contractAddress, '0x4e59b44847b379578588920ca78fbf26c0b4956c');
+      assert.equal(
+        getContractAddress({ from: deployer, nonce: 0n }),
+        '0x4e59b44847b379578588920cA78FbF26c0B4956C',
+      );
+      assert.ok((await side.client.getCode({ address: receipt.contractAddress! }))!.length > 2);
+    }
+    // Other unprotected txs are still refused.
+    const other = await ewoq.signTransaction({
+      to: ewoq.address,
+      nonce: 0,
+      gas: 21_000n,
+      gasPrice: 100n * 10n ** 9n,
+    });
+    const { body } = await rpc(`${net.url}/ext/bc/${l1Id}/rpc`, 'eth_sendRawTransaction', [other]);
+    assert.equal(body.error.message, 'only replay-protected (EIP-155) transactions allowed over RPC');
   });
 
   it('lists the L1 validators with connection and uptime through the validators API', async () => {
