@@ -175,6 +175,28 @@ describe('Warp from the C-chain to an L1', () => {
     assert.equal(body.result, '0x' + msg.toString('hex'));
   });
 
+  it('charges sendWarpMessage 41,500 plus 8 gas per byte of its whole ABI input, as the reference', async () => {
+    const data = encodeFunctionData({
+      abi: parseAbi(['function sendWarpMessage(bytes payload) returns (bytes32)']),
+      functionName: 'sendWarpMessage',
+      args: [toHex('hello')],
+    });
+    const receipt = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.sendTransaction({
+        to: PRECOMPILES.warp as Hex,
+        data,
+        chain: l1.chain,
+        account: ewoq,
+      }),
+    });
+    assert.equal(receipt.status, 'success');
+    const bytes = Buffer.from(data.slice(2), 'hex');
+    const calldataGas = [...bytes].reduce((sum, b) => sum + (b === 0 ? 4n : 16n), 0n);
+    // The input after the selector: offset, length and the 5 bytes padded to a word (96 bytes).
+    assert.equal(bytes.length - 4, 96);
+    assert.equal(receipt.gasUsed, 21_000n + calldataGas + 41_500n + 8n * 96n);
+  });
+
   it("aggregates the L1 validators' signatures through the data service", async () => {
     const res = await fetch(`${net.facts.urls.data}/v1/signatureAggregator/fuji/aggregateSignatures`, {
       method: 'POST',

@@ -160,10 +160,17 @@ export function warpPrecompile(options: WarpModuleOptions): SubnetPrecompileModu
         return success(GET_BLOCKCHAIN_ID_GAS_COST, blockchainID);
       },
       [selector('sendWarpMessage(bytes)')]: async (call, args) => {
-        const payload = readBytesArg(args, 0);
-        const cost = SEND_WARP_MESSAGE_GAS_COST + LOG_DATA_GAS * BigInt(payload.length);
+        // As the reference, 8 gas per byte of the whole ABI input (offset, length and padding
+        // included), charged before the input is unpacked.
+        const cost = SEND_WARP_MESSAGE_GAS_COST + LOG_DATA_GAS * BigInt(args.length);
         if (call.gasLimit < cost) return outOfGas(call);
         if (call.isStatic) return refuse(call, 'write protection');
+        let payload: Uint8Array;
+        try {
+          payload = readBytesArg(args, 0);
+        } catch (err) {
+          return refuse(call, `invalid sendWarpMessage input: ${(err as Error).message}`);
+        }
         const unsigned = encodeUnsignedMessage(
           networkID,
           blockchainID,
