@@ -599,6 +599,61 @@ describe('Warp from the C-chain to an L1', () => {
     assert.equal(bad.body.error.code, -32000);
     assert.match(bad.body.error.message, /^couldn't unmarshal an argument.*invalid nodeID/);
   });
+
+  it("has the L1's validators sign a ValidatorUptime message up to the uptime they saw", async () => {
+    const url = `${net.url}/ext/bc/${l1Id}/validators`;
+    const [v] = (await call(url, 'validators.getCurrentValidators', { nodeIDs: [nodes[0].nodeID] }))
+      .validators;
+    assert.ok(v.uptimeSeconds >= 2, `uptime ${v.uptimeSeconds}`);
+    /** subnet-evm's off-chain ValidatorUptime in an AddressedCall with an empty source, from the L1. */
+    const uptimeMessage = (validationID: string, seconds: bigint, source = Buffer.alloc(0)) => {
+      const inner = Buffer.alloc(46);
+      Buffer.from(utils.base58check.decode(validationID)).copy(inner, 6);
+      inner.writeBigUInt64BE(seconds, 38);
+      const call = Buffer.concat([Buffer.alloc(6), Buffer.alloc(4), source, Buffer.alloc(4), inner]);
+      call.writeUInt32BE(1, 2);
+      call.writeUInt32BE(source.length, 6);
+      call.writeUInt32BE(inner.length, 10 + source.length);
+      const msg = Buffer.alloc(42 + call.length);
+      msg.writeUInt32BE(5, 2);
+      Buffer.from(utils.base58check.decode(l1Id)).copy(msg, 6);
+      msg.writeUInt32BE(call.length, 38);
+      call.copy(msg, 42);
+      return msg;
+    };
+    const aggregate = (msg: Buffer) =>
+      fetch(`${net.facts.urls.data}/v1/signatureAggregator/fuji/aggregateSignatures`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: msg.toString('hex') }),
+      });
+    const proof = uptimeMessage(v.validationID, 2n);
+    const good = await aggregate(proof);
+    const body = (await good.json()) as any;
+    assert.equal(good.status, 201, JSON.stringify(body));
+    await verifyWithNoble(net, subnetId, proof, body.signedMessage);
+    // More uptime than any validator saw, an unknown validation, or a source address: refused.
+    const signatureRequest = async (msg: Buffer) =>
+      (
+        await rpc(`${net.url}/ext/acp118`, 'acp118.signatureRequest', {
+          message: msg.toString('hex'),
+          justification: '',
+        })
+      ).body.error?.message;
+    assert.match(
+      await signatureRequest(uptimeMessage(v.validationID, 10n ** 9n)),
+      /current uptime \d+ is less than queried uptime 1000000000/,
+    );
+    assert.match(
+      await signatureRequest(uptimeMessage(utils.base58check.encode(Buffer.alloc(32, 3)), 1n)),
+      /failed to get uptime/,
+    );
+    assert.match(
+      await signatureRequest(uptimeMessage(v.validationID, 1n, Buffer.alloc(20, 1))),
+      /source address should be empty/,
+    );
+    assert.equal((await aggregate(uptimeMessage(v.validationID, 10n ** 9n))).status, 503);
+  });
 });
 
 function compileEventAbi() {
