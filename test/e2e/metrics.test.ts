@@ -667,6 +667,8 @@ describe('GET /openapi.json and /docs', () => {
       '/v2/chains/{chainId}/metrics/{metric}',
       '/v2/chains/{chainId}/rollingWindowMetrics/{metric}',
       '/v2/health-check',
+      '/v2/icm/summary',
+      '/v2/icm/timeseries',
       '/v2/live-check',
       '/v2/networks/{network}/metrics/{metric}',
     ]);
@@ -680,6 +682,9 @@ describe('GET /openapi.json and /docs', () => {
       'getEvmChainRollingWindowMetrics',
     );
     assert.equal(doc.paths['/v2/networks/{network}/metrics/{metric}'].get.operationId, 'getStakingMetrics');
+    assert.equal(doc.paths['/v2/icm/timeseries'].get.operationId, 'getICMTimeseries');
+    assert.equal(doc.paths['/v2/icm/summary'].get.operationId, 'getICMSummary');
+    assert.deepEqual(doc.paths['/v2/icm/summary'].get.tags, ['Chain Metrics']);
     // The browsable page.
     const page = await fetch(`${metrics.url}/docs`);
     assert.equal(page.status, 200);

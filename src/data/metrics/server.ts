@@ -3,8 +3,10 @@
  * client address with compute units (429 with retry-after when spent). It serves the legacy
  * `GET /v1/avg_tps/{chainId}` and the `GET /v2/chains/{chainId}/metrics/{metric}` the public
  * SDKs call and their rolling windows (`GET /v2/chains/{chainId}/rollingWindowMetrics/{metric}`),
- * all read from the buckets the indexer maintains, and the chains it has metrics of
- * (`GET /v2/chains`, `GET /v2/chains/{chainId}`). Errors use the metrics body
+ * all read from the buckets the indexer maintains, the chains it has metrics of
+ * (`GET /v2/chains`, `GET /v2/chains/{chainId}`), staking metrics from the indexed stakers and ICM
+ * message counts (`GET /v2/icm/timeseries`, `GET /v2/icm/summary`) from the indexed messages.
+ * Errors use the metrics body
  * `{message: [..], error, statusCode}`.
  */
 import Fastify, {
@@ -41,6 +43,14 @@ import { createUuidPageTokens } from './page-tokens.js';
 import { METRICS, readSeries, type Metric } from './series.js';
 import { readRollingWindows, ROLLING_WINDOW_METRICS, type RollingWindowMetric } from './rolling-window.js';
 import { readStakingSeries, STAKING_METRICS, type StakingMetric } from './staking.js';
+import {
+  ICM_GROUP_BY,
+  icmSummaryOf,
+  readIcmSeries,
+  readIcmSummary,
+  type IcmCursor,
+  type IcmGroupBy,
+} from './icm.js';
 import { parseCb58Id, resolveNetwork } from '../networks.js';
 import type { NetworkIdentity } from '../../shared/networks.js';
 
@@ -102,6 +112,9 @@ const UNCHARGED = new Set([HEALTH_PATH, LIVE_PATH]);
 
 /** Served for 1 CU, as the reference marks them (`free`). */
 const FREE_PATHS = new Set(['/v2/chains', '/v2/chains/:chainId']);
+/** Marked `large` by the reference: 500 CU on the metrics scale, 25 times a `small` request. */
+const LARGE_PATHS = new Set<string>();
+const LARGE_PER_SMALL = 25;
 
 const MetricsChain = Type.Object({
   evmChainId: Type.Number(),
@@ -148,6 +161,42 @@ const StakingQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+const NetworkParam = StringEnum(['mainnet', 'fuji', 'testnet'] as const);
+const IcmFilterQuery = {
+  srcBlockchainId: Type.Optional(Type.String({ maxLength: 100 })),
+  destBlockchainId: Type.Optional(Type.String({ maxLength: 100 })),
+  groupBy: Type.Optional(StringEnum(ICM_GROUP_BY)),
+  network: Type.Optional(NetworkParam),
+};
+const IcmSeriesQuery = Type.Object(
+  {
+    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    timeInterval: Type.Optional(StringEnum(SPANS)),
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
+    ...IcmFilterQuery,
+  },
+  { additionalProperties: false },
+);
+const IcmSummaryQuery = Type.Object(IcmFilterQuery, { additionalProperties: false });
+const IcmPair = { srcBlockchainId: Type.String(), destBlockchainId: Type.String() };
+const IcmSeriesResponse = Type.Object({
+  nextPageToken: Type.Optional(Type.String()),
+  results: Type.Array(Type.Object({ value: Type.Number(), timestamp: Type.Integer(), ...IcmPair })),
+});
+const IcmSummaryResponse = Type.Object({
+  result: Type.Object({
+    lastHour: Type.Number(),
+    lastDay: Type.Number(),
+    lastWeek: Type.Number(),
+    lastMonth: Type.Number(),
+    last90Days: Type.Number(),
+    lastYear: Type.Number(),
+    allTime: Type.Number(),
+    ...IcmPair,
+  }),
+});
 const RollingWindowResponse = Type.Object({
   result: Type.Object({
     lastHour: Type.Number(),
@@ -238,10 +287,11 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   app.addHook('onRequest', async (request, reply) => {
     if (UNCHARGED.has(request.routeOptions.url ?? '') || isOpenApiPath(request.routeOptions.url)) return;
     // Its own callers in the shared usage table: the REST service meters `anon:<ip>` separately.
+    const route = request.routeOptions.url ?? '';
     const charge = limiter.charge(
       `metrics|anon:${request.ip}`,
       tier,
-      FREE_PATHS.has(request.routeOptions.url ?? '') ? 1 : cost,
+      FREE_PATHS.has(route) ? 1 : LARGE_PATHS.has(route) ? cost * LARGE_PER_SMALL : cost,
     );
     reply.header('ratelimit-limit', String(charge.limit));
     reply.header('ratelimit-remaining', String(charge.remaining));
@@ -523,6 +573,91 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       return {
         ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
         results: page.results,
+      };
+    },
+  );
+  /**
+   * The ICM routes' filters: blockchain ids checked (cb58, 32 bytes), at least one filter (the
+   * reference refuses a request without one), and whether the `network` keeps any indexed chain
+   * (this service indexes one network: the messages are all of it, or none).
+   */
+  async function icmFilter(q: Static<typeof IcmSummaryQuery>) {
+    if (q.srcBlockchainId === undefined && q.destBlockchainId === undefined && q.network === undefined)
+      throw new InvalidParameterError('one of srcBlockchainId, destBlockchainId or network is required');
+    const filter = {
+      source: q.srcBlockchainId === undefined ? undefined : parseCb58Id(q.srcBlockchainId, 'srcBlockchainId'),
+      destination:
+        q.destBlockchainId === undefined ? undefined : parseCb58Id(q.destBlockchainId, 'destBlockchainId'),
+    };
+    const want = q.network === undefined ? undefined : q.network === 'mainnet' ? 'mainnet' : 'testnet';
+    const kept =
+      want === undefined || (await chainRows().execute()).map(chainItem).some((c) => c.network === want);
+    return { filter, kept };
+  }
+
+  app.get(
+    '/v2/icm/timeseries',
+    {
+      schema: {
+        tags: ['Chain Metrics'],
+        operationId: 'getICMTimeseries',
+        summary: 'Get ICM timeseries metrics',
+        querystring: IcmSeriesQuery,
+        response: { 200: IcmSeriesResponse, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof IcmSeriesQuery>;
+      const { filter, kept } = await icmFilter(q);
+      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
+        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      const span: Span = q.timeInterval ?? 'day';
+      const scope = JSON.stringify([
+        'icm',
+        filter.source ?? null,
+        filter.destination ?? null,
+        q.groupBy ?? null,
+        q.network ?? null,
+        span,
+        q.startTimestamp ?? null,
+        q.endTimestamp ?? null,
+      ]);
+      const after = q.pageToken ? signedTokens.open<IcmCursor>(scope, q.pageToken) : undefined;
+      if (!kept) return { results: [] };
+      const page = await readIcmSeries(db, {
+        filter,
+        groupBy: q.groupBy as IcmGroupBy | undefined,
+        span,
+        from: q.startTimestamp,
+        to: q.endTimestamp,
+        after,
+        limit: q.pageSize,
+      });
+      return {
+        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
+        results: page.results,
+      };
+    },
+  );
+
+  app.get(
+    '/v2/icm/summary',
+    {
+      schema: {
+        tags: ['Chain Metrics'],
+        operationId: 'getICMSummary',
+        summary: 'Get ICM summary metrics',
+        querystring: IcmSummaryQuery,
+        response: { 200: IcmSummaryResponse, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof IcmSummaryQuery>;
+      const { filter, kept } = await icmFilter(q);
+      const nowSeconds = Math.floor(now() / 1000);
+      // A network without indexed chains has no messages: the same names, every count 0.
+      return {
+        result: kept ? await readIcmSummary(db, filter, nowSeconds) : icmSummaryOf([], filter, nowSeconds),
       };
     },
   );
