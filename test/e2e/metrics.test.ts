@@ -671,6 +671,7 @@ describe('GET /openapi.json and /docs', () => {
       '/v2/icm/timeseries',
       '/v2/live-check',
       '/v2/networks/{network}/metrics/{metric}',
+      '/v2/subnets/{subnetId}/validators:getAddresses',
     ]);
     assert.equal(doc.paths['/v2/chains/{chainId}/metrics/{metric}'].get.operationId, 'getEvmChainMetrics');
     assert.equal(doc.paths['/v2/chains'].get.operationId, 'listChains');
@@ -685,6 +686,9 @@ describe('GET /openapi.json and /docs', () => {
     assert.equal(doc.paths['/v2/icm/timeseries'].get.operationId, 'getICMTimeseries');
     assert.equal(doc.paths['/v2/icm/summary'].get.operationId, 'getICMSummary');
     assert.deepEqual(doc.paths['/v2/icm/summary'].get.tags, ['Chain Metrics']);
+    const validators = doc.paths['/v2/subnets/{subnetId}/validators:getAddresses'].get;
+    assert.equal(validators.operationId, 'getValidatorsByDateRange');
+    assert.deepEqual(validators.tags, ['Looking Glass']);
     // The browsable page.
     const page = await fetch(`${metrics.url}/docs`);
     assert.equal(page.status, 200);

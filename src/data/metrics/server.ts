@@ -51,6 +51,7 @@ import {
   type IcmCursor,
   type IcmGroupBy,
 } from './icm.js';
+import { readValidatorAddresses, type ValidatorAddressCursor } from './validator-addresses.js';
 import { parseCb58Id, resolveNetwork } from '../networks.js';
 import type { NetworkIdentity } from '../../shared/networks.js';
 
@@ -113,7 +114,8 @@ const UNCHARGED = new Set([HEALTH_PATH, LIVE_PATH]);
 /** Served for 1 CU, as the reference marks them (`free`). */
 const FREE_PATHS = new Set(['/v2/chains', '/v2/chains/:chainId']);
 /** Marked `large` by the reference: 500 CU on the metrics scale, 25 times a `small` request. */
-const LARGE_PATHS = new Set<string>();
+const VALIDATOR_ADDRESSES_PATH = '/v2/subnets/:subnetId/validators::getAddresses';
+const LARGE_PATHS = new Set<string>([VALIDATOR_ADDRESSES_PATH]);
 const LARGE_PER_SMALL = 25;
 
 const MetricsChain = Type.Object({
@@ -196,6 +198,21 @@ const IcmSummaryResponse = Type.Object({
     allTime: Type.Number(),
     ...IcmPair,
   }),
+});
+const ValidatorAddressesParams = Type.Object({ subnetId: Type.String({ maxLength: 100 }) });
+const ValidatorAddressesQuery = Type.Object(
+  {
+    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    pageSize: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }),
+    network: Type.Optional(NetworkParam),
+  },
+  { additionalProperties: false },
+);
+const ValidatorAddressesResponse = Type.Object({
+  nextPageToken: Type.Optional(Type.String()),
+  addresses: Type.Array(Type.Object({ addresses: Type.Array(Type.String()), sortKey: Type.String() })),
 });
 const RollingWindowResponse = Type.Object({
   result: Type.Object({
@@ -658,6 +675,47 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       // A network without indexed chains has no messages: the same names, every count 0.
       return {
         result: kept ? await readIcmSummary(db, filter, nowSeconds) : icmSummaryOf([], filter, nowSeconds),
+      };
+    },
+  );
+  app.get(
+    VALIDATOR_ADDRESSES_PATH,
+    {
+      schema: {
+        tags: ['Looking Glass'],
+        operationId: 'getValidatorsByDateRange',
+        summary: 'Get addresses running validators during a given time frame',
+        params: ValidatorAddressesParams,
+        querystring: ValidatorAddressesQuery,
+        response: { 200: ValidatorAddressesResponse, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const p = request.params as Static<typeof ValidatorAddressesParams>;
+      const q = request.query as Static<typeof ValidatorAddressesQuery>;
+      const subnetId = parseCb58Id(p.subnetId, 'subnetId');
+      // A local devnet answers as a test network, as the staking metrics do.
+      if (options.network && q.network !== undefined)
+        resolveNetwork(options.network, q.network === 'testnet' ? 'fuji' : q.network);
+      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
+        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      const scope = JSON.stringify([
+        'validators:getAddresses',
+        subnetId,
+        q.startTimestamp ?? null,
+        q.endTimestamp ?? null,
+      ]);
+      const after = q.pageToken ? signedTokens.open<ValidatorAddressCursor>(scope, q.pageToken) : undefined;
+      const page = await readValidatorAddresses(db, {
+        subnetId,
+        from: q.startTimestamp,
+        to: q.endTimestamp,
+        after,
+        limit: q.pageSize,
+      });
+      return {
+        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
+        addresses: page.addresses,
       };
     },
   );
