@@ -5,7 +5,9 @@
  * SDKs call and their rolling windows (`GET /v2/chains/{chainId}/rollingWindowMetrics/{metric}`),
  * all read from the buckets the indexer maintains, the chains it has metrics of
  * (`GET /v2/chains`, `GET /v2/chains/{chainId}`), staking metrics from the indexed stakers and ICM
- * message counts (`GET /v2/icm/timeseries`, `GET /v2/icm/summary`) from the indexed messages.
+ * message counts (`GET /v2/icm/timeseries`, `GET /v2/icm/summary`) from the indexed messages, and
+ * two Looking Glass lists: the addresses running validators during a time frame (from the
+ * stakers) and the BTC.b bridgers (from the token transfers).
  * Errors use the metrics body
  * `{message: [..], error, statusCode}`.
  */
@@ -52,6 +54,7 @@ import {
   type IcmGroupBy,
 } from './icm.js';
 import { readValidatorAddresses, type ValidatorAddressCursor } from './validator-addresses.js';
+import { readBtcbBridgers, type BtcbCursor } from './btcb-bridged.js';
 import { parseCb58Id, resolveNetwork } from '../networks.js';
 import type { NetworkIdentity } from '../../shared/networks.js';
 
@@ -115,7 +118,8 @@ const UNCHARGED = new Set([HEALTH_PATH, LIVE_PATH]);
 const FREE_PATHS = new Set(['/v2/chains', '/v2/chains/:chainId']);
 /** Marked `large` by the reference: 500 CU on the metrics scale, 25 times a `small` request. */
 const VALIDATOR_ADDRESSES_PATH = '/v2/subnets/:subnetId/validators::getAddresses';
-const LARGE_PATHS = new Set<string>([VALIDATOR_ADDRESSES_PATH]);
+const BTCB_PATH = '/v2/chains/43114/btcb/bridged::getAddresses';
+const LARGE_PATHS = new Set<string>([VALIDATOR_ADDRESSES_PATH, BTCB_PATH]);
 const LARGE_PER_SMALL = 25;
 
 const MetricsChain = Type.Object({
@@ -213,6 +217,18 @@ const ValidatorAddressesQuery = Type.Object(
 const ValidatorAddressesResponse = Type.Object({
   nextPageToken: Type.Optional(Type.String()),
   addresses: Type.Array(Type.Object({ addresses: Type.Array(Type.String()), sortKey: Type.String() })),
+});
+const BtcbQuery = Type.Object(
+  {
+    threshold: Type.String({ maxLength: 80 }),
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    pageSize: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }),
+  },
+  { additionalProperties: false },
+);
+const BtcbResponse = Type.Object({
+  nextPageToken: Type.Optional(Type.String()),
+  addresses: Type.Array(Type.Object({ address: Type.String(), sortKey: Type.String() })),
 });
 const RollingWindowResponse = Type.Object({
   result: Type.Object({
@@ -713,6 +729,33 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
         after,
         limit: q.pageSize,
       });
+      return {
+        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
+        addresses: page.addresses,
+      };
+    },
+  );
+  app.get(
+    BTCB_PATH,
+    {
+      schema: {
+        tags: ['Looking Glass'],
+        operationId: 'getAddressesByBtcbBridged',
+        summary: 'Get addresses by BTCb bridged balance',
+        querystring: BtcbQuery,
+        response: { 200: BtcbResponse, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof BtcbQuery>;
+      if (!/^\d+$/.test(q.threshold))
+        throw new InvalidParameterError(
+          `threshold must be a non-negative integer amount (satoshis), got "${q.threshold}"`,
+        );
+      const threshold = BigInt(q.threshold);
+      const scope = JSON.stringify(['btcb', threshold.toString()]);
+      const after = q.pageToken ? signedTokens.open<BtcbCursor>(scope, q.pageToken) : undefined;
+      const page = await readBtcbBridgers(db, { threshold, after, limit: q.pageSize });
       return {
         ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
         addresses: page.addresses,
