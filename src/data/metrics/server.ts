@@ -7,8 +7,7 @@
  * (`GET /v2/chains`, `GET /v2/chains/{chainId}`), staking metrics from the indexed stakers and ICM
  * message counts (`GET /v2/icm/timeseries`, `GET /v2/icm/summary`) from the indexed messages, and
  * two Looking Glass lists: the addresses running validators during a time frame (from the
- * stakers) and the BTC.b bridgers (from the token transfers).
- * Errors use the metrics body
+ * stakers) and the BTC.b bridgers (from the token transfers). Errors use the metrics body
  * `{message: [..], error, statusCode}`.
  */
 import Fastify, {
@@ -116,9 +115,9 @@ const UNCHARGED = new Set([HEALTH_PATH, LIVE_PATH]);
 
 /** Served for 1 CU, as the reference marks them (`free`). */
 const FREE_PATHS = new Set(['/v2/chains', '/v2/chains/:chainId']);
-/** Marked `large` by the reference: 500 CU on the metrics scale, 25 times a `small` request. */
 const VALIDATOR_ADDRESSES_PATH = '/v2/subnets/:subnetId/validators::getAddresses';
 const BTCB_PATH = '/v2/chains/43114/btcb/bridged::getAddresses';
+/** Marked `large` by the reference: 500 CU on the metrics scale, 25 times a `small` request. */
 const LARGE_PATHS = new Set<string>([VALIDATOR_ADDRESSES_PATH, BTCB_PATH]);
 const LARGE_PER_SMALL = 25;
 
