@@ -600,6 +600,23 @@ describe('GET /v2/chains and /v2/chains/{chainId}', () => {
   });
 });
 
+describe('GET /v2/chains/43114/btcb/bridged:getAddresses through chainkit', () => {
+  test('a devnet without the mainnet C-chain has no BTC.b bridgers; a threshold is required', async () => {
+    const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+    const pages = [];
+    for await (const page of await sdk.metrics.chains.listBTCbBridgersAboveThreshold(
+      { threshold: '0' },
+      { serverURL: metrics.url },
+    ))
+      pages.push(page.result);
+    assert.deepEqual(pages, [{ addresses: [] }]);
+    await assert.rejects(
+      sdk.metrics.chains.listBTCbBridgersAboveThreshold({ threshold: 'lots' }, { serverURL: metrics.url }),
+      (err: any) => err.constructor.name === 'BadRequestError' && err.statusCode === 400,
+    );
+  });
+});
+
 describe('GET /v2/health-check', () => {
   test('answers through chainkit, free of rate-limit charges', async () => {
     const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
@@ -663,12 +680,16 @@ describe('GET /openapi.json and /docs', () => {
     assert.deepEqual(Object.keys(doc.paths).sort(), [
       '/v1/avg_tps/{chainId}',
       '/v2/chains',
+      '/v2/chains/43114/btcb/bridged:getAddresses',
       '/v2/chains/{chainId}',
       '/v2/chains/{chainId}/metrics/{metric}',
       '/v2/chains/{chainId}/rollingWindowMetrics/{metric}',
       '/v2/health-check',
+      '/v2/icm/summary',
+      '/v2/icm/timeseries',
       '/v2/live-check',
       '/v2/networks/{network}/metrics/{metric}',
+      '/v2/subnets/{subnetId}/validators:getAddresses',
     ]);
     assert.equal(doc.paths['/v2/chains/{chainId}/metrics/{metric}'].get.operationId, 'getEvmChainMetrics');
     assert.equal(doc.paths['/v2/chains'].get.operationId, 'listChains');
@@ -680,6 +701,16 @@ describe('GET /openapi.json and /docs', () => {
       'getEvmChainRollingWindowMetrics',
     );
     assert.equal(doc.paths['/v2/networks/{network}/metrics/{metric}'].get.operationId, 'getStakingMetrics');
+    assert.equal(doc.paths['/v2/icm/timeseries'].get.operationId, 'getICMTimeseries');
+    assert.equal(doc.paths['/v2/icm/summary'].get.operationId, 'getICMSummary');
+    assert.deepEqual(doc.paths['/v2/icm/summary'].get.tags, ['Chain Metrics']);
+    assert.equal(
+      doc.paths['/v2/chains/43114/btcb/bridged:getAddresses'].get.operationId,
+      'getAddressesByBtcbBridged',
+    );
+    const validators = doc.paths['/v2/subnets/{subnetId}/validators:getAddresses'].get;
+    assert.equal(validators.operationId, 'getValidatorsByDateRange');
+    assert.deepEqual(validators.tags, ['Looking Glass']);
     // The browsable page.
     const page = await fetch(`${metrics.url}/docs`);
     assert.equal(page.status, 200);
