@@ -731,6 +731,10 @@ describe('ICM messages in the chain-data API', () => {
       assert.equal(fromL1.result.destBlockchainId, c.blockchainId);
       const none = await sdk.metrics.chains.getICMSummary({ network: 'mainnet' }, opts);
       assert.equal(none.result.allTime, 0);
+      // Without a filter: every message this service indexes (it indexes one network).
+      const unfiltered = await sdk.metrics.chains.getICMSummary({}, opts);
+      assert.deepEqual(unfiltered.result, summary.result);
+      assert.deepEqual(await walk({}), await walk({ network: 'fuji' }));
 
       // Bad input: 400 in the metrics error shape, through chainkit's error class too.
       const first = (await (
@@ -738,8 +742,6 @@ describe('ICM messages in the chain-data API', () => {
       ).json()) as any;
       assert.ok(first.nextPageToken);
       for (const query of [
-        'timeseries',
-        'summary',
         'timeseries?srcBlockchainId=notAnId',
         'summary?destBlockchainId=0x12',
         'timeseries?network=devnet',
@@ -758,7 +760,7 @@ describe('ICM messages in the chain-data API', () => {
         assert.ok(Array.isArray(body.message), query);
       }
       await assert.rejects(
-        sdk.metrics.chains.getICMTimeseries({}, opts),
+        sdk.metrics.chains.getICMTimeseries({ srcBlockchainId: 'notAnId' }, opts),
         (err: any) => err.constructor.name === 'BadRequestError' && err.statusCode === 400,
       );
       // Metered as the reference weighs them (small: 20 compute units).

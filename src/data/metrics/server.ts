@@ -609,13 +609,12 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     },
   );
   /**
-   * The ICM routes' filters: blockchain ids checked (cb58, 32 bytes), at least one filter (the
-   * reference refuses a request without one), and whether the `network` keeps any indexed chain
-   * (this service indexes one network: the messages are all of it, or none).
+   * The ICM routes' filters: blockchain ids checked (cb58, 32 bytes), and whether the `network`
+   * keeps any indexed chain (this service indexes one network: the messages are all of it, or
+   * none). Every filter is optional in the reference document; without one, every indexed
+   * message counts (the total of the one network served).
    */
   async function icmFilter(q: Static<typeof IcmSummaryQuery>) {
-    if (q.srcBlockchainId === undefined && q.destBlockchainId === undefined && q.network === undefined)
-      throw new InvalidParameterError('one of srcBlockchainId, destBlockchainId or network is required');
     const filter = {
       source: q.srcBlockchainId === undefined ? undefined : parseCb58Id(q.srcBlockchainId, 'srcBlockchainId'),
       destination:
