@@ -21,6 +21,7 @@ import { indexGenesis } from './genesis.js';
 import { createIndexReader, MAX_RANGE, type Container } from './index-reader.js';
 import { identifyNetwork, type IndexedNetwork } from './network.js';
 import { readContainerBlock } from './proposervm.js';
+import { checkParent, checkStoredChain, StoreChainMismatchError } from './continuity.js';
 
 export interface PrimaryIndexerConfig {
   db: Kysely<DataSchema>;
@@ -94,6 +95,14 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
   const pollMs = config.pollMs ?? 25;
   const network = await identifyNode(config);
   await checkStoreNetwork(db, network);
+  for (const s of SOURCES)
+    await checkStoredChain(
+      db,
+      createIndexReader(node, s.name),
+      s.chain,
+      s.chain === 'X' ? network.xChainID : network.pChainID,
+      await withRetry(() => readCheckpoint(db, s.name)),
+    );
   // The node answered: a health check made before the first poll must not read the heartbeats
   // of an earlier run as a stalled indexer.
   for (const s of SOURCES) await writeHeartbeat(db, s.name, Date.now());
@@ -189,12 +198,16 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
           staker: async (tx) => local.get(tx) ?? (await stakerFromStore(db, tx)),
           subnetValidatorTx: (nodeId, subnetId) => subnetValidatorFromStore(db, nodeId, subnetId),
         };
-        for (const c of containers) {
-          if (c.index !== next + containers.indexOf(c))
-            throw new Error(
-              `index ${source.name} returned position ${c.index}, expected ${next + containers.indexOf(c)}`,
-            );
-          await decodeBlock(ctx, c, readContainerBlock(source.chain, c.bytes), rows);
+        const blocks = containers.map((c) => readContainerBlock(source.chain, c.bytes));
+        const first = blocks[0]!.block;
+        await checkParent(db, source.chain, chainId, {
+          height: Number(first.height),
+          parentId: utils.base58check.encode(first.parentId),
+        });
+        for (const [i, c] of containers.entries()) {
+          if (c.index !== next + i)
+            throw new Error(`index ${source.name} returned position ${c.index}, expected ${next + i}`);
+          await decodeBlock(ctx, c, blocks[i]!, rows);
         }
         await withRetry(() => writeBatch(db, source.name, next, next + containers.length, rows), 3);
         beat();
@@ -203,6 +216,12 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
         failures = 0;
       } catch (err) {
         if (stopped) return;
+        if (err instanceof StoreChainMismatchError) {
+          // Retrying cannot help and writing would mix two chains: this source stops, its
+          // heartbeat with it, so the health check reports the indexer as failed.
+          logger?.error({ err, source: source.name }, 'indexing stopped');
+          return;
+        }
         ahead = undefined;
         failures++;
         const level = err instanceof CheckpointConflictError ? 'warn' : failures > 3 ? 'error' : 'warn';
