@@ -177,6 +177,7 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
           tier: access ? scaleTier(METRICS_PUBLISHED_TIER, access.tierScale) : undefined,
           logger,
           version: options.version,
+          network,
         });
     }
     await evmStarting;

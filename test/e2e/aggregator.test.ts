@@ -445,7 +445,8 @@ describe('signature aggregator', () => {
         ['fuji', utils.base58check.encode(new Uint8Array(20)), 400],
         // A CreateSubnetTx emits no Warp message.
         ['fuji', subnetId, 400],
-        // A removal's acknowledgement is a registration message this route does not build.
+        // A removal whose registration no Warp log of the manager chain holds (this test's L1
+        // messages are signed by hand) cannot be justified.
         ['fuji', txIds.removal, 400],
         ['fuji', utils.base58check.encode(sha256(new Uint8Array([7]))), 404],
         ['mainnet', txIds.convert, 404],

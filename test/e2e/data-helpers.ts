@@ -16,12 +16,21 @@ export interface Role {
   exited: Promise<number | null>;
 }
 
-/** Starts `flurry <args> --json` and resolves once it printed its ready line. */
+/**
+ * Starts `flurry <args> --json` and resolves once it printed its ready line. A role serving
+ * metrics gets a free port unless the test names one, so runs side by side never collide on the
+ * default 9701.
+ */
 export async function startRole(args: string[], logLevel = 'warn'): Promise<Role> {
-  const child = spawn(process.execPath, [BIN, ...args, '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FLURRY_LOG_LEVEL: logLevel },
-  });
+  const servesMetrics = (args[0] === 'api' || args[0] === 'start') && !args.includes('--metrics-port');
+  const child = spawn(
+    process.execPath,
+    [BIN, ...args, ...(servesMetrics ? ['--metrics-port', '0'] : []), '--json'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FLURRY_LOG_LEVEL: logLevel },
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

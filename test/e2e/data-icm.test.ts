@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Avalanche } from '@avalanche-sdk/chainkit';
+import { Glacier } from '@avalabs/glacier-sdk';
 import { utils } from '@avalabs/avalanchejs';
 import {
   decodeAbiParameters,
@@ -33,6 +34,8 @@ import {
   PRECOMPILES,
 } from './subnet-evm-helpers.js';
 import { convertToGenesisL1, packPredicate } from './warp-helpers.js';
+import { startMetricsService } from '../../src/data/metrics/server.js';
+import { call } from '../helpers/devnet.js';
 
 const L1_CHAIN_ID = 77_031;
 const C_CHAIN_ID = 43_112;
@@ -487,6 +490,60 @@ describe('ICM messages in the chain-data API', () => {
     );
   });
 
+  it('serves the same at the deprecated /v1/teleporter paths chainkit and glacier-sdk still call', async () => {
+    // chainkit data.teleporter.* (zod-validated against its Teleporter schemas) ...
+    // The Teleporter schemas name the contract teleporterContractAddress; every status parses.
+    for (const s of Object.values(sent)) {
+      const { icmContractAddress, ...viaIcm } = (await sdk.data.icm.get({ messageId: s.id }, at())) as any;
+      const { teleporterContractAddress, ...viaTeleporter } = (await sdk.data.teleporter.getTeleporterMessage(
+        { messageId: s.id },
+        at(),
+      )) as any;
+      assert.equal(teleporterContractAddress, getAddress(messenger));
+      assert.equal(icmContractAddress, getAddress(messenger));
+      assert.deepEqual(JSON.parse(JSON.stringify(viaTeleporter)), JSON.parse(JSON.stringify(viaIcm)));
+    }
+    const walked = await collectPages<any>(
+      await sdk.data.teleporter.listTeleporterMessages(
+        { pageSize: 2, sourceBlockchainId: c.blockchainId },
+        at(),
+      ),
+      'messages',
+    );
+    assert.deepEqual(walked.items.map((m) => m.messageId).sort(), [sent.a.id, sent.c.id, sent.e.id].sort());
+    const byAddress = await sdk.data.teleporter.listTeleporterMessagesByAddress(
+      { address: DROPBOX, pageSize: 100 },
+      at(),
+    );
+    assert.deepEqual(byAddress.messages.map((m: any) => m.messageId).sort(), [sent.c.id, sent.d.id].sort());
+    // ... and glacier-sdk's TeleporterService.
+    const glacier = new Glacier({ BASE: stack.api.url });
+    const one = await glacier.teleporter.getTeleporterMessage({ messageId: sent.b.id });
+    assert.equal((one as any).messageId, sent.b.id);
+    const list = await glacier.teleporter.listTeleporterMessages({ pageSize: 100, network: 'fuji' as any });
+    assert.equal(list.messages.length, Object.keys(sent).length);
+    // A page token of one path continues the same list at the other.
+    const first = await sdk.data.icm.listByAddress({ address: ewoq.address, pageSize: 2 }, at());
+    const rest = await glacier.teleporter.listTeleporterMessagesByAddress({
+      address: ewoq.address,
+      pageSize: 100,
+      pageToken: first.nextPageToken,
+    });
+    assert.equal(first.messages.length + rest.messages.length, Object.keys(sent).length);
+    const doc = (await (await fetch(`${stack.api.url}/openapi.json`)).json()) as any;
+    for (const [path, operationId] of [
+      ['/v1/teleporter/messages/{messageId}', 'getTeleporterMessage'],
+      ['/v1/teleporter/messages', 'listTeleporterMessages'],
+      ['/v1/teleporter/addresses/{address}/messages', 'listTeleporterMessagesByAddress'],
+    ]) {
+      assert.equal(doc.paths[path].get.operationId, operationId);
+      assert.equal(doc.paths[path].get.deprecated, true);
+    }
+    const bad = await fetch(`${stack.api.url}/v1/teleporter/messages/xyz`);
+    assert.equal(bad.status, 400);
+    assert.equal(((await bad.json()) as any).statusCode, 400);
+  });
+
   it('answers bad input with 400 and an unknown message with 404', async () => {
     const first = await (await fetch(`${stack.api.url}/v1/icm/messages?pageSize=1`)).json();
     const token = (first as any).nextPageToken as string;
@@ -517,6 +574,204 @@ describe('ICM messages in the chain-data API', () => {
       assert.equal(body.statusCode, status);
       assert.equal(typeof body.message, 'string');
       assert.equal(typeof body.error, 'string');
+    }
+  });
+
+  it('counts the messages in the metrics service: ICM time series and summary through chainkit', async () => {
+    // A day later, one more message from the C-chain (pending), so the series spans days.
+    await call(`${stack.devnet.url}/ext/bc/P`, 'platform.advanceTime', { seconds: 86_400 });
+    await send('f', c, l1, DROPBOX, toHex('a day later'));
+    await read(sent.f);
+    const metrics = await startMetricsService({ db: stack.database.db, host: '127.0.0.1', port: 0 });
+    try {
+      const opts = { serverURL: metrics.url };
+      // What the chains say: each message at its send's block time.
+      const msgs = await Promise.all(
+        Object.values(sent).map(async (s) => ({
+          src: s.from.blockchainId,
+          dst: s.to.blockchainId,
+          ts: Number((await s.from.client.getBlock({ blockNumber: s.receipt.blockNumber })).timestamp),
+        })),
+      );
+      const HOUR = 3600;
+      const DAY = 86_400;
+      const expected = (
+        span: number,
+        keep: (m: (typeof msgs)[number]) => boolean,
+        pair: (m: any) => string,
+      ) => {
+        const out = new Map<string, number>();
+        for (const m of msgs.filter(keep)) {
+          const k = `${m.ts - (m.ts % span)}|${pair(m)}`;
+          out.set(k, (out.get(k) ?? 0) + 1);
+        }
+        return out;
+      };
+      /** Every entry of a series, following nextPageToken (chainkit has no iterator for it). */
+      const walk = async (request: Record<string, unknown>) => {
+        const items: {
+          timestamp: number;
+          value: number;
+          srcBlockchainId: string;
+          destBlockchainId: string;
+        }[] = [];
+        let pages = 0;
+        let pageToken: string | undefined;
+        do {
+          const page = await sdk.metrics.chains.getICMTimeseries({ ...request, pageToken } as any, opts);
+          items.push(...page.results);
+          pages++;
+          pageToken = page.nextPageToken;
+        } while (pageToken);
+        return { items, pages };
+      };
+      const hours = msgs.map((m) => m.ts - (m.ts % HOUR));
+      const firstHour = Math.min(...hours);
+      const lastHour = Math.max(...hours);
+      assert.ok(lastHour - firstHour >= 24 * HOUR, 'the devnet clock moved the chains a day on');
+
+      // The whole network by pair, per hour, one entry a page: every hour from the first message's
+      // to the last's, newest first, each pair in each hour, values as the chains say.
+      const pairs = [`${c.blockchainId}|${l1.blockchainId}`, `${l1.blockchainId}|${c.blockchainId}`].sort();
+      const byPair = await walk({
+        network: 'fuji',
+        groupBy: 'srcBlockchainId,destBlockchainId',
+        timeInterval: 'hour',
+        pageSize: 7,
+      });
+      const want = expected(
+        HOUR,
+        () => true,
+        (m) => `${m.src}|${m.dst}`,
+      );
+      const wantEntries: string[] = [];
+      for (let h = lastHour; h >= firstHour; h -= HOUR)
+        for (const p of pairs) wantEntries.push(`${h}|${p}|${want.get(`${h}|${p}`) ?? 0}`);
+      assert.deepEqual(
+        byPair.items.map((i) => `${i.timestamp}|${i.srcBlockchainId}|${i.destBlockchainId}|${i.value}`),
+        wantEntries,
+      );
+      assert.equal(byPair.pages, Math.ceil(wantEntries.length / 7));
+      assert.equal(
+        byPair.items.reduce((s, i) => s + i.value, 0),
+        msgs.length,
+      );
+
+      // From the C-chain, all destinations together, per day (the default interval).
+      const fromC = await walk({ srcBlockchainId: c.blockchainId, pageSize: 1 });
+      const wantC = expected(
+        DAY,
+        (m) => m.src === c.blockchainId,
+        () => '',
+      );
+      const days = [...new Set(msgs.map((m) => m.ts - (m.ts % DAY)))].sort((x, y) => y - x);
+      const allDays: number[] = [];
+      for (let d = days[0]; d >= days[days.length - 1]; d -= DAY) allDays.push(d);
+      assert.deepEqual(
+        fromC.items,
+        allDays.map((d) => ({
+          timestamp: d,
+          value: wantC.get(`${d}|`) ?? 0,
+          srcBlockchainId: c.blockchainId,
+          destBlockchainId: 'all',
+        })),
+      );
+      assert.equal(fromC.pages, allDays.length);
+
+      // Into the C-chain, by source, a week at a time; a window of hours.
+      const toC = await walk({
+        destBlockchainId: c.blockchainId,
+        groupBy: 'srcBlockchainId',
+        timeInterval: 'week',
+      });
+      assert.deepEqual(
+        toC.items.map((i) => [i.srcBlockchainId, i.destBlockchainId]),
+        toC.items.map(() => [l1.blockchainId, c.blockchainId]),
+      );
+      assert.equal(
+        toC.items.reduce((s, i) => s + i.value, 0),
+        msgs.filter((m) => m.dst === c.blockchainId).length,
+      );
+      const window = await walk({
+        network: 'testnet',
+        timeInterval: 'hour',
+        startTimestamp: lastHour - 2 * HOUR,
+        endTimestamp: lastHour - 1,
+      });
+      assert.deepEqual(
+        window.items.map((i) => [i.timestamp, i.value]),
+        [lastHour - HOUR, lastHour - 2 * HOUR].map((t) => [t, hours.filter((h) => h === t).length]),
+      );
+      // A network without indexed chains has no messages.
+      assert.deepEqual(await walk({ network: 'mainnet' }), { items: [], pages: 1 });
+
+      // The summary: rolling windows of whole hours ending with the newest message's (the devnet
+      // clock runs a day ahead of the wall clock), and all time.
+      const summary = await sdk.metrics.chains.getICMSummary({ network: 'fuji' }, opts);
+      const since = (h: number) => msgs.filter((m) => m.ts >= lastHour - (h - 1) * HOUR).length;
+      assert.deepEqual(summary.result, {
+        lastHour: since(1),
+        lastDay: since(24),
+        lastWeek: since(168),
+        lastMonth: since(720),
+        last90Days: since(2160),
+        lastYear: since(8760),
+        allTime: msgs.length,
+        srcBlockchainId: 'all',
+        destBlockchainId: 'all',
+      });
+      assert.equal(summary.result.lastHour, 1, 'f alone in the last hour');
+      assert.equal(summary.result.lastWeek, 6);
+      const fromL1 = await sdk.metrics.chains.getICMSummary(
+        { srcBlockchainId: l1.blockchainId, destBlockchainId: c.blockchainId, groupBy: 'srcBlockchainId' },
+        opts,
+      );
+      assert.equal(fromL1.result.allTime, 2, 'b and d');
+      assert.equal(fromL1.result.srcBlockchainId, l1.blockchainId);
+      assert.equal(fromL1.result.destBlockchainId, c.blockchainId);
+      const none = await sdk.metrics.chains.getICMSummary({ network: 'mainnet' }, opts);
+      assert.equal(none.result.allTime, 0);
+      // Without a filter: every message this service indexes (it indexes one network).
+      const unfiltered = await sdk.metrics.chains.getICMSummary({}, opts);
+      assert.deepEqual(unfiltered.result, summary.result);
+      assert.deepEqual(await walk({}), await walk({ network: 'fuji' }));
+
+      // Bad input: 400 in the metrics error shape, through chainkit's error class too.
+      const first = (await (
+        await fetch(`${metrics.url}/v2/icm/timeseries?network=fuji&pageSize=1`)
+      ).json()) as any;
+      assert.ok(first.nextPageToken);
+      for (const query of [
+        'timeseries?srcBlockchainId=notAnId',
+        'summary?destBlockchainId=0x12',
+        'timeseries?network=devnet',
+        'timeseries?network=fuji&groupBy=chain',
+        'timeseries?network=fuji&timeInterval=year',
+        'timeseries?network=fuji&pageSize=0',
+        'timeseries?network=fuji&pageSize=2161',
+        'timeseries?network=fuji&pageToken=forged',
+        `timeseries?network=fuji&groupBy=srcBlockchainId&pageToken=${first.nextPageToken}`,
+        'timeseries?network=fuji&startTimestamp=10&endTimestamp=5',
+      ]) {
+        const res = await fetch(`${metrics.url}/v2/icm/${query}`);
+        const body = (await res.json()) as any;
+        assert.equal(res.status, 400, `${query}: ${JSON.stringify(body)}`);
+        assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode'], query);
+        assert.ok(Array.isArray(body.message), query);
+      }
+      await assert.rejects(
+        sdk.metrics.chains.getICMTimeseries({ srcBlockchainId: 'notAnId' }, opts),
+        (err: any) => err.constructor.name === 'BadRequestError' && err.statusCode === 400,
+      );
+      // Metered as the reference weighs them (small: 20 compute units).
+      const res = await fetch(`${metrics.url}/v2/icm/summary?network=fuji`);
+      const again = await fetch(`${metrics.url}/v2/icm/summary?network=fuji`);
+      assert.equal(
+        Number(res.headers.get('ratelimit-remaining')) - Number(again.headers.get('ratelimit-remaining')),
+        20,
+      );
+    } finally {
+      await metrics.close();
     }
   });
 });

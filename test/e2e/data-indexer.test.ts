@@ -227,7 +227,17 @@ describe('indexer as its own process', () => {
     const dataDir = tempDir('flurry-workers-');
     const database = await indexTo({ dataDir }, false);
     await database.close();
-    const api = await startRole(['api', '--workers', '2', '--data-dir', dataDir, '--data-port', '0']);
+    const api = await startRole([
+      'api',
+      '--workers',
+      '2',
+      '--data-dir',
+      dataDir,
+      '--data-port',
+      '0',
+      '--metrics-port',
+      '0',
+    ]);
     const workerPids = () =>
       execFileSync('pgrep', ['-P', String(api.child.pid)], { encoding: 'utf8' })
         .split('\n')
@@ -290,6 +300,8 @@ describe('indexer as its own process', () => {
         '--data-dir',
         dataDir,
         '--data-port',
+        '0',
+        '--metrics-port',
         '0',
         '--workers',
         '2',

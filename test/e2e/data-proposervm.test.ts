@@ -244,7 +244,17 @@ describe('chain-data blocks from a node whose index holds proposervm blocks', ()
     relay = await startRelay(net.url);
     const dataDir = tempDir('flurry-proposervm-');
     indexer = await startRole(['indexer', '--node-url', relay.url, '--data-dir', dataDir]);
-    api = await startRole(['api', '--node-url', relay.url, '--data-dir', dataDir, '--data-port', '0']);
+    api = await startRole([
+      'api',
+      '--node-url',
+      relay.url,
+      '--data-dir',
+      dataDir,
+      '--data-port',
+      '0',
+      '--metrics-port',
+      '0',
+    ]);
     data = api.facts.urls.data;
     sdk = new Avalanche({ network: 'fuji', enableTelemetry: false, retryConfig: { strategy: 'none' } });
 

@@ -991,6 +991,154 @@ describe('chain-data service over the primary network', () => {
     }
   });
 
+  it('serves the staking metrics of the metrics service as platform.getCurrentValidators counts them', async () => {
+    const metrics = net.facts.urls.metrics;
+    // A day later (the validators that end meanwhile are rewarded), so the series spans days.
+    await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: 86_400 });
+    await indexed();
+    const current = (await call(`${url}/ext/bc/P`, 'platform.getCurrentValidators', {})).validators as any[];
+    const expected = {
+      validatorCount: current.length,
+      validatorWeight: current.reduce((s, v) => s + Number(v.weight), 0),
+      delegatorCount: current.reduce((s, v) => s + Number(v.delegatorCount ?? 0), 0),
+      delegatorWeight: current.reduce((s, v) => s + Number(v.delegatorWeight ?? 0), 0),
+    };
+    const clock = Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000);
+    const today = clock - (clock % 86_400);
+    for (const [metric, value] of Object.entries(expected)) {
+      // Every day from the first stake to today, newest first, one per page: today's is the node's.
+      const days: { timestamp: number; value: number }[] = [];
+      for await (const page of await sdk.metrics.networks.getStakingMetrics(
+        { network: 'fuji', metric: metric as any, pageSize: 1 },
+        { serverURL: metrics },
+      ))
+        days.push(...page.result.results);
+      assert.equal(days[0].timestamp, today, metric);
+      assert.equal(days[0].value, value, metric);
+      assert.ok(days.length >= 2, 'the devnet clock has moved over a day since genesis');
+      for (let i = 1; i < days.length; i++) assert.equal(days[i].timestamp, days[i - 1].timestamp - 86_400);
+    }
+    // Filters: a window of days, another subnet (a subnet without primary stakers has none).
+    const window = await sdk.metrics.networks.getStakingMetrics(
+      { network: 'testnet', metric: 'validatorCount', startTimestamp: today, endTimestamp: today + 10 },
+      { serverURL: metrics },
+    );
+    assert.deepEqual(window.result.results, [{ timestamp: today, value: expected.validatorCount }]);
+    const other = await sdk.metrics.networks.getStakingMetrics(
+      { network: 'fuji', metric: 'validatorCount', subnetId: subnetId as any },
+      { serverURL: metrics },
+    );
+    assert.deepEqual(other.result.results, []);
+    for (const [path, status] of [
+      ['/v2/networks/mainnet/metrics/validatorCount', 404],
+      ['/v2/networks/devnet/metrics/validatorCount', 400],
+      ['/v2/networks/fuji/metrics/txCount', 400],
+      ['/v2/networks/fuji/metrics/validatorCount?subnetId=abc', 400],
+      ['/v2/networks/fuji/metrics/validatorCount?pageSize=0', 400],
+      ['/v2/networks/fuji/metrics/validatorCount?pageToken=forged', 400],
+      ['/v2/networks/fuji/metrics/validatorCount?startTimestamp=10&endTimestamp=5', 400],
+    ] as const) {
+      const res = await fetch(`${metrics}${path}`);
+      assert.equal(res.status, status, path);
+      const body = (await res.json()) as any;
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
+      assert.ok(Array.isArray(body.message));
+    }
+  });
+
+  it('lists the addresses running validators during a time frame, as the node reports its validators', async () => {
+    const metrics = net.facts.urls.metrics;
+    const primary = ctx.pBlockchainID;
+    await indexed();
+    const clock = Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000);
+    const walk = async (request: Record<string, unknown>) => {
+      const items: { addresses: string[]; sortKey: string }[] = [];
+      let pages = 0;
+      for await (const page of await sdk.metrics.subnets.getValidators(
+        { subnetId: primary, ...request } as any,
+        { serverURL: metrics },
+      )) {
+        items.push(...page.result.addresses);
+        pages++;
+      }
+      return { items, pages };
+    };
+    // Now: the node's current validators, each with the addresses its rewards go to, by start.
+    const current = ((await call(`${url}/ext/bc/P`, 'platform.getCurrentValidators', {})).validators as any[])
+      .filter((v) => v.validationRewardOwner)
+      .map((v) => ({
+        addresses: (v.validationRewardOwner.addresses as string[]).map((a) => a.replace(/^P-/, '')),
+        sortKey: String(v.startTime),
+        txID: v.txID as string,
+      }))
+      .sort((a, b) => Number(a.sortKey) - Number(b.sortKey) || (a.txID < b.txID ? -1 : 1))
+      .map(({ txID: _, ...entry }) => entry);
+    assert.ok(current.length >= 3);
+    const now = await walk({ startTimestamp: clock, endTimestamp: clock, pageSize: 1 });
+    assert.deepEqual(now.items, current);
+    assert.equal(now.pages, current.length);
+    assert.ok(current.some((e) => e.addresses.includes(bare(EWOQ_ADDR))));
+
+    // The first test validator's whole period (it has ended and been paid since): it is listed
+    // with its reward address; after its end it is not.
+    const v = await sdk.data.primaryNetwork.getValidatorDetails({ nodeId: validatorNode }, at());
+    const record = (v.result.validators as any[]).find((x) => x.txHash === validatorTx);
+    assert.ok(record);
+    const start = Number(record.startTimestamp);
+    const end = Number(record.endTimestamp);
+    const during = await walk({ startTimestamp: start, endTimestamp: end - 1 });
+    assert.ok(
+      during.items.some((e) => e.sortKey === String(start) && e.addresses.join() === bare(EWOQ_ADDR)),
+    );
+    const after = await walk({ startTimestamp: end });
+    assert.ok(!after.items.some((e) => e.sortKey === String(start)));
+    // Every validation ever, one page: sorted by start; the frame lists are all in it.
+    const all = await walk({});
+    assert.equal(all.pages, 1);
+    const keys = all.items.map((e) => Number(e.sortKey));
+    assert.deepEqual(
+      keys,
+      [...keys].sort((a, b) => a - b),
+    );
+    assert.ok(all.items.length >= current.length + 1);
+    // A subnet without rewarded validators names no addresses.
+    const l1 = await walk({ subnetId: subnetId });
+    assert.deepEqual(l1.items, []);
+
+    // Weighed `large` (25 small requests: 500 compute units), as the reference marks it.
+    const r1 = await fetch(`${metrics}/v2/subnets/${primary}/validators:getAddresses`);
+    const r2 = await fetch(`${metrics}/v2/subnets/${primary}/validators:getAddresses`);
+    assert.equal(
+      Number(r1.headers.get('ratelimit-remaining')) - Number(r2.headers.get('ratelimit-remaining')),
+      500,
+    );
+    const first = (await (
+      await fetch(`${metrics}/v2/subnets/${primary}/validators:getAddresses?pageSize=1`)
+    ).json()) as any;
+    assert.ok(first.nextPageToken);
+    for (const [query, status] of [
+      ['abc/validators:getAddresses', 400],
+      [`${primary}/validators:getAddresses?pageSize=0`, 400],
+      [`${primary}/validators:getAddresses?pageSize=5001`, 400],
+      [`${primary}/validators:getAddresses?pageToken=forged`, 400],
+      [`${primary}/validators:getAddresses?startTimestamp=5&pageToken=${first.nextPageToken}`, 400],
+      [`${primary}/validators:getAddresses?startTimestamp=10&endTimestamp=5`, 400],
+      [`${primary}/validators:getAddresses?network=devnet`, 400],
+      [`${primary}/validators:getAddresses?network=mainnet`, 404],
+    ] as const) {
+      const res = await fetch(`${metrics}/v2/subnets/${query}`);
+      const body = (await res.json()) as any;
+      assert.equal(res.status, status, `${query}: ${JSON.stringify(body)}`);
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode']);
+      assert.ok(Array.isArray(body.message));
+    }
+    const doc = (await (await fetch(`${metrics}/openapi.json`)).json()) as any;
+    assert.equal(
+      doc.paths['/v2/subnets/{subnetId}/validators:getAddresses'].get.operationId,
+      'getValidatorsByDateRange',
+    );
+  });
+
   it('answers bad input through the SDK error classes and raw HTTP in the documented shape', async () => {
     const r = await fetch(`${data}/v1/networks/fuji/blockchains/x-chain/utxos?pageSize=0`, {
       method: 'POST',

@@ -446,6 +446,128 @@ describe('GET /v2/chains/{chainId}/metrics/{metric} through chainkit', () => {
   });
 });
 
+describe('GET /v2/chains/{chainId}/rollingWindowMetrics/{metric} through chainkit', () => {
+  test('every metric over every window equals what the blocks say', async () => {
+    const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+    // Every transaction with its time, parties, gas and fee, from the chain.
+    const txs: {
+      ts: number;
+      from: string;
+      to: string;
+      gas: bigint;
+      price: bigint;
+      deployed: boolean;
+    }[] = [];
+    const head = Number(await pub.getBlockNumber());
+    for (let n = 1; n <= head; n++) {
+      const block = await pub.getBlock({ blockNumber: BigInt(n), includeTransactions: true });
+      for (const tx of block.transactions) {
+        const r = await pub.getTransactionReceipt({ hash: tx.hash });
+        txs.push({
+          ts: Number(block.timestamp),
+          from: tx.from.toLowerCase(),
+          to: (tx.to ?? r.contractAddress!).toLowerCase(),
+          gas: r.gasUsed,
+          price: r.effectiveGasPrice,
+          deployed: !!r.contractAddress,
+        });
+      }
+    }
+    const hourOf = (ts: number) => ts - (ts % 3600);
+    // The devnet clock is 41 days ahead of `now`: the newest indexed hour is the current one.
+    const current = Math.max(...txs.map((t) => hourOf(t.ts)));
+    const first = Math.min(...txs.map((t) => hourOf(t.ts)));
+    const windows = {
+      lastHour: 1,
+      lastDay: 24,
+      lastWeek: 168,
+      lastMonth: 720,
+      last90Days: 2160,
+      lastYear: 8760,
+      allTime: (current - first) / 3600 + 1,
+    };
+    const expected = (metric: string, hours: number) => {
+      const w = txs.filter((t) => t.ts >= current - (hours - 1) * 3600);
+      const seconds = hours * 3600;
+      const perSecond = new Map<number, { n: number; gas: bigint }>();
+      for (const t of w) {
+        const s = perSecond.get(t.ts) ?? { n: 0, gas: 0n };
+        perSecond.set(t.ts, { n: s.n + 1, gas: s.gas + t.gas });
+      }
+      const gas = w.reduce((s, t) => s + t.gas, 0n);
+      switch (metric) {
+        case 'txCount':
+          return w.length;
+        case 'gasUsed':
+          return Number(gas);
+        case 'avgTps':
+          return w.length / seconds;
+        case 'avgGps':
+          return Number(gas) / seconds;
+        case 'maxTps':
+          return Math.max(0, ...[...perSecond.values()].map((s) => s.n));
+        case 'maxGps':
+          return Math.max(0, ...[...perSecond.values()].map((s) => Number(s.gas)));
+        case 'avgGasPrice':
+          return w.length ? Number(w.reduce((s, t) => s + t.price, 0n) / BigInt(w.length)) / 1e9 : 0;
+        case 'maxGasPrice':
+          return Number(w.reduce((m, t) => (t.price > m ? t.price : m), 0n)) / 1e9;
+        case 'feesPaid':
+          return Number(w.reduce((s, t) => s + t.gas * t.price, 0n)) / 1e18;
+        case 'contracts':
+          return w.filter((t) => t.deployed).length;
+        case 'deployers':
+          return new Set(w.filter((t) => t.deployed).map((t) => t.from)).size;
+        case 'activeAddresses':
+          return new Set(w.flatMap((t) => [t.from, t.to])).size;
+        case 'activeSenders':
+          return new Set(w.map((t) => t.from)).size;
+      }
+      throw new Error(metric);
+    };
+    const metricsList = [
+      'gasUsed',
+      'txCount',
+      'avgGps',
+      'maxGps',
+      'avgTps',
+      'maxTps',
+      'avgGasPrice',
+      'maxGasPrice',
+      'feesPaid',
+      'contracts',
+      'deployers',
+      'activeAddresses',
+      'activeSenders',
+    ] as const;
+    for (const metric of metricsList) {
+      const { result } = await sdk.metrics.chains.getRollingWindowMetrics(
+        { chainId, metric },
+        { serverURL: metrics.url },
+      );
+      for (const [window, hours] of Object.entries(windows)) {
+        const got = (result as Record<string, number>)[window];
+        const want = expected(metric, hours);
+        assert.ok(
+          Math.abs(got - want) <= Math.abs(want) * 1e-12,
+          `${metric} ${window}: ${got}, expected ${want}`,
+        );
+      }
+    }
+    // The windows differ here: one transfer in the last month, all six in the last 90 days.
+    const count = await sdk.metrics.chains.getRollingWindowMetrics(
+      { chainId: stack.devnet.facts.chains.C.blockchainID, metric: 'txCount' },
+      { serverURL: metrics.url },
+    );
+    assert.equal(count.result.lastMonth, 1);
+    assert.equal(count.result.last90Days, txs.length);
+    const bad = await fetch(`${metrics.url}/v2/chains/${chainId}/rollingWindowMetrics/cumulativeTxCount`);
+    assert.equal(bad.status, 400);
+    assert.deepEqual(Object.keys((await bad.json()) as any).sort(), ['error', 'message', 'statusCode']);
+    assert.equal((await fetch(`${metrics.url}/v2/chains/999999/rollingWindowMetrics/txCount`)).status, 404);
+  });
+});
+
 describe('GET /v2/chains and /v2/chains/{chainId}', () => {
   test('list and get the indexed chains through chainkit, for 1 compute unit each', async () => {
     const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
@@ -478,6 +600,23 @@ describe('GET /v2/chains and /v2/chains/{chainId}', () => {
   });
 });
 
+describe('GET /v2/chains/43114/btcb/bridged:getAddresses through chainkit', () => {
+  test('a devnet without the mainnet C-chain has no BTC.b bridgers; a threshold is required', async () => {
+    const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+    const pages = [];
+    for await (const page of await sdk.metrics.chains.listBTCbBridgersAboveThreshold(
+      { threshold: '0' },
+      { serverURL: metrics.url },
+    ))
+      pages.push(page.result);
+    assert.deepEqual(pages, [{ addresses: [] }]);
+    await assert.rejects(
+      sdk.metrics.chains.listBTCbBridgersAboveThreshold({ threshold: 'lots' }, { serverURL: metrics.url }),
+      (err: any) => err.constructor.name === 'BadRequestError' && err.statusCode === 400,
+    );
+  });
+});
+
 describe('GET /v2/health-check', () => {
   test('answers through chainkit, free of rate-limit charges', async () => {
     const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
@@ -486,6 +625,26 @@ describe('GET /v2/health-check', () => {
     assert.deepEqual(health.details, { database: { status: 'up' } });
     const res = await fetch(`${metrics.url}/v2/health-check`);
     assert.equal(res.headers.get('ratelimit-remaining'), null);
+  });
+
+  test('GET /v2/live-check answers through chainkit without asking the store, free of charge', async () => {
+    const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+    const live = await sdk.metrics.liveCheck({ serverURL: metrics.url });
+    assert.deepEqual(JSON.parse(JSON.stringify(live)), { status: 'ok', info: {}, error: {}, details: {} });
+    const res = await fetch(`${metrics.url}/v2/live-check`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('ratelimit-remaining'), null);
+    // Alive while the store is gone (the health check says 503 then).
+    const database = await createDatabase({
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-metrics-')),
+    });
+    const app = await buildMetricsApp({ db: database.db, host: '127.0.0.1', port: 0 });
+    try {
+      await database.close();
+      assert.equal((await app.inject({ url: '/v2/live-check' })).statusCode, 200);
+    } finally {
+      await app.close();
+    }
   });
 
   test('is a 503 naming the database when the store cannot be read', async () => {
@@ -521,14 +680,37 @@ describe('GET /openapi.json and /docs', () => {
     assert.deepEqual(Object.keys(doc.paths).sort(), [
       '/v1/avg_tps/{chainId}',
       '/v2/chains',
+      '/v2/chains/43114/btcb/bridged:getAddresses',
       '/v2/chains/{chainId}',
       '/v2/chains/{chainId}/metrics/{metric}',
+      '/v2/chains/{chainId}/rollingWindowMetrics/{metric}',
       '/v2/health-check',
+      '/v2/icm/summary',
+      '/v2/icm/timeseries',
+      '/v2/live-check',
+      '/v2/networks/{network}/metrics/{metric}',
+      '/v2/subnets/{subnetId}/validators:getAddresses',
     ]);
     assert.equal(doc.paths['/v2/chains/{chainId}/metrics/{metric}'].get.operationId, 'getEvmChainMetrics');
     assert.equal(doc.paths['/v2/chains'].get.operationId, 'listChains');
     assert.equal(doc.paths['/v2/chains/{chainId}'].get.operationId, 'getChain');
     assert.equal(doc.paths['/v2/health-check'].get.operationId, 'metrics-health-check');
+    assert.equal(doc.paths['/v2/live-check'].get.operationId, 'metrics-live-check');
+    assert.equal(
+      doc.paths['/v2/chains/{chainId}/rollingWindowMetrics/{metric}'].get.operationId,
+      'getEvmChainRollingWindowMetrics',
+    );
+    assert.equal(doc.paths['/v2/networks/{network}/metrics/{metric}'].get.operationId, 'getStakingMetrics');
+    assert.equal(doc.paths['/v2/icm/timeseries'].get.operationId, 'getICMTimeseries');
+    assert.equal(doc.paths['/v2/icm/summary'].get.operationId, 'getICMSummary');
+    assert.deepEqual(doc.paths['/v2/icm/summary'].get.tags, ['Chain Metrics']);
+    assert.equal(
+      doc.paths['/v2/chains/43114/btcb/bridged:getAddresses'].get.operationId,
+      'getAddressesByBtcbBridged',
+    );
+    const validators = doc.paths['/v2/subnets/{subnetId}/validators:getAddresses'].get;
+    assert.equal(validators.operationId, 'getValidatorsByDateRange');
+    assert.deepEqual(validators.tags, ['Looking Glass']);
     // The browsable page.
     const page = await fetch(`${metrics.url}/docs`);
     assert.equal(page.status, 200);

@@ -231,7 +231,15 @@ describe('P-chain subnet and L1 operations', () => {
       height: 'proposed',
       subnetID: subnetId,
     });
-    assert.equal(Object.keys(set.validators).length, 2, 'the disabled validator left the set');
+    // As the reference: the disabled validator no longer signs, but its weight stays in the set,
+    // keyless, under the empty node id (so Warp quorums still count it).
+    assert.equal(set.validators[disabled.nodeID], undefined, 'the disabled validator left the set');
+    assert.deepEqual(set.validators[EMPTY_NODE], { publicKey: null, weight: '10' });
+    assert.equal(Object.keys(set.validators).length, 3);
+    const { height } = await pResult(net.url, 'platform.getHeight');
+    const all = (await pResult(net.url, 'platform.getAllValidatorsAt', { height })).validatorSets[subnetId];
+    assert.equal(all.totalWeight, '30');
+    assert.equal(all.validators.length, 2, 'the keyless weight is not a signer');
   });
 
   it('deactivates an L1 validator whose balance the continuous fee used up', async () => {
@@ -248,7 +256,36 @@ describe('P-chain subnet and L1 operations', () => {
       subnetID: subnetId,
     });
     assert.equal(set.validators[poor.nodeID], undefined, 'the validator that ran dry left the set');
-    assert.equal(Object.keys(set.validators).length, 1);
+    assert.deepEqual(set.validators[EMPTY_NODE], { publicKey: null, weight: '20' });
+    assert.equal(Object.keys(set.validators).length, 2);
+    // The one validator left active holds 10 of 30: its signature alone is no quorum.
+    const chainId = (await api.getBlockchains()).blockchains.find((b) => b.subnetID === subnetId)!.id;
+    const payload = registerPayload(
+      subnetId,
+      testNodeId(70),
+      blsKey('ops-new'),
+      (await now()) + 300n,
+      EWOQ_ADDR,
+      1n,
+    );
+    const message = signedWarp(
+      12345,
+      chainId,
+      utils.hexToBuffer('0x' + 'cd'.repeat(20)),
+      payload,
+      [blsKey('ops-1')],
+      new Uint8Array([1]),
+    );
+    await assert.rejects(
+      signAndIssue(
+        api,
+        pvm.newRegisterL1ValidatorTx(
+          { ...(await base()), balance: AVAX, blsSignature: blsKey('ops-new').pop, message },
+          ctx,
+        ),
+      ),
+      /insufficient weight: signed 10 of 30/,
+    );
   });
 
   it("removes a converted L1's legacy subnet validator and transfers its ownership, but adds no chain", async () => {

@@ -233,6 +233,17 @@ describe('Subnet-EVM chain', () => {
     assert.equal(await c.client.getBalance({ address: minted }), 1000n, 'initialMint at activation');
     const block0 = await c.client.getBlock({ blockNumber: 0n });
     assert.equal(block0.gasLimit, 15_000_000n);
+    // Subnet-EVM headers have no atomic-tx fields: its RPCMarshalHeader writes blockGasCost but not
+    // coreth's extDataHash/extDataGasUsed (nor blockExtraData).
+    for (const [method, params] of [
+      ['eth_getBlockByNumber', ['0x0', false]],
+      ['eth_getHeaderByNumber', ['0x0']],
+    ] as const) {
+      const { body } = await rpc(rpcUrl, method, params);
+      assert.equal(body.result.blockGasCost, '0x0', method);
+      for (const field of ['extDataHash', 'extDataGasUsed', 'blockExtraData'])
+        assert.equal(field in body.result, false, `${method} ${field}`);
+    }
 
     const { body: fee } = await rpc(rpcUrl, 'eth_feeConfig', ['latest']);
     assert.equal(fee.result.feeConfig.minBaseFee, 25_000_000_000);
@@ -247,6 +258,8 @@ describe('Subnet-EVM chain', () => {
       adminAddresses: [EWOQ_EVM.toLowerCase()],
     });
     assert.equal(cfg.result.upgrades.precompileUpgrades.length, 2);
+    // Go's omitempty: a false allowFeeRecipients is not written.
+    assert.equal('allowFeeRecipients' in cfg.result, false);
     assert.equal(cfg.result.upgrades.precompileUpgrades[0].txAllowListConfig.disable, true);
 
     for (const arg of [[], ['latest'], [upgradeAt - 1], ['0x' + (upgradeAt - 1).toString(16)]]) {

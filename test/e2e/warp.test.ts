@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { utils } from '@avalabs/avalanchejs';
-import { parseEventLogs, toHex, type Hex } from 'viem';
+import { encodeFunctionData, getContractAddress, parseAbi, parseEventLogs, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
@@ -27,6 +27,9 @@ import { convertToGenesisL1, packPredicate } from './warp-helpers.js';
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const ETHER = 10n ** 18n;
 const L1_CHAIN_ID = 77_002;
+const WARP_ABI = parseAbi([
+  'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
+]);
 
 const CONTRACTS = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
@@ -170,6 +173,28 @@ describe('Warp from the C-chain to an L1', () => {
       utils.base58check.encode(Buffer.from(messageID.slice(2), 'hex')),
     ]);
     assert.equal(body.result, '0x' + msg.toString('hex'));
+  });
+
+  it('charges sendWarpMessage 41,500 plus 8 gas per byte of its whole ABI input, as the reference', async () => {
+    const data = encodeFunctionData({
+      abi: parseAbi(['function sendWarpMessage(bytes payload) returns (bytes32)']),
+      functionName: 'sendWarpMessage',
+      args: [toHex('hello')],
+    });
+    const receipt = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.sendTransaction({
+        to: PRECOMPILES.warp as Hex,
+        data,
+        chain: l1.chain,
+        account: ewoq,
+      }),
+    });
+    assert.equal(receipt.status, 'success');
+    const bytes = Buffer.from(data.slice(2), 'hex');
+    const calldataGas = [...bytes].reduce((sum, b) => sum + (b === 0 ? 4n : 16n), 0n);
+    // The input after the selector: offset, length and the 5 bytes padded to a word (96 bytes).
+    assert.equal(bytes.length - 4, 96);
+    assert.equal(receipt.gasUsed, 21_000n + calldataGas + 41_500n + 8n * 96n);
   });
 
   it("aggregates the L1 validators' signatures through the data service", async () => {
@@ -385,6 +410,8 @@ describe('Warp from the C-chain to an L1', () => {
       code: -32000,
       message: 'header for hash not found',
     });
+    // A chain without upgrades shows an empty upgrade config, as Go's omitempty writes it.
+    assert.deepEqual((await rpc(l1Rpc, 'eth_getChainConfig', [])).body.result.upgrades, {});
     const atHead = await rpc(l1Rpc, 'eth_feeConfig', [{ blockHash: head.hash }]);
     assert.equal(atHead.body.result.feeConfig.gasLimit, 15_000_000);
     // A validator refuses a message that no contract sent.
@@ -434,6 +461,105 @@ describe('Warp from the C-chain to an L1', () => {
       justification: '',
     });
     assert.match(noJustification.body.error.message, /refusing to sign/);
+
+    // Delivered to the L1 (as a validator manager's completion step does), the P-chain's message
+    // reads as sent from the P-chain (zero id) by the zero address: its AddressedCall has an empty
+    // source, which the reference reads with common.BytesToAddress.
+    const accessList = [
+      {
+        address: PRECOMPILES.warp as Hex,
+        storageKeys: packPredicate(Buffer.from(body.signedMessage, 'hex')),
+      },
+    ];
+    const receipt = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.writeContract({
+        address: receiver,
+        abi: artifacts.Receiver.abi,
+        functionName: 'receiveMessage',
+        args: [0],
+        accessList,
+        chain: l1.chain,
+        account: ewoq,
+      } as any),
+    });
+    assert.equal(receipt.status, 'success');
+    const read = (functionName: string) =>
+      l1.client.readContract({ address: receiver, abi: artifacts.Receiver.abi, functionName } as any);
+    assert.equal(await read('lastSource'), toHex(new Uint8Array(32)));
+    assert.equal(await read('lastSender'), '0x0000000000000000000000000000000000000000');
+    assert.equal(await read('lastPayload'), '0x' + inner.toString('hex'));
+  });
+
+  it('reads an invalid predicate for the base gas alone and refuses an index above MaxInt32', async () => {
+    const data = (index: number) =>
+      encodeFunctionData({ abi: WARP_ABI, functionName: 'getVerifiedWarpMessage', args: [index] });
+    const gasUsed = async (bytes: Uint8Array) => {
+      const receipt = await l1.client.waitForTransactionReceipt({
+        hash: await l1.wallet.sendTransaction({
+          to: PRECOMPILES.warp as Hex,
+          data: data(0),
+          gas: 1_000_000n,
+          accessList: [{ address: PRECOMPILES.warp as Hex, storageKeys: packPredicate(bytes) }],
+          chain: l1.chain,
+          account: ewoq,
+        }),
+      });
+      assert.equal(receipt.status, 'success');
+      return receipt.gasUsed;
+    };
+    // A tampered signature: the predicate is present but fails, so reading it costs the base gas
+    // alone; reading the valid one of the same size adds 3,200 per 32-byte key it packs into.
+    const tampered = Buffer.from(signedMessage, 'hex');
+    tampered[tampered.length - 1] ^= 0x01;
+    const good = await gasUsed(Buffer.from(signedMessage, 'hex'));
+    const bad = await gasUsed(tampered);
+    assert.equal(good - bad, 3_200n * BigInt(packPredicate(tampered).length));
+    const call = (index: number) =>
+      rpc(`${net.url}/ext/bc/${l1Id}/rpc`, 'eth_call', [
+        { to: PRECOMPILES.warp, data: data(index) },
+        'latest',
+      ]);
+    assert.match((await call(2 ** 31)).body.error.message, /invalid index to specify warp message/);
+    const below = await call(2 ** 31 - 1);
+    assert.ok(below.body.result, JSON.stringify(below.body));
+  });
+
+  it("deploys a Nick's-method (keyless, pre-EIP-155) contract at one address on the C-chain and the L1", async () => {
+    // The reference admits an unprotected tx over RPC when it follows Nick's pattern (nonce 0,
+    // r = s), as TeleporterMessenger is deployed; this one is from subnet-evm's own tests.
+    const raw =
+      '0xf8a58085174876e800830186a08080b853604580600e600039806000f350fe7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf31ba02222222222222222222222222222222222222222222222222222222222222222a02222222222222222222222222222222222222222222222222222222222222222';
+    const deployer = '0x3fab184622dc19b6109349b94811493bf2a45362';
+    for (const side of [cc, l1]) {
+      await side.client.waitForTransactionReceipt({
+        hash: await side.wallet.sendTransaction({
+          to: deployer,
+          value: ETHER / 10n,
+          chain: side.chain,
+          account: ewoq,
+        }),
+      });
+      const hash = await side.client.sendRawTransaction({ serializedTransaction: raw });
+      const receipt = await side.client.waitForTransactionReceipt({ hash });
+      assert.equal(receipt.status, 'success');
+      assert.equal(receipt.from.toLowerCase(), deployer);
+      // The deterministic deployment proxy, at its address on every chain.
+      assert.equal(receipt.contractAddress, '0x4e59b44847b379578588920ca78fbf26c0b4956c');
+      assert.equal(
+        getContractAddress({ from: deployer, nonce: 0n }),
+        '0x4e59b44847b379578588920cA78FbF26c0B4956C',
+      );
+      assert.ok((await side.client.getCode({ address: receipt.contractAddress! }))!.length > 2);
+    }
+    // Other unprotected txs are still refused.
+    const other = await ewoq.signTransaction({
+      to: ewoq.address,
+      nonce: 0,
+      gas: 21_000n,
+      gasPrice: 100n * 10n ** 9n,
+    });
+    const { body } = await rpc(`${net.url}/ext/bc/${l1Id}/rpc`, 'eth_sendRawTransaction', [other]);
+    assert.equal(body.error.message, 'only replay-protected (EIP-155) transactions allowed over RPC');
   });
 
   it('lists the L1 validators with connection and uptime through the validators API', async () => {
@@ -472,6 +598,61 @@ describe('Warp from the C-chain to an L1', () => {
     const bad = await rpc(url, 'validators.getCurrentValidators', { nodeIDs: ['nope'] });
     assert.equal(bad.body.error.code, -32000);
     assert.match(bad.body.error.message, /^couldn't unmarshal an argument.*invalid nodeID/);
+  });
+
+  it("has the L1's validators sign a ValidatorUptime message up to the uptime they saw", async () => {
+    const url = `${net.url}/ext/bc/${l1Id}/validators`;
+    const [v] = (await call(url, 'validators.getCurrentValidators', { nodeIDs: [nodes[0].nodeID] }))
+      .validators;
+    assert.ok(v.uptimeSeconds >= 2, `uptime ${v.uptimeSeconds}`);
+    /** subnet-evm's off-chain ValidatorUptime in an AddressedCall with an empty source, from the L1. */
+    const uptimeMessage = (validationID: string, seconds: bigint, source = Buffer.alloc(0)) => {
+      const inner = Buffer.alloc(46);
+      Buffer.from(utils.base58check.decode(validationID)).copy(inner, 6);
+      inner.writeBigUInt64BE(seconds, 38);
+      const call = Buffer.concat([Buffer.alloc(6), Buffer.alloc(4), source, Buffer.alloc(4), inner]);
+      call.writeUInt32BE(1, 2);
+      call.writeUInt32BE(source.length, 6);
+      call.writeUInt32BE(inner.length, 10 + source.length);
+      const msg = Buffer.alloc(42 + call.length);
+      msg.writeUInt32BE(5, 2);
+      Buffer.from(utils.base58check.decode(l1Id)).copy(msg, 6);
+      msg.writeUInt32BE(call.length, 38);
+      call.copy(msg, 42);
+      return msg;
+    };
+    const aggregate = (msg: Buffer) =>
+      fetch(`${net.facts.urls.data}/v1/signatureAggregator/fuji/aggregateSignatures`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: msg.toString('hex') }),
+      });
+    const proof = uptimeMessage(v.validationID, 2n);
+    const good = await aggregate(proof);
+    const body = (await good.json()) as any;
+    assert.equal(good.status, 201, JSON.stringify(body));
+    await verifyWithNoble(net, subnetId, proof, body.signedMessage);
+    // More uptime than any validator saw, an unknown validation, or a source address: refused.
+    const signatureRequest = async (msg: Buffer) =>
+      (
+        await rpc(`${net.url}/ext/acp118`, 'acp118.signatureRequest', {
+          message: msg.toString('hex'),
+          justification: '',
+        })
+      ).body.error?.message;
+    assert.match(
+      await signatureRequest(uptimeMessage(v.validationID, 10n ** 9n)),
+      /current uptime \d+ is less than queried uptime 1000000000/,
+    );
+    assert.match(
+      await signatureRequest(uptimeMessage(utils.base58check.encode(Buffer.alloc(32, 3)), 1n)),
+      /failed to get uptime/,
+    );
+    assert.match(
+      await signatureRequest(uptimeMessage(v.validationID, 1n, Buffer.alloc(20, 1))),
+      /source address should be empty/,
+    );
+    assert.equal((await aggregate(uptimeMessage(v.validationID, 10n ** 9n))).status, 503);
   });
 });
 

@@ -53,9 +53,6 @@ export interface SignatureAggregator {
   aggregateTx(txID: string): Promise<AggregateResult>;
 }
 
-/** How long the P-chain tip read for the proposed height is reused. */
-const PROPOSED_HEIGHT_TTL_MS = 1_000;
-
 /** How long the peer list from info.peers is reused. */
 const PEERS_TTL_MS = 2_000;
 
@@ -83,13 +80,11 @@ export function createSignatureAggregator(options: SignatureAggregatorOptions): 
   let networkID: number | undefined;
 
   // "Proposed height": the reference takes a height that lags the tip by its proposer window;
-  // here the tip, re-read at most every PROPOSED_HEIGHT_TTL_MS.
-  let proposed: { at: number; height: bigint } | undefined;
+  // here the tip, read for every aggregation: the devnet's chains verify Warp messages at the tip,
+  // so a set that changed a moment ago (a validator just removed) must already be the one that
+  // signs, or the message would not verify where it is delivered.
   async function proposedHeight(): Promise<bigint> {
-    if (proposed && Date.now() - proposed.at < PROPOSED_HEIGHT_TTL_MS) return proposed.height;
-    const height = BigInt((await node('/ext/bc/P', 'platform.getHeight', {})).height);
-    proposed = { at: Date.now(), height };
-    return height;
+    return BigInt((await node('/ext/bc/P', 'platform.getHeight', {})).height);
   }
 
   async function subnetOfChain(chainId: string): Promise<string> {

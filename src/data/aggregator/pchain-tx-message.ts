@@ -6,7 +6,11 @@
  * - RegisterL1ValidatorTx → L1ValidatorRegistrationMessage{validationID, registered} (registered
  *   while the validation is current; once it is gone, not registered, justified by the
  *   registration message);
- * - SetL1ValidatorWeightTx → L1ValidatorWeightMessage{validationID, nonce, weight} of the tx.
+ * - SetL1ValidatorWeightTx → L1ValidatorWeightMessage{validationID, nonce, weight} of the tx;
+ *   of weight 0 (a removal), the acknowledgement the L1's manager waits for instead:
+ *   L1ValidatorRegistrationMessage{validationID, not registered}, justified by the conversion's
+ *   subnet id and index (an initial validator) or by the RegisterL1ValidatorMessage, found among
+ *   the manager chain's Warp logs as @avalanche-sdk/client's getRegistrationJustification finds it.
  *
  * Each is an AddressedCall with an empty source address from the P-chain (source chain id all
  * zeros), to be signed by the L1's validators (the set that verifies it on the L1).
@@ -66,7 +70,11 @@ const malformed = (what: string) =>
   new InvalidParameterError(`the transaction's warp message is malformed: ${what}`);
 
 /** The AddressedCall payload of the signed Warp message a tx carries (its L1's message). */
-function carriedPayload(signedWarp: Uint8Array): { sourceChainId: Uint8Array; payload: Uint8Array } {
+function carriedPayload(signedWarp: Uint8Array): {
+  sourceChainId: Uint8Array;
+  sourceAddress: Uint8Array;
+  payload: Uint8Array;
+} {
   const r = new ByteReader(signedWarp, malformed);
   r.take(2);
   r.take(4);
@@ -75,8 +83,8 @@ function carriedPayload(signedWarp: Uint8Array): { sourceChainId: Uint8Array; pa
   call.take(2);
   const type = Buffer.from(call.take(4)).readUInt32BE();
   if (type !== 1) throw new InvalidParameterError('the transaction carries no AddressedCall warp message');
-  call.sized();
-  return { sourceChainId, payload: call.sized() };
+  const sourceAddress = call.sized();
+  return { sourceChainId, sourceAddress, payload: call.sized() };
 }
 
 /** A protobuf `bytes` field (wire type 2). */
@@ -177,7 +185,7 @@ export async function pChainTxWarpRequest(
       };
     }
     case 'pvm.SetL1ValidatorWeightTx': {
-      const { sourceChainId, payload } = carriedPayload(tx.message.bytes);
+      const { sourceChainId, sourceAddress, payload } = carriedPayload(tx.message.bytes);
       const r = new ByteReader(payload, malformed);
       r.take(2);
       if (Buffer.from(r.take(4)).readUInt32BE() !== 3)
@@ -185,10 +193,22 @@ export async function pChainTxWarpRequest(
       const validationId = r.take(32);
       const nonce = Buffer.from(r.take(8)).readBigUInt64BE();
       const weight = Buffer.from(r.take(8)).readBigUInt64BE();
-      if (weight === 0n)
-        throw new InvalidParameterError(
-          `transaction ${txID} removes its validator (weight 0): its acknowledgement is an L1ValidatorRegistrationMessage this service does not build`,
-        );
+      if (weight === 0n) {
+        // The validation is gone: its L1 is the one this manager (chain and address) manages.
+        const subnet = await l1ManagedBy(node, sourceChainId, sourceAddress);
+        const justification =
+          conversionJustification(fromCb58(subnet), validationId) ??
+          (await registrationJustification(node, sourceChainId, validationId));
+        if (!justification)
+          throw new InvalidParameterError(
+            `transaction ${txID} removes validation ${toCb58(validationId)}, which is neither an initial validator of its L1 nor registered by a message in the Warp logs of chain ${toCb58(sourceChainId)}: its removal cannot be justified`,
+          );
+        return {
+          message: hex(pChainMessage(networkID, acp77(2, validationId, Buffer.from([0])))),
+          justification: hex(justification),
+          signingSubnetId: subnet,
+        };
+      }
       const subnet =
         (await currentValidation(node, validationId)) ?? (await subnetOfChain(node, sourceChainId));
       return {
@@ -212,4 +232,86 @@ async function subnetOfChain(node: NodeClient, chainId: Uint8Array): Promise<str
   const chain = blockchains.find((b) => b.id === id);
   if (!chain) throw new NotFoundError(`source blockchain not found for chain ID ${id}`);
   return chain.subnetID;
+}
+
+/** Most initial validators a conversion is searched for (the SDK searches 100). */
+const MAX_CONVERSION_VALIDATORS = 10_000;
+
+/**
+ * The justification of an initial validator's removal: protobuf field 1 {subnet_id, index} when
+ * `validationId` is sha256(subnetID ‖ index) for one of the conversion's validators.
+ */
+function conversionJustification(subnetId: Uint8Array, validationId: Uint8Array): Buffer | undefined {
+  const want = Buffer.from(validationId);
+  for (let index = 0; index < MAX_CONVERSION_VALIDATORS; index++) {
+    if (!want.equals(Buffer.from(sha256(Buffer.concat([subnetId, u32(index)]))))) continue;
+    const varint: number[] = [];
+    let n = index;
+    do {
+      varint.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+      n = Math.floor(n / 128);
+    } while (n > 0);
+    const inner = Buffer.concat([protoBytes(1, subnetId), Buffer.from([0x10, ...varint])]);
+    return protoBytes(1, inner);
+  }
+  return undefined;
+}
+
+/** keccak256("SendWarpMessage(address,bytes32,bytes)") of the Warp precompile. */
+const SEND_WARP_MESSAGE_TOPIC = '0x56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d';
+const WARP_PRECOMPILE = '0x0200000000000000000000000000000000000005';
+
+/**
+ * The justification of a registered validator's removal: protobuf field 2, the
+ * RegisterL1ValidatorMessage whose sha256 is `validationId`, read from the SendWarpMessage logs of
+ * the manager chain (when this node serves it).
+ */
+async function registrationJustification(
+  node: NodeClient,
+  chainId: Uint8Array,
+  validationId: Uint8Array,
+): Promise<Buffer | undefined> {
+  let logs: { data: string }[];
+  try {
+    logs = await node.call(`/ext/bc/${toCb58(chainId)}/rpc`, 'eth_getLogs', [
+      { fromBlock: '0x0', toBlock: 'latest', address: WARP_PRECOMPILE, topics: [SEND_WARP_MESSAGE_TOPIC] },
+    ]);
+  } catch {
+    return undefined;
+  }
+  const want = Buffer.from(validationId);
+  for (const log of logs) {
+    try {
+      // ABI `bytes`: offset, length, then the unsigned message.
+      const data = Buffer.from(log.data.slice(2), 'hex');
+      const unsigned = data.subarray(64, 64 + Number(data.readBigUInt64BE(56)));
+      const { payload } = carriedPayload(unsigned);
+      const p = Buffer.from(payload);
+      if (p.length > 6 && p.readUInt32BE(2) === 1 && want.equals(Buffer.from(sha256(p))))
+        return protoBytes(2, p);
+    } catch {
+      // Not an AddressedCall: some other contract's message.
+    }
+  }
+  return undefined;
+}
+
+/** The L1 whose validator manager is `address` on chain `chainId` (404 when none is). */
+async function l1ManagedBy(node: NodeClient, chainId: Uint8Array, address: Uint8Array): Promise<string> {
+  const { blockchains } = await node.call<{ blockchains: { subnetID: string }[] }>(
+    '/ext/bc/P',
+    'platform.getBlockchains',
+  );
+  const chain = toCb58(chainId);
+  const manager = '0x' + Buffer.from(address).toString('hex');
+  for (const subnetID of new Set(blockchains.map((b) => b.subnetID))) {
+    let info: { managerChainID: string; managerAddress: string | null };
+    try {
+      info = await node.call('/ext/bc/P', 'platform.getSubnet', { subnetID });
+    } catch {
+      continue; // the Primary Network is no subnet
+    }
+    if (info.managerChainID === chain && info.managerAddress?.toLowerCase() === manager) return subnetID;
+  }
+  throw new NotFoundError(`no L1 is managed by ${manager} on chain ${chain}`);
 }

@@ -20,8 +20,11 @@ export class NodeRpcError extends Error {
 
 export interface NodeClient {
   readonly url: string;
-  /** Calls `method` at `path` (e.g. `/ext/index/X/block`) with named params. */
-  call<T>(path: string, method: string, params?: Record<string, unknown>): Promise<T>;
+  /**
+   * Calls `method` at `path` (e.g. `/ext/index/X/block`) with named params (or positional ones,
+   * as the EVM endpoints take them).
+   */
+  call<T>(path: string, method: string, params?: Record<string, unknown> | unknown[]): Promise<T>;
 }
 
 export function createNodeClient(url: string, timeoutMs = 30_000): NodeClient {
@@ -29,7 +32,11 @@ export function createNodeClient(url: string, timeoutMs = 30_000): NodeClient {
   let id = 0;
   return {
     url: base,
-    async call<T>(path: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+    async call<T>(
+      path: string,
+      method: string,
+      params: Record<string, unknown> | unknown[] = {},
+    ): Promise<T> {
       let res: PostResult;
       try {
         res = await postJson(base + path, JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }), {

@@ -2,8 +2,12 @@
  * The metrics service: its own HTTP server (default port 9701), no authentication, metered per
  * client address with compute units (429 with retry-after when spent). It serves the legacy
  * `GET /v1/avg_tps/{chainId}` and the `GET /v2/chains/{chainId}/metrics/{metric}` the public
- * SDKs call, both read from the buckets the indexer maintains, and the chains it has metrics of
- * (`GET /v2/chains`, `GET /v2/chains/{chainId}`). Errors use the metrics body
+ * SDKs call and their rolling windows (`GET /v2/chains/{chainId}/rollingWindowMetrics/{metric}`),
+ * all read from the buckets the indexer maintains, the chains it has metrics of
+ * (`GET /v2/chains`, `GET /v2/chains/{chainId}`), staking metrics from the indexed stakers and ICM
+ * message counts (`GET /v2/icm/timeseries`, `GET /v2/icm/summary`) from the indexed messages, and
+ * two Looking Glass lists: the addresses running validators during a time frame (from the
+ * stakers) and the BTC.b bridgers (from the token transfers). Errors use the metrics body
  * `{message: [..], error, statusCode}`.
  */
 import Fastify, {
@@ -38,6 +42,20 @@ import { evmSource } from '../indexer/evm/write-batch.js';
 import { SPANS, type Span } from './buckets.js';
 import { createUuidPageTokens } from './page-tokens.js';
 import { METRICS, readSeries, type Metric } from './series.js';
+import { readRollingWindows, ROLLING_WINDOW_METRICS, type RollingWindowMetric } from './rolling-window.js';
+import { readStakingSeries, STAKING_METRICS, type StakingMetric } from './staking.js';
+import {
+  ICM_GROUP_BY,
+  icmSummaryOf,
+  readIcmSeries,
+  readIcmSummary,
+  type IcmCursor,
+  type IcmGroupBy,
+} from './icm.js';
+import { readValidatorAddresses, type ValidatorAddressCursor } from './validator-addresses.js';
+import { readBtcbBridgers, type BtcbCursor } from './btcb-bridged.js';
+import { parseCb58Id, resolveNetwork } from '../networks.js';
+import type { NetworkIdentity } from '../../shared/networks.js';
 
 /** The real metrics service's budget per client address. */
 export const METRICS_PUBLISHED_TIER = { cuPerMinute: 8000, cuPerDay: 1_200_000 };
@@ -56,6 +74,8 @@ export interface MetricsServiceOptions {
   logger?: Logger;
   /** Version named in the OpenAPI document. */
   version?: string;
+  /** The indexed network: which `{network}` the staking metrics answer (any, when not given). */
+  network?: NetworkIdentity;
 }
 
 export interface RunningMetricsService {
@@ -88,11 +108,18 @@ const HealthCheck = Type.Object({
   error: Type.Union([Indicators, Type.Null()]),
   details: Indicators,
 });
-/** Served free of charge, as the reference marks it (`x-execution-weight: free`). */
+/** Served free of charge, as the reference marks them (`x-execution-weight: free`). */
 const HEALTH_PATH = '/v2/health-check';
+const LIVE_PATH = '/v2/live-check';
+const UNCHARGED = new Set([HEALTH_PATH, LIVE_PATH]);
 
 /** Served for 1 CU, as the reference marks them (`free`). */
 const FREE_PATHS = new Set(['/v2/chains', '/v2/chains/:chainId']);
+const VALIDATOR_ADDRESSES_PATH = '/v2/subnets/:subnetId/validators::getAddresses';
+const BTCB_PATH = '/v2/chains/43114/btcb/bridged::getAddresses';
+/** Marked `large` by the reference: 500 CU on the metrics scale, 25 times a `small` request. */
+const LARGE_PATHS = new Set<string>([VALIDATOR_ADDRESSES_PATH, BTCB_PATH]);
+const LARGE_PER_SMALL = 25;
 
 const MetricsChain = Type.Object({
   evmChainId: Type.Number(),
@@ -128,6 +155,91 @@ const V2Query = Type.Object(
   { additionalProperties: false },
 );
 const V2Response = Type.Object({ nextPageToken: Type.Optional(Type.String()), results: Type.Array(Value) });
+const StakingParams = Type.Object({ network: Type.String(), metric: Type.String() });
+const StakingQuery = Type.Object(
+  {
+    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
+    subnetId: Type.String({ default: PRIMARY_NETWORK_ID, maxLength: 100 }),
+  },
+  { additionalProperties: false },
+);
+const NetworkParam = StringEnum(['mainnet', 'fuji', 'testnet'] as const);
+const IcmFilterQuery = {
+  srcBlockchainId: Type.Optional(Type.String({ maxLength: 100 })),
+  destBlockchainId: Type.Optional(Type.String({ maxLength: 100 })),
+  groupBy: Type.Optional(StringEnum(ICM_GROUP_BY)),
+  network: Type.Optional(NetworkParam),
+};
+const IcmSeriesQuery = Type.Object(
+  {
+    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    timeInterval: Type.Optional(StringEnum(SPANS)),
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
+    ...IcmFilterQuery,
+  },
+  { additionalProperties: false },
+);
+const IcmSummaryQuery = Type.Object(IcmFilterQuery, { additionalProperties: false });
+const IcmPair = { srcBlockchainId: Type.String(), destBlockchainId: Type.String() };
+const IcmSeriesResponse = Type.Object({
+  nextPageToken: Type.Optional(Type.String()),
+  results: Type.Array(Type.Object({ value: Type.Number(), timestamp: Type.Integer(), ...IcmPair })),
+});
+const IcmSummaryResponse = Type.Object({
+  result: Type.Object({
+    lastHour: Type.Number(),
+    lastDay: Type.Number(),
+    lastWeek: Type.Number(),
+    lastMonth: Type.Number(),
+    last90Days: Type.Number(),
+    lastYear: Type.Number(),
+    allTime: Type.Number(),
+    ...IcmPair,
+  }),
+});
+const ValidatorAddressesParams = Type.Object({ subnetId: Type.String({ maxLength: 100 }) });
+const ValidatorAddressesQuery = Type.Object(
+  {
+    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    pageSize: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }),
+    network: Type.Optional(NetworkParam),
+  },
+  { additionalProperties: false },
+);
+const ValidatorAddressesResponse = Type.Object({
+  nextPageToken: Type.Optional(Type.String()),
+  addresses: Type.Array(Type.Object({ addresses: Type.Array(Type.String()), sortKey: Type.String() })),
+});
+const BtcbQuery = Type.Object(
+  {
+    threshold: Type.String({ maxLength: 80 }),
+    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
+    pageSize: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }),
+  },
+  { additionalProperties: false },
+);
+const BtcbResponse = Type.Object({
+  nextPageToken: Type.Optional(Type.String()),
+  addresses: Type.Array(Type.Object({ address: Type.String(), sortKey: Type.String() })),
+});
+const RollingWindowResponse = Type.Object({
+  result: Type.Object({
+    lastHour: Type.Number(),
+    lastDay: Type.Number(),
+    lastWeek: Type.Number(),
+    lastMonth: Type.Number(),
+    last90Days: Type.Number(),
+    lastYear: Type.Number(),
+    allTime: Type.Number(),
+  }),
+});
 
 function body(statusCode: number, message: string) {
   return { message: [message], error: STATUS_TEXT[statusCode] ?? STATUS_TEXT[500], statusCode };
@@ -205,12 +317,13 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       'Metrics of on-chain activity of the indexed EVM chains (C-chain and Subnet-EVM L1s), computed from the indexer’s time buckets.',
   });
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url === HEALTH_PATH || isOpenApiPath(request.routeOptions.url)) return;
+    if (UNCHARGED.has(request.routeOptions.url ?? '') || isOpenApiPath(request.routeOptions.url)) return;
     // Its own callers in the shared usage table: the REST service meters `anon:<ip>` separately.
+    const route = request.routeOptions.url ?? '';
     const charge = limiter.charge(
       `metrics|anon:${request.ip}`,
       tier,
-      FREE_PATHS.has(request.routeOptions.url ?? '') ? 1 : cost,
+      FREE_PATHS.has(route) ? 1 : LARGE_PATHS.has(route) ? cost * LARGE_PER_SMALL : cost,
     );
     reply.header('ratelimit-limit', String(charge.limit));
     reply.header('ratelimit-remaining', String(charge.remaining));
@@ -328,6 +441,21 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     },
   );
 
+  // The reference's liveness probe (chainkit metrics.liveCheck): the process answers, nothing
+  // else is asked (the health check reads the store).
+  const liveCheck = {
+    tags: ['Health Check'],
+    operationId: 'metrics-live-check',
+    summary: 'Get the liveliness of the service',
+    response: { 200: HealthCheck },
+  };
+  app.get(LIVE_PATH, { schema: liveCheck }, async () => ({
+    status: 'ok' as const,
+    info: {},
+    error: {},
+    details: {},
+  }));
+
   app.get(
     '/v1/avg_tps/:chainId',
     {
@@ -403,6 +531,232 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       return {
         ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
         results: page.results,
+      };
+    },
+  );
+
+  app.get(
+    '/v2/chains/:chainId/rollingWindowMetrics/:metric',
+    {
+      schema: {
+        tags: ['Chain Metrics'],
+        operationId: 'getEvmChainRollingWindowMetrics',
+        summary: 'Get rolling window metrics for EVM chains',
+        params: V2Params,
+        response: { 200: RollingWindowResponse, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const p = request.params as Static<typeof V2Params>;
+      if (!(ROLLING_WINDOW_METRICS as readonly string[]).includes(p.metric))
+        throw new InvalidParameterError(`metric must be one of ${ROLLING_WINDOW_METRICS.join(', ')}`);
+      const { chain } = await chainOf(p.chainId);
+      const result = await readRollingWindows(
+        db,
+        chain,
+        p.metric as RollingWindowMetric,
+        Math.floor(now() / 1000),
+      );
+      return { result };
+    },
+  );
+
+  app.get(
+    '/v2/networks/:network/metrics/:metric',
+    {
+      schema: {
+        tags: ['Chain Metrics'],
+        operationId: 'getStakingMetrics',
+        summary: 'Get staking metrics for a given subnet',
+        params: StakingParams,
+        querystring: StakingQuery,
+        response: { 200: V2Response, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const p = request.params as Static<typeof StakingParams>;
+      const q = request.query as Static<typeof StakingQuery>;
+      if (!['mainnet', 'fuji', 'testnet'].includes(p.network))
+        throw new InvalidParameterError('network must be one of mainnet, fuji, testnet');
+      // A local devnet answers as a test network, as the chain-data service does.
+      if (options.network) resolveNetwork(options.network, p.network === 'testnet' ? 'fuji' : p.network);
+      if (!(STAKING_METRICS as readonly string[]).includes(p.metric))
+        throw new InvalidParameterError(`metric must be one of ${STAKING_METRICS.join(', ')}`);
+      const subnetId = parseCb58Id(q.subnetId, 'subnetId');
+      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
+        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      const scope = JSON.stringify([
+        'staking',
+        p.metric,
+        subnetId,
+        q.startTimestamp ?? null,
+        q.endTimestamp ?? null,
+      ]);
+      const before = q.pageToken ? signedTokens.open<number>(scope, q.pageToken) : undefined;
+      const page = await readStakingSeries(db, {
+        subnetId,
+        metric: p.metric as StakingMetric,
+        from: q.startTimestamp,
+        to: q.endTimestamp,
+        before,
+        limit: q.pageSize,
+        nowSeconds: Math.floor(now() / 1000),
+      });
+      return {
+        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
+        results: page.results,
+      };
+    },
+  );
+  /**
+   * The ICM routes' filters: blockchain ids checked (cb58, 32 bytes), and whether the `network`
+   * keeps any indexed chain (this service indexes one network: the messages are all of it, or
+   * none). Every filter is optional in the reference document; without one, every indexed
+   * message counts (the total of the one network served).
+   */
+  async function icmFilter(q: Static<typeof IcmSummaryQuery>) {
+    const filter = {
+      source: q.srcBlockchainId === undefined ? undefined : parseCb58Id(q.srcBlockchainId, 'srcBlockchainId'),
+      destination:
+        q.destBlockchainId === undefined ? undefined : parseCb58Id(q.destBlockchainId, 'destBlockchainId'),
+    };
+    const want = q.network === undefined ? undefined : q.network === 'mainnet' ? 'mainnet' : 'testnet';
+    const kept =
+      want === undefined || (await chainRows().execute()).map(chainItem).some((c) => c.network === want);
+    return { filter, kept };
+  }
+
+  app.get(
+    '/v2/icm/timeseries',
+    {
+      schema: {
+        tags: ['Chain Metrics'],
+        operationId: 'getICMTimeseries',
+        summary: 'Get ICM timeseries metrics',
+        querystring: IcmSeriesQuery,
+        response: { 200: IcmSeriesResponse, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof IcmSeriesQuery>;
+      const { filter, kept } = await icmFilter(q);
+      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
+        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      const span: Span = q.timeInterval ?? 'day';
+      const scope = JSON.stringify([
+        'icm',
+        filter.source ?? null,
+        filter.destination ?? null,
+        q.groupBy ?? null,
+        q.network ?? null,
+        span,
+        q.startTimestamp ?? null,
+        q.endTimestamp ?? null,
+      ]);
+      const after = q.pageToken ? signedTokens.open<IcmCursor>(scope, q.pageToken) : undefined;
+      if (!kept) return { results: [] };
+      const page = await readIcmSeries(db, {
+        filter,
+        groupBy: q.groupBy as IcmGroupBy | undefined,
+        span,
+        from: q.startTimestamp,
+        to: q.endTimestamp,
+        after,
+        limit: q.pageSize,
+      });
+      return {
+        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
+        results: page.results,
+      };
+    },
+  );
+
+  app.get(
+    '/v2/icm/summary',
+    {
+      schema: {
+        tags: ['Chain Metrics'],
+        operationId: 'getICMSummary',
+        summary: 'Get ICM summary metrics',
+        querystring: IcmSummaryQuery,
+        response: { 200: IcmSummaryResponse, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof IcmSummaryQuery>;
+      const { filter, kept } = await icmFilter(q);
+      const nowSeconds = Math.floor(now() / 1000);
+      // A network without indexed chains has no messages: the same names, every count 0.
+      return {
+        result: kept ? await readIcmSummary(db, filter, nowSeconds) : icmSummaryOf([], filter, nowSeconds),
+      };
+    },
+  );
+  app.get(
+    VALIDATOR_ADDRESSES_PATH,
+    {
+      schema: {
+        tags: ['Looking Glass'],
+        operationId: 'getValidatorsByDateRange',
+        summary: 'Get addresses running validators during a given time frame',
+        params: ValidatorAddressesParams,
+        querystring: ValidatorAddressesQuery,
+        response: { 200: ValidatorAddressesResponse, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const p = request.params as Static<typeof ValidatorAddressesParams>;
+      const q = request.query as Static<typeof ValidatorAddressesQuery>;
+      const subnetId = parseCb58Id(p.subnetId, 'subnetId');
+      // A local devnet answers as a test network, as the staking metrics do.
+      if (options.network && q.network !== undefined)
+        resolveNetwork(options.network, q.network === 'testnet' ? 'fuji' : q.network);
+      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
+        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      const scope = JSON.stringify([
+        'validators:getAddresses',
+        subnetId,
+        q.startTimestamp ?? null,
+        q.endTimestamp ?? null,
+      ]);
+      const after = q.pageToken ? signedTokens.open<ValidatorAddressCursor>(scope, q.pageToken) : undefined;
+      const page = await readValidatorAddresses(db, {
+        subnetId,
+        from: q.startTimestamp,
+        to: q.endTimestamp,
+        after,
+        limit: q.pageSize,
+      });
+      return {
+        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
+        addresses: page.addresses,
+      };
+    },
+  );
+  app.get(
+    BTCB_PATH,
+    {
+      schema: {
+        tags: ['Looking Glass'],
+        operationId: 'getAddressesByBtcbBridged',
+        summary: 'Get addresses by BTCb bridged balance',
+        querystring: BtcbQuery,
+        response: { 200: BtcbResponse, ...ERRORS },
+      },
+    },
+    async (request) => {
+      const q = request.query as Static<typeof BtcbQuery>;
+      if (!/^\d+$/.test(q.threshold))
+        throw new InvalidParameterError(
+          `threshold must be a non-negative integer amount (satoshis), got "${q.threshold}"`,
+        );
+      const threshold = BigInt(q.threshold);
+      const scope = JSON.stringify(['btcb', threshold.toString()]);
+      const after = q.pageToken ? signedTokens.open<BtcbCursor>(scope, q.pageToken) : undefined;
+      const page = await readBtcbBridgers(db, { threshold, after, limit: q.pageSize });
+      return {
+        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
+        addresses: page.addresses,
       };
     },
   );

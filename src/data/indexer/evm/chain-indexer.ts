@@ -13,6 +13,7 @@ import { decodeAtomicTxs, type AtomicNetwork, type AtomicRows } from './atomic-t
 import { decodeBlock, type DecodedBlock, type RawBlock } from './decode-block.js';
 import { fetchRange, type FetchCapabilities } from './fetch-range.js';
 import { EvmRpcClient } from './rpc-client.js';
+import { checkEvmParent, checkEvmStoredChain, EvmChainMismatchError } from './continuity.js';
 import { readContractInfo } from './token-info.js';
 import { evmSource, writeEvmBatch, type EvmBatch } from './write-batch.js';
 
@@ -115,6 +116,7 @@ export class EvmChainIndexer {
     for (const k of known) this.knownContracts.add(k.address);
     let next = await readCheckpoint(this.db, this.source);
     this.advanced(next - 1);
+    await this.checkStoredChain(next);
     let failures = 0;
     let pending: Promise<Prepared> | undefined;
     while (!this.stopped) {
@@ -139,12 +141,16 @@ export class EvmChainIndexer {
           pending = this.prepare(prepared.to + 1, Math.min(head, prepared.to + this.maxBlocks));
           pending.catch(() => {});
         }
+        const first = prepared.batch.blocks[0];
+        if (first) await checkEvmParent(this.db, chain, first.block);
         await writeEvmBatch(this.db, this.source, prepared.from, prepared.to + 1, prepared.batch);
         for (const c of prepared.batch.contracts) this.knownContracts.add(c.address);
         next = prepared.to + 1;
         this.advanced(prepared.to);
         failures = 0;
       } catch (err) {
+        // Another chain than the store's: retrying cannot help and writing would mix the two.
+        if (err instanceof EvmChainMismatchError) throw err;
         pending = undefined;
         failures++;
         log?.warn({ err, chain, next, failures }, 'EVM indexer: range failed, retrying');
@@ -153,6 +159,18 @@ export class EvmChainIndexer {
       }
     }
     await pending?.catch(() => {});
+  }
+
+  /** The start-up check of `continuity.ts`, retried while the node cannot answer it. */
+  private async checkStoredChain(next: number): Promise<void> {
+    for (let failures = 1; !this.stopped; failures++) {
+      try {
+        return await checkEvmStoredChain(this.db, this.rpc, this.chain.evmChainId, next);
+      } catch (err) {
+        if (err instanceof EvmChainMismatchError) throw err;
+        await this.sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
+      }
+    }
   }
 
   private async prepare(from: number, to: number): Promise<Prepared> {

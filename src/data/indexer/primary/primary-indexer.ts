@@ -21,6 +21,7 @@ import { hasGenesisBlock, indexGenesis } from './genesis.js';
 import { createIndexReader, MAX_RANGE, type Container } from './index-reader.js';
 import { identifyNetwork, type IndexedNetwork } from './network.js';
 import { readContainerBlock } from './proposervm.js';
+import { checkParent, checkStoredChain, StoreChainMismatchError } from './continuity.js';
 
 export interface PrimaryIndexerConfig {
   db: Kysely<DataSchema>;
@@ -94,6 +95,14 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
   const pollMs = config.pollMs ?? 25;
   const network = await identifyNode(config);
   await checkStoreNetwork(db, network);
+  for (const s of SOURCES)
+    await checkStoredChain(
+      db,
+      createIndexReader(node, s.name),
+      s.chain,
+      s.chain === 'X' ? network.xChainID : network.pChainID,
+      await withRetry(() => readCheckpoint(db, s.name)),
+    );
   // The node answered: a health check made before the first poll must not read the heartbeats
   // of an earlier run as a stalled indexer.
   for (const s of SOURCES) await writeHeartbeat(db, s.name, Date.now());
@@ -194,12 +203,16 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
             throw new Error(`index ${source.name} returned position ${c.index}, expected ${next + i}`);
           return readContainerBlock(source.chain, c.bytes);
         });
+        const first = reads[0]!.block;
+        await checkParent(db, source.chain, chainId, {
+          height: Number(first.height),
+          parentId: utils.base58check.encode(first.parentId),
+        });
         // An index that holds the genesis (a Flurry data dir indexed before the node left it out)
         // has it at position 0; its row comes from the genesis step (genesis.ts) unless absent.
-        const skipGenesis =
-          next === 0 && reads[0].block.height === 0n && (await hasGenesisBlock(db, chainId));
+        const skipGenesis = next === 0 && first.height === 0n && (await hasGenesisBlock(db, chainId));
         for (let i = skipGenesis ? 1 : 0; i < containers.length; i++)
-          await decodeBlock(ctx, containers[i], reads[i], rows);
+          await decodeBlock(ctx, containers[i]!, reads[i]!, rows);
         await withRetry(() => writeBatch(db, source.name, next, next + containers.length, rows), 3);
         beat();
         progress.set(source.name, next + containers.length);
@@ -207,6 +220,12 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
         failures = 0;
       } catch (err) {
         if (stopped) return;
+        if (err instanceof StoreChainMismatchError) {
+          // Retrying cannot help and writing would mix two chains: this source stops, its
+          // heartbeat with it, so the health check reports the indexer as failed.
+          logger?.error({ err, source: source.name }, 'indexing stopped');
+          return;
+        }
         ahead = undefined;
         failures++;
         const level = err instanceof CheckpointConflictError ? 'warn' : failures > 3 ? 'error' : 'warn';

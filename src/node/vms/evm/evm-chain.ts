@@ -371,8 +371,8 @@ export class EvmChain extends EventEmitter implements Chain {
       throw new EvmTxError('transaction type not supported: tx type 3 not supported by this pool');
     if (!tx.isSigned()) throw new EvmTxError('invalid transaction: not signed');
     const txChainId = (tx as any).chainId as bigint | undefined;
-    if (tx.type === 0 && !tx.supports(155 as any) && txChainId === undefined) {
-      // Pre-EIP-155 legacy transactions are refused, as the reference's default allows.
+    if (tx.type === 0 && !tx.supports(155 as any) && txChainId === undefined && !unprotectedAllowed(tx)) {
+      // Pre-EIP-155 legacy transactions are refused, but for those the reference's default allows.
       throw new EvmTxError('only replay-protected (EIP-155) transactions allowed over RPC');
     }
     if (txChainId !== undefined && txChainId !== BigInt(this.config.chainId)) {
@@ -804,4 +804,23 @@ export async function createEvmChain(ctx: ChainContext, config: EvmChainConfig):
   const chain = new EvmChain(ctx, config);
   await chain.open();
   return chain;
+}
+
+/**
+ * The reference's default `allow-unprotected-tx-hashes` (coreth and subnet-evm): the EIP-1820
+ * registry's keyless deployment.
+ */
+const ALLOWED_UNPROTECTED_TX_HASHES = new Set([
+  'fefb2da535e927b85fe68eb81cb2e4a5827c905f78381a01ef2322aa9b0aee8e',
+]);
+
+/**
+ * The unprotected transactions the reference admits over RPC by default (`UnprotectedAllowed`):
+ * a listed hash, or Nick's method — a keyless deployment whose signature is a made-up pattern
+ * (nonce 0, r = s), as TeleporterMessenger and the deterministic factories are deployed on
+ * every chain at one address.
+ */
+function unprotectedAllowed(tx: TypedTransaction): boolean {
+  if (ALLOWED_UNPROTECTED_TX_HASHES.has(Buffer.from(tx.hash()).toString('hex'))) return true;
+  return tx.nonce === 0n && tx.r !== undefined && tx.r === tx.s;
 }

@@ -23,7 +23,14 @@ import {
 import { splitReward } from './reward/calculator.js';
 import { writeGenesis } from './state/genesis.js';
 import { PlatformState, type ChainRecord, type StakerRecord } from './state/platform-state.js';
-import { executeTx, PRIMARY_NETWORK, type ChainIds, type ExecEnv, type Executed } from './txs/executor.js';
+import {
+  executeTx,
+  l1Weight,
+  PRIMARY_NETWORK,
+  type ChainIds,
+  type ExecEnv,
+  type Executed,
+} from './txs/executor.js';
 import { TxVerifyError } from './txs/utxo-kinds.js';
 import { PlatformMempool, type Waiting } from './mempool.js';
 
@@ -334,7 +341,7 @@ export class PlatformVM {
     );
     this.state.setValidatorFeeState(fee);
     for (const v of this.state.exhaustedL1Validators(fee.accrued)) {
-      this.state.validators.change(height, v.subnet, v.nodeId, -v.weight);
+      this.state.validators.moveL1(height, v.subnet, l1Weight(v), { ...l1Weight(v), active: false });
       this.state.putL1Validator({ ...v, endAccumulatedFee: 0n, status: 'inactive' });
     }
   }

@@ -213,7 +213,7 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     const block = chain.store.blockByNumber(n);
     if (!block) return null;
     const header = decodeHeader(block.header);
-    const out = headerJson(header, block.hash, block.bytes.length);
+    const out = headerJson(header, block.hash, block.bytes.length, chain.config.atomicTxs);
     // coreth serves the block's atomic txs (codec-encoded, as in the body) as `blockExtraData`.
     if (chain.config.atomicTxs) out.blockExtraData = h(blockExtData(block.bytes));
     const txs = chain.store.txsOfBlock(n);
@@ -260,7 +260,7 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
   function headerOnly(n: bigint): Record<string, unknown> | null {
     const block = chain.store.blockByNumber(n);
     if (!block) return null;
-    const out = headerJson(decodeHeader(block.header), block.hash, 0);
+    const out = headerJson(decodeHeader(block.header), block.hash, 0, chain.config.atomicTxs);
     delete out.size;
     delete out.uncles;
     return out;

@@ -170,7 +170,7 @@ export function createSubscriptionApi(chain: EvmChain): Record<string, EvmHandle
       if (kind === 'newHeads') {
         arity(params, 1);
         const fn = (b: AcceptedBlock) => {
-          const json = headerJson(b.header, b.hash, 0);
+          const json = headerJson(b.header, b.hash, 0, chain.config.atomicTxs);
           delete json.size;
           delete json.uncles;
           delete json.totalDifficulty;

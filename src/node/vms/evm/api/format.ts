@@ -1,7 +1,7 @@
 /**
  * geth's JSON shapes for blocks, transactions, receipts and logs (hex quantities without
- * leading zeros, 0x data), plus the C-chain header extras (`extDataHash`, `extDataGasUsed`,
- * `blockGasCost`) the reference adds.
+ * leading zeros, 0x data), plus the header extras the reference adds: `blockGasCost` on every
+ * Avalanche EVM, `extDataHash` and `extDataGasUsed` on coreth (the C-chain) only.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
@@ -13,8 +13,17 @@ import type { LogHexRow, StoredLog, StoredTx } from '../state/chain-store.js';
 export const q = (n: bigint | number): string => '0x' + BigInt(n).toString(16);
 export const h = (b: Uint8Array): string => bytesToHex(b);
 
-export function headerJson(header: EvmHeader, hash: Uint8Array, size: number): Record<string, unknown> {
-  return {
+/**
+ * `coreth`: the chain is the C-chain, whose headers carry its atomic txs' hash and gas. Subnet-EVM
+ * headers have no such fields, so its RPCMarshalHeader does not write them.
+ */
+export function headerJson(
+  header: EvmHeader,
+  hash: Uint8Array,
+  size: number,
+  coreth = true,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
     baseFeePerGas: q(header.baseFeePerGas),
     blobGasUsed: q(header.blobGasUsed),
     blockGasCost: q(header.blockGasCost),
@@ -42,6 +51,11 @@ export function headerJson(header: EvmHeader, hash: Uint8Array, size: number): R
     transactionsRoot: h(header.transactionsRoot),
     uncles: [],
   };
+  if (!coreth) {
+    delete out.extDataGasUsed;
+    delete out.extDataHash;
+  }
+  return out;
 }
 
 export function decodeStoredTx(common: Common, stored: StoredTx): TypedTransaction {

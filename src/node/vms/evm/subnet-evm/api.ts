@@ -32,12 +32,16 @@ function timestampParam(chain: SubnetEvmChain, params: unknown[]): number {
   return invalid(0, 'timestamp must be a number, a hex string or "latest"');
 }
 
+/**
+ * The reference's ChainConfigWithUpgradesJSON. Go's `omitempty` drops `allowFeeRecipients` when
+ * false and an empty `precompileUpgrades`, so a chain without upgrades shows `"upgrades": {}`.
+ */
 export function subnetChainConfigJson(chain: SubnetEvmChain): Record<string, unknown> {
   const g = chain.genesisConfig;
   return {
     chainId: g.chainId,
     feeConfig: feeConfigJson(g.feeConfig),
-    allowFeeRecipients: g.allowFeeRecipients,
+    ...(g.allowFeeRecipients ? { allowFeeRecipients: true } : {}),
     homesteadBlock: 0,
     eip150Block: 0,
     eip150Hash: '0x2086799aeebeae135c246c65021c82b4e15a2c451340993aacfd2751886514f0',
@@ -57,7 +61,7 @@ export function subnetChainConfigJson(chain: SubnetEvmChain): Record<string, unk
     etnaTimestamp: 0,
     fortunaTimestamp: 0,
     ...(lowercaseAddresses(g.precompileConfigs) as Record<string, unknown>),
-    upgrades: lowercaseAddresses(g.upgrades),
+    upgrades: g.upgrades.precompileUpgrades.length ? lowercaseAddresses(g.upgrades) : {},
   };
 }
 

@@ -98,10 +98,11 @@ export async function startSubnetEvmChain(
   await chain.open();
   const endpoint = mountEvmRoutes(ctx, chain, { unlocked: [] });
   endpoint.registerAll(createSubnetEvmApi(chain));
-  if (genesis.precompiles.some((m) => m.configKey === 'warpConfig'))
-    enableWarp(ctx, chain, endpoint, genesis.warp);
+  const warp = genesis.precompiles.some((m) => m.configKey === 'warpConfig')
+    ? enableWarp(ctx, chain, endpoint, genesis.warp)
+    : undefined;
   // Without the Warp precompile the chain still attests its accepted blocks.
-  else
+  if (!warp)
     ctx.warp.register(
       blockchainID,
       acceptedBlockRule((hash) => chain.store.numberOfHash(hash) !== undefined),
@@ -111,6 +112,12 @@ export async function startSubnetEvmChain(
     subnetValidators(ctx, subnetID).map((v) => v.nodeID),
   );
   uptime.start(connectivity);
+  // Its validators sign ValidatorUptime messages from this node's view of their uptime.
+  warp?.signUptimesFrom((validationID) => {
+    const id = toCb58(validationID);
+    const v = subnetValidators(ctx, subnetID).find((x) => x.validationID === id);
+    return v ? uptime.uptimeOf(v.nodeID).seconds : undefined;
+  });
   chain.once('close', () => uptime.stop());
   ctx.router.mountChain(chain.aliases, 'validators', {
     kind: 'avalanche',

@@ -62,6 +62,8 @@ export interface WarpConfig {
 
 export interface PredicateResult {
   readonly bytes: Uint8Array;
+  /** 32-byte storage keys the predicate packs into, which the reference charges for. */
+  readonly chunks: number;
   /** The message when it verified. */
   readonly message?: SignedWarpMessage;
   readonly error?: string;
@@ -85,9 +87,9 @@ export function warpPredicates(
       bytes = unpackPredicate(keys);
       const message = parseSignedMessage(bytes);
       verify(message);
-      out.push({ bytes, message });
+      out.push({ bytes, chunks: keys.length, message });
     } catch (err) {
-      out.push({ bytes, error: (err as Error).message });
+      out.push({ bytes, chunks: keys.length, error: (err as Error).message });
     }
   }
   return out;
@@ -104,9 +106,32 @@ export function attachWarpPredicates(vm: VM, verify: (m: SignedWarpMessage) => v
   });
 }
 
+/**
+ * Gas of reading a predicate: the base cost, plus its packed size (`PerWarpMessageChunk`, 3,200
+ * per 32-byte key before Granite, i.e. 100 per packed byte) only when it verified: the reference
+ * answers a missing or failed predicate after the base cost alone.
+ */
+function verifiedMessageCost(found: PredicateResult | undefined): bigint {
+  if (!found?.message) return GET_VERIFIED_WARP_MESSAGE_BASE_COST;
+  return GET_VERIFIED_WARP_MESSAGE_BASE_COST + GAS_COST_PER_WARP_MESSAGE_BYTE * 32n * BigInt(found.chunks);
+}
+
+/**
+ * go-ethereum's `common.BytesToAddress`, which the reference applies to an AddressedCall's source:
+ * the last 20 bytes, left-padded. The P-chain's ACP-77 messages have an empty source, which reads
+ * as the zero address (what validator manager contracts check for).
+ */
+function bytesToAddress(bytes: Uint8Array): Uint8Array {
+  if (bytes.length >= 20) return bytes.slice(bytes.length - 20);
+  const out = new Uint8Array(20);
+  out.set(bytes, 20 - bytes.length);
+  return out;
+}
+
 function predicateAt(call: PrecompileCall, args: Uint8Array): PredicateResult | undefined | 'bad-index' {
   const [index] = readWords(args, 1);
-  if (index >= 1n << 32n) return 'bad-index';
+  // The reference unpacks a uint32 and refuses any index above MaxInt32.
+  if (index > 0x7fff_ffffn) return 'bad-index';
   return predicatesByEvm.get(call._EVM as object)?.[Number(index)];
 }
 
@@ -135,10 +160,17 @@ export function warpPrecompile(options: WarpModuleOptions): SubnetPrecompileModu
         return success(GET_BLOCKCHAIN_ID_GAS_COST, blockchainID);
       },
       [selector('sendWarpMessage(bytes)')]: async (call, args) => {
-        const payload = readBytesArg(args, 0);
-        const cost = SEND_WARP_MESSAGE_GAS_COST + LOG_DATA_GAS * BigInt(payload.length);
+        // As the reference, 8 gas per byte of the whole ABI input (offset, length and padding
+        // included), charged before the input is unpacked.
+        const cost = SEND_WARP_MESSAGE_GAS_COST + LOG_DATA_GAS * BigInt(args.length);
         if (call.gasLimit < cost) return outOfGas(call);
         if (call.isStatic) return refuse(call, 'write protection');
+        let payload: Uint8Array;
+        try {
+          payload = readBytesArg(args, 0);
+        } catch (err) {
+          return refuse(call, `invalid sendWarpMessage input: ${(err as Error).message}`);
+        }
         const unsigned = encodeUnsignedMessage(
           networkID,
           blockchainID,
@@ -154,19 +186,16 @@ export function warpPrecompile(options: WarpModuleOptions): SubnetPrecompileModu
       },
       [selector('getVerifiedWarpMessage(uint32)')]: async (call, args) => {
         const found = predicateAt(call, args);
-        if (found === 'bad-index') return refuse(call, 'invalid message index');
-        const cost =
-          GET_VERIFIED_WARP_MESSAGE_BASE_COST +
-          GAS_COST_PER_WARP_MESSAGE_BYTE * BigInt(found?.bytes.length ?? 0);
+        if (found === 'bad-index') return refuse(call, 'invalid index to specify warp message');
+        const cost = verifiedMessageCost(found);
         if (call.gasLimit < cost) return outOfGas(call);
         const empty = concat(word(64n), boolWord(false), word(0n), word(0n), word(96n), word(0n));
         if (!found?.message) return success(cost, empty);
         const addressed = parseAddressedCall(found.message.unsigned.payload);
-        if (!addressed || addressed.sourceAddress.length !== 20)
-          return refuse(call, 'invalid warp message: payload is not an AddressedCall from an address');
+        if (!addressed) return refuse(call, 'cannot unpack addressed payload');
         const tuple = concat(
           found.message.unsigned.sourceChainID,
-          addressWord(addressed.sourceAddress),
+          addressWord(bytesToAddress(addressed.sourceAddress)),
           word(96n),
           abiBytes(addressed.payload),
         );
@@ -174,14 +203,12 @@ export function warpPrecompile(options: WarpModuleOptions): SubnetPrecompileModu
       },
       [selector('getVerifiedWarpBlockHash(uint32)')]: async (call, args) => {
         const found = predicateAt(call, args);
-        if (found === 'bad-index') return refuse(call, 'invalid message index');
-        const cost =
-          GET_VERIFIED_WARP_MESSAGE_BASE_COST +
-          GAS_COST_PER_WARP_MESSAGE_BYTE * BigInt(found?.bytes.length ?? 0);
+        if (found === 'bad-index') return refuse(call, 'invalid index to specify warp message');
+        const cost = verifiedMessageCost(found);
         if (call.gasLimit < cost) return outOfGas(call);
         if (!found?.message) return success(cost, concat(word(0n), word(0n), boolWord(false)));
         const hash = hashPayload(found.message.unsigned.payload);
-        if (!hash) return refuse(call, 'invalid warp message: payload is not a block hash');
+        if (!hash) return refuse(call, 'cannot unpack block hash payload');
         return success(cost, concat(found.message.unsigned.sourceChainID, hash, boolWord(true)));
       },
     }),

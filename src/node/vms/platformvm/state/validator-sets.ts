@@ -2,6 +2,10 @@
  * Validator weights per (subnet, node) now, and a per-height history of changes so the set at
  * any past height is the current set with later changes undone — a diff per changed validator
  * per block, never a full copy of the set.
+ *
+ * An L1 validator that is inactive (its balance ran out, or it was disabled) keeps its weight in
+ * the set, as the reference's does: not under its own node, which no longer signs, but under the
+ * empty node id without a key (`effectiveNodeID`), so Warp quorums still count it in the total.
  */
 import type { NodeDatabase } from '../../../storage/database.js';
 import { one } from './sql.js';
@@ -14,6 +18,17 @@ export interface ValidatorWeight {
 }
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+/** The reference's `ids.EmptyNodeID`, which holds the weight of an L1's inactive validators. */
+export const EMPTY_NODE_ID = new Uint8Array(20);
+
+/** An L1 validator's place in its L1's set. */
+export interface L1Weight {
+  readonly nodeId: Uint8Array;
+  readonly weight: bigint;
+  readonly publicKey: Uint8Array;
+  readonly active: boolean;
+}
 
 export class ValidatorSets {
   constructor(private readonly db: NodeDatabase) {}
@@ -59,6 +74,25 @@ export class ValidatorSets {
          ON CONFLICT(subnet, node_id) DO UPDATE SET weight = excluded.weight, pk = excluded.pk`,
       )
       .run(s, n, next.toString(), pk ? Buffer.from(pk) : null);
+  }
+
+  /**
+   * Replaces an L1 validator's weight `before` (undefined when it is new) with `after` (undefined
+   * when it leaves), each under its effective node: its own with its key while active, the empty
+   * node id without a key while inactive.
+   */
+  moveL1(
+    height: bigint,
+    subnet: Uint8Array,
+    before: L1Weight | undefined,
+    after: L1Weight | undefined,
+  ): void {
+    if (before && before.weight > 0n)
+      this.change(height, subnet, before.active ? before.nodeId : EMPTY_NODE_ID, -before.weight);
+    if (after && after.weight > 0n) {
+      if (after.active) this.change(height, subnet, after.nodeId, after.weight, after.publicKey);
+      else this.change(height, subnet, EMPTY_NODE_ID, after.weight);
+    }
   }
 
   /** The set of `subnet` after the block at `height` (the latest when `height` is undefined). */

@@ -24,7 +24,8 @@ import { authIndices, makeUtxo, ownersOf, packUtxo, unpackUtxo, type ParsedTx } 
 import type { PlatformConfig } from '../config.js';
 import { dimensionsToGas } from '../fees/dynamic-fee.js';
 import { potentialReward } from '../reward/calculator.js';
-import type { ChainRecord, PlatformState } from '../state/platform-state.js';
+import type { ChainRecord, L1ValidatorRecord, PlatformState } from '../state/platform-state.js';
+import type { L1Weight } from '../state/validator-sets.js';
 import {
   WarpError,
   parseAddressedCall,
@@ -759,7 +760,12 @@ function convertSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
           height: env.height,
           status: active ? 'active' : 'inactive',
         });
-        if (active) env.state.validators.change(env.height, subnetId, v.nodeId, v.weight, v.publicKey);
+        env.state.validators.moveL1(env.height, subnetId, undefined, {
+          nodeId: v.nodeId,
+          weight: v.weight,
+          publicKey: v.publicKey,
+          active,
+        });
       }
     },
   };
@@ -852,10 +858,19 @@ function registerL1ValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
         height: env.height,
         status: active ? 'active' : 'inactive',
       });
-      if (active)
-        env.state.validators.change(env.height, reg.subnetId, reg.nodeId, reg.weight, reg.blsPublicKey);
+      env.state.validators.moveL1(env.height, reg.subnetId, undefined, {
+        nodeId: reg.nodeId,
+        weight: reg.weight,
+        publicKey: reg.blsPublicKey,
+        active,
+      });
     },
   };
+}
+
+/** Where an L1 validator's weight sits in its L1's set now. */
+export function l1Weight(v: L1ValidatorRecord): L1Weight {
+  return { nodeId: v.nodeId, weight: v.weight, publicKey: v.publicKey, active: v.status === 'active' };
 }
 
 /** The remaining balance of an L1 validator, returned as a UTXO to its owner. */
@@ -888,7 +903,7 @@ function setL1ValidatorWeightTx(tx: ParsedTx, env: ExecEnv): Executed {
           env.state.addUtxo(
             makeRefund(env, tx.id, c.base.outputs.length, remainingBalance, v.remainingBalanceOwner),
           );
-        if (v.status === 'active') env.state.validators.change(env.height, v.subnet, v.nodeId, -v.weight);
+        env.state.validators.moveL1(env.height, v.subnet, l1Weight(v), undefined);
         env.state.putL1Validator({
           ...v,
           weight: 0n,
@@ -898,8 +913,7 @@ function setL1ValidatorWeightTx(tx: ParsedTx, env: ExecEnv): Executed {
         });
         return;
       }
-      if (v.status === 'active')
-        env.state.validators.change(env.height, v.subnet, v.nodeId, w.weight - v.weight);
+      env.state.validators.moveL1(env.height, v.subnet, l1Weight(v), { ...l1Weight(v), weight: w.weight });
       env.state.putL1Validator({ ...v, weight: w.weight, minNonce: w.nonce + 1n });
     },
   };
@@ -927,7 +941,7 @@ function increaseL1BalanceTx(tx: ParsedTx, env: ExecEnv): Executed {
           endAccumulatedFee: env.validatorFeeAccrued + balance,
           status: 'active',
         });
-        env.state.validators.change(env.height, v.subnet, v.nodeId, v.weight, v.publicKey);
+        env.state.validators.moveL1(env.height, v.subnet, l1Weight(v), { ...l1Weight(v), active: true });
       }
     },
   };
@@ -952,7 +966,7 @@ function disableL1ValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
         env.state.addUtxo(
           makeRefund(env, tx.id, c.base.outputs.length, remainingBalance, v.remainingBalanceOwner),
         );
-      if (v.status === 'active') env.state.validators.change(env.height, v.subnet, v.nodeId, -v.weight);
+      env.state.validators.moveL1(env.height, v.subnet, l1Weight(v), { ...l1Weight(v), active: false });
       env.state.putL1Validator({ ...v, endAccumulatedFee: 0n, status: 'inactive' });
     },
   };
