@@ -23,6 +23,7 @@ import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { EWOQ_ADDR, EWOQ_KEY, signAndIssue } from './pchain-helpers.js';
 import { waitAccepted } from './xchain-helpers.js';
+import { lastIndex } from './data-helpers.js';
 
 const AVAX = 1_000_000_000n;
 const HRP = 'fuji';
@@ -75,16 +76,19 @@ for (const store of ['sqlite', 'postgres'] as const) {
 
       /** Waits until the indexer holds everything X, P and C have accepted so far. */
       async function indexed(): Promise<void> {
-        const last = async (name: string) =>
-          Number(
-            (await call(`${url}/ext/index/${name}`, 'index.getLastAccepted', { encoding: 'hex' })).index,
-          );
+        const last = (name: string) => lastIndex(`${url}/ext/index/${name}`);
         const want = { X: await last('X/block'), P: await last('P/block') };
         const cHead = Number(BigInt(await call(`${url}/ext/bc/C/rpc`, 'eth_blockNumber', [])));
         for (let i = 0; i < 400; i++) {
           const health = (await (await fetch(`${data}/v1/health-check`)).json()) as any;
           const cp = health.details.indexer.checkpoints;
-          if (cp['X/block'] > want.X && cp['P/block'] > want.P && cp[`evm:${ctx.cBlockchainID}`] > cHead)
+          if (
+            (cp['X/block'] ?? 0) > want.X &&
+            (cp['P/block'] ?? 0) > want.P &&
+            cp['X/genesis-block'] > 0 &&
+            cp['P/genesis-block'] > 0 &&
+            cp[`evm:${ctx.cBlockchainID}`] > cHead
+          )
             return;
           await new Promise((r) => setTimeout(r, 25));
         }

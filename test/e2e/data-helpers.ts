@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { call } from '../helpers/devnet.js';
+import { rpc } from '../helpers/devnet.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/flurry.js');
 
@@ -43,16 +43,34 @@ export async function startRole(args: string[], logLevel = 'warn'): Promise<Role
 
 /** Waits until the indexer has read everything the node's X and P indexes hold right now. */
 export async function waitIndexed(nodeUrl: string, dataUrl: string): Promise<void> {
-  const last = async (name: string) =>
-    Number((await call(`${nodeUrl}/ext/index/${name}`, 'index.getLastAccepted', { encoding: 'hex' })).index);
+  const last = (name: string) => lastIndex(`${nodeUrl}/ext/index/${name}`);
   const want = { 'X/block': await last('X/block'), 'P/block': await last('P/block') };
   for (let i = 0; i < 400; i++) {
     const health = (await (await fetch(`${dataUrl}/v1/health-check`)).json()) as any;
     const cp = health.details.indexer.checkpoints;
-    if (cp['X/block'] > want['X/block'] && cp['P/block'] > want['P/block']) return;
+    // A source that has read nothing has no checkpoint yet (0); the genesis blocks, written last
+    // of what genesis created, say the genesis rows are in.
+    if (
+      (cp['X/block'] ?? 0) > want['X/block'] &&
+      (cp['P/block'] ?? 0) > want['P/block'] &&
+      cp['X/genesis-block'] > 0 &&
+      cp['P/genesis-block'] > 0
+    )
+      return;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error('the indexer did not catch up');
+}
+
+/**
+ * Position of an index's last container, -1 while it is empty (a fresh devnet's X and P block
+ * indexes are: no genesis block is indexed, as on the reference node).
+ */
+export async function lastIndex(indexUrl: string): Promise<number> {
+  const { body } = await rpc(indexUrl, 'index.getLastAccepted', { encoding: 'hex' });
+  if (body.error?.message === 'no containers have been accepted') return -1;
+  if (body.error) throw new Error(`index.getLastAccepted: ${body.error.message}`);
+  return Number(body.result.index);
 }
 
 /** Every item of a chainkit page iterator's `field`, and how many pages it took. */

@@ -13,7 +13,7 @@ import { avaxSerial, BigIntPr, Id, Int, TransferOutput, utils, Utxo } from '@ava
 import { sql } from 'kysely';
 import { createDatabase, type DataDatabase } from '../../src/data/store/database.js';
 import { call, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
-import { startRole, type Role } from './data-helpers.js';
+import { lastIndex, startRole, type Role } from './data-helpers.js';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import {
   amountOf,
@@ -130,11 +130,10 @@ describe('indexer as its own process', () => {
         new TransferOutput(new BigIntPr(change), owners([EWOQ_ADDR])),
       );
     }
-    const last = async (name: string) =>
-      Number((await call(`${url}/ext/index/${name}`, 'index.getLastAccepted', {})).index);
+    const last = (name: string) => lastIndex(`${url}/ext/index/${name}`);
     lastX = await last('X/block');
     lastP = await last('P/block');
-    assert.ok(lastX >= 120);
+    assert.ok(lastX >= 119, 'blocks 1 to 120 at positions 0 to 119 (the genesis is not indexed)');
     if (!pgSkip) cluster = await startPostgres();
   });
   after(async () => {
@@ -190,9 +189,10 @@ describe('indexer as its own process', () => {
           const b = await dump(crashed.db);
           assert.equal((a.transactions as unknown[]).length, 120);
           assert.deepEqual(
-            (a.checkpoints as [string, number][]).filter(([s]) => s.endsWith('/block')),
+            (a.checkpoints as [string, number][]).filter(([s]) => s === 'P/block' || s === 'X/block'),
             [
-              ['P/block', lastP + 1],
+              // An empty index (no P-chain block beyond the genesis, which is not indexed) is never read.
+              ...(lastP >= 0 ? [['P/block', lastP + 1]] : []),
               ['X/block', lastX + 1],
             ],
           );

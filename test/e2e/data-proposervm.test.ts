@@ -4,7 +4,8 @@
  * it, passing every request through unchanged except the X and P block indexes, whose containers
  * (unsigned proposervm blocks on the devnet) it unwraps and wraps again in every variant
  * AvalancheGo lays out (signed with a test certificate, unsigned, Granite, options around P-chain
- * commit blocks; the genesis P block left unwrapped, as the earliest blocks of a real P-chain are)
+ * commit blocks; the first P block left unwrapped, as the earliest blocks of a real P-chain are;
+ * neither index holds a genesis block, as no real node's does)
  * and names by their proposervm ids. `flurry indexer` and `flurry api` read the relay; through
  * @avalanche-sdk/chainkit the block routes must give the blocks the node itself names (inner ids,
  * heights, txs), the proposer details the relay wrapped in, and `nodes/{nodeId}/blocks` exactly
@@ -59,14 +60,10 @@ async function startRelay(nodeUrl: string) {
 
   /**
    * The chain's block in the node's container `c`: the devnet wraps every block container in an
-   * unsigned proposervm block (named by its id) but the genesis blocks, which it leaves plain.
+   * unsigned proposervm block, named by its id.
    */
   function nodeInner(c: any): Uint8Array {
     const raw = utils.hexToBuffer(c.bytes).slice(0, -4);
-    if (Number(c.index) === 0) {
-      assert.equal(c.id, cb58(sha256(raw)), 'the genesis container is the block itself');
-      return raw;
-    }
     const unwrapped = unwrapContainer(raw);
     assert.equal(c.id, unwrapped.id, 'the devnet names a container by its proposervm block id');
     return unwrapped.inner;
@@ -78,8 +75,11 @@ async function startRelay(nodeUrl: string) {
     const inner = nodeInner(c);
     const innerId = cb58(sha256(inner));
     const base = { index, innerId, innerSize: inner.length };
-    // The earliest P-chain block (genesis) precedes the proposervm fork: not wrapped.
-    if (chain === 'P' && index === 0) return { ...base, container: c };
+    // The earliest indexed P-chain block (height 1) precedes the proposervm fork: not wrapped.
+    if (chain === 'P' && index === 0) {
+      byProposerId.set(innerId, c.id);
+      return { ...base, container: { ...c, id: innerId, bytes: checkedHex(inner) } };
+    }
     // A proposervm block's parent is the previous proposervm block (the first one's, the inner
     // block's parent: the last block before the fork; an X block's parent id is at offset 6).
     const parentId = prev
@@ -315,6 +315,21 @@ describe('chain-data blocks from a node whose index holds proposervm blocks', ()
         ),
       ),
     );
+    // Two subnets: with the first P block left unwrapped, enough blocks for every wrapper kind.
+    pTxs.push(
+      await signAndIssue(
+        pApi,
+        pvm.newCreateSubnetTx(
+          {
+            feeState: await pApi.getFeeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: (await pApi.getUTXOs({ addresses: [ewoqP] })).utxos,
+            subnetOwners: [EWOQ_ADDR],
+          },
+          ctx,
+        ),
+      ),
+    );
     await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: 3600 });
     await waitIndexed(url, data);
   });
@@ -334,8 +349,20 @@ describe('chain-data blocks from a node whose index holds proposervm blocks', ()
         await sdk.data.primaryNetwork.blocks.listLatest({ blockchainId: chain, pageSize: 3 }, at()),
         'blocks',
       );
-      assert.equal(walked.items.length, wrapped.length);
+      // Every indexed block, and the genesis block, which no index holds (read from the chain).
+      assert.equal(walked.items.length, wrapped.length + 1);
       const byInnerId = new Map(wrapped.map((w) => [w.innerId, w]));
+      const genesisMethod = chain === 'p-chain' ? 'platform.getBlockByHeight' : 'avm.getBlockByHeight';
+      const genesisHex = (
+        await call(`${net.url}/ext/bc/${alias}`, genesisMethod, { height: 0, encoding: 'hex' })
+      ).block;
+      const genesisBytes = utils.hexToBuffer(genesisHex).slice(0, -4);
+      byInnerId.set(cb58(sha256(genesisBytes)), {
+        index: -1,
+        innerId: cb58(sha256(genesisBytes)),
+        innerSize: genesisBytes.length,
+        container: undefined as any,
+      });
       const method = chain === 'p-chain' ? 'platform.getBlockByHeight' : 'avm.getBlockByHeight';
       for (const b of walked.items) {
         const w = byInnerId.get(b.blockHash);
@@ -374,9 +401,10 @@ describe('chain-data blocks from a node whose index holds proposervm blocks', ()
       assert.ok(proposers.some((p) => p?.proposerNodeId === TEST_CERT_NODE_ID));
       assert.ok(proposers.some((p) => p && p.proposerTimestamp !== undefined && !p.proposerNodeId));
       if (chain === 'p-chain') {
-        assert.ok(
-          proposers.some((p) => p === undefined),
-          'the genesis P block is not wrapped',
+        assert.equal(
+          proposers.filter((p) => p === undefined).length,
+          2,
+          'the genesis and the first P block are not wrapped',
         );
         assert.ok(
           proposers.some((p) => p && p.proposerTimestamp === undefined),

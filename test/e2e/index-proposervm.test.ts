@@ -1,11 +1,12 @@
 /**
  * The node's block indexes hold proposervm blocks, as a real AvalancheGo node's do: through the
- * public index API, every X, P and C block container (but the X and P genesis blocks) parses as
- * an unsigned proposervm block around the block `getBlock` serves, chained to the previous
+ * public index API, every X, P and C block container parses as an unsigned proposervm block around the block `getBlock` serves, chained to the previous
  * container, carrying the block's time, the P-chain height it was built at
  * (`proposervm.getProposedHeight` before it) and the epoch `proposervm.getCurrentEpoch` names; the
  * P-chain's commit after a proposal block is an option; and the container id (the proposervm
- * block id) is what `getContainerByID`, `getIndex` and `isAccepted` take.
+ * block id) is what `getContainerByID`, `getIndex` and `isAccepted` take. No index holds a genesis
+ * block (as on the reference, none was accepted through consensus): position n is height n + 1,
+ * and the first container's parent is the genesis block.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -183,38 +184,42 @@ describe('proposervm blocks in the X, P and C block indexes', () => {
   const pHeightBefore = (time: bigint) =>
     pBlocks.filter((b) => b.time < time).reduce((h, b) => (b.height > h ? b.height : h), 0n);
 
-  it('wraps every P-chain block but the genesis, the commit after a proposal as an option', async () => {
+  /** The genesis block's id: the parent of the first container (the genesis is not indexed). */
+  async function genesisId(chain: 'X' | 'P'): Promise<string> {
+    const method = chain === 'X' ? 'avm.getBlockByHeight' : 'platform.getBlockByHeight';
+    const { block } = await call(`${url}/ext/bc/${chain}`, method, { height: 0, encoding: 'json' });
+    const path = `${url}/ext/index/${chain}/block`;
+    assert.deepEqual(await call(path, 'index.isAccepted', { id: block.id }), { isAccepted: false });
+    return block.id;
+  }
+
+  it('wraps every P-chain block, the commit after a proposal as an option', async () => {
     const list = await containers('P');
-    assert.ok(list.length >= 5, 'genesis, the validator, proposal, commit, time block');
-    const genesis = list[0];
-    assert.throws(() => unwrapContainer(genesis.bytes), 'the genesis block is not wrapped');
-    const genesisBlock = await call(`${url}/ext/bc/P`, 'platform.getBlockByHeight', {
-      height: 0,
-      encoding: 'hex',
-    });
-    assert.equal(genesis.bytes, genesisBlock.block);
+    assert.ok(list.length >= 4, 'the validator, proposal, commit, time block');
+    const genesis = await genesisId('P');
     const first = await currentEpoch('P');
     let options = 0;
     let previousType = -1;
     pBlocks = [];
     const wrapped: UnwrappedContainer[] = [];
-    for (const c of list.slice(1)) {
+    for (const c of list) {
       const w = unwrapContainer(c.bytes);
       wrapped.push(w);
       const { block } = await call(`${url}/ext/bc/P`, 'platform.getBlock', {
         blockID: w.innerId,
         encoding: 'json',
       });
-      assert.equal(String(block.height), c.index, 'the inner block is the P-chain block at that height');
+      assert.equal(block.height, Number(c.index) + 1, 'the inner block is the P-chain block at that height');
       if (block.time !== undefined) pBlocks.push({ height: BigInt(block.height), time: BigInt(block.time) });
     }
     pBlocks.unshift({ height: 0n, time: 0n });
-    for (let i = 1; i < list.length; i++) {
+    for (let i = 0; i < list.length; i++) {
       const c = list[i];
-      const w = wrapped[i - 1];
+      const w = wrapped[i];
+      const height = i + 1;
       assert.equal(c.id, w.id, 'the container id is the proposervm block id');
-      assert.equal(w.parentId, list[i - 1].id, 'the parent is the previous container');
-      const hex = await call(`${url}/ext/bc/P`, 'platform.getBlockByHeight', { height: i, encoding: 'hex' });
+      assert.equal(w.parentId, i === 0 ? genesis : list[i - 1].id, 'the parent is the previous container');
+      const hex = await call(`${url}/ext/bc/P`, 'platform.getBlockByHeight', { height, encoding: 'hex' });
       assert.deepEqual(Buffer.from(w.inner), Buffer.from(hex.block.slice(2, -8), 'hex'));
       const type = Buffer.from(w.inner).readUInt32BE(2);
       if (type === COMMIT || type === ABORT) {
@@ -227,7 +232,7 @@ describe('proposervm blocks in the X, P and C block indexes', () => {
           encoding: 'json',
         });
         assert.equal(BigInt(w.timestamp!), BigInt(block.time), 'the block time');
-        assert.equal(w.pChainHeight, BigInt(i - 1), 'built on the P-chain tip before it');
+        assert.equal(w.pChainHeight, BigInt(height - 1), 'built on the P-chain tip before it');
         checkEpoch(w, undefined, first);
         assert.equal(w.epoch!.pChainHeight, pHeightBefore(w.epoch!.startTime));
       }
@@ -239,27 +244,26 @@ describe('proposervm blocks in the X, P and C block indexes', () => {
     assert.ok(epochs.size >= 2, 'advanceTime moved the blocks into a later epoch');
   });
 
-  it('wraps every X-chain block but the genesis, at the P-chain height proposed when it was built', async () => {
+  it('wraps every X-chain block, at the P-chain height proposed when it was built', async () => {
     const list = await containers('X');
-    assert.equal(list.length, 4, 'genesis and three blocks');
-    const genesis = await call(`${url}/ext/bc/X`, 'avm.getBlockByHeight', { height: 0, encoding: 'hex' });
-    assert.equal(list[0].bytes, genesis.block);
-    assert.throws(() => unwrapContainer(list[0].bytes));
+    assert.equal(list.length, 3, 'three blocks (the genesis is not indexed)');
+    const genesis = await genesisId('X');
     const first = built.X.get(1)!.epoch;
-    for (let i = 1; i < list.length; i++) {
+    for (let i = 0; i < list.length; i++) {
       const c = list[i];
+      const height = i + 1;
       const w = unwrapContainer(c.bytes);
       assert.equal(c.id, w.id);
-      assert.equal(w.parentId, list[i - 1].id);
-      const hex = await call(`${url}/ext/bc/X`, 'avm.getBlockByHeight', { height: i, encoding: 'hex' });
+      assert.equal(w.parentId, i === 0 ? genesis : list[i - 1].id);
+      const hex = await call(`${url}/ext/bc/X`, 'avm.getBlockByHeight', { height, encoding: 'hex' });
       assert.deepEqual(Buffer.from(w.inner), Buffer.from(hex.block.slice(2, -8), 'hex'));
       const { block } = await call(`${url}/ext/bc/X`, 'avm.getBlock', {
         blockID: w.innerId,
         encoding: 'json',
       });
-      assert.equal(block.height, i);
+      assert.equal(block.height, height);
       assert.equal(BigInt(w.timestamp!), BigInt(block.time));
-      const b = built.X.get(i)!;
+      const b = built.X.get(height)!;
       assert.equal(w.pChainHeight, b.proposedHeight);
       checkEpoch(w, b.epoch, first);
       assert.equal(w.epoch!.pChainHeight, pHeightBefore(w.epoch!.startTime));

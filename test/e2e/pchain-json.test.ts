@@ -326,20 +326,20 @@ describe('P-chain json encoding', () => {
 
   it('renders blocks through pChain.getBlock and getBlockByHeight, with the txs they hold', async () => {
     const genesis = await client.pChain.getBlockByHeight({ height: 0, encoding: 'json' });
-    const container0 = (
-      await rpc(`${net.url}/ext/index/P/block`, 'index.getContainerByIndex', { index: 0, encoding: 'hex' })
-    ).body.result;
     assert.deepEqual(Object.keys(genesis.block), ['parentID', 'height', 'id']);
     assert.equal(genesis.block.height, 0);
-    assert.equal(genesis.block.id, container0.id);
-
-    const container1 = (
-      await rpc(`${net.url}/ext/index/P/block`, 'index.getContainerByIndex', { index: 1, encoding: 'hex' })
-    ).body.result;
-    // The container is a proposervm block whose parent is the (unwrapped) genesis container.
+    // As on the reference, the genesis block is not indexed (it was never accepted through
+    // consensus): position 0 is block 1, a proposervm block whose parent is the genesis block.
+    const index = `${net.url}/ext/index/P/block`;
+    assert.deepEqual((await rpc(index, 'index.isAccepted', { id: genesis.block.id })).body.result, {
+      isAccepted: false,
+    });
+    const container1 = (await rpc(index, 'index.getContainerByIndex', { index: 0, encoding: 'hex' })).body
+      .result;
     const wrapped1 = unwrapContainer(container1.bytes);
     assert.equal(container1.id, wrapped1.id);
-    assert.equal(wrapped1.parentId, container0.id);
+    assert.equal(container1.index, '0');
+    assert.equal(wrapped1.parentId, genesis.block.id);
     const first = await client.pChain.getBlock({ blockId: wrapped1.innerId, encoding: 'json' });
     assert.equal(first.encoding, 'json');
     assert.deepEqual(first, await client.pChain.getBlockByHeight({ height: 1, encoding: 'json' }));

@@ -26,7 +26,7 @@ import {
   type BatchRows,
 } from '../../store/batch.js';
 import type { DataSchema } from '../../store/schema.js';
-import { decodeTx, utxoRow, type DecodeContext, type Place } from './decode.js';
+import { decodeBlock, decodeTx, utxoRow, type DecodeContext, type Place } from './decode.js';
 import { createIndexReader } from './index-reader.js';
 import type { IndexedNetwork } from './network.js';
 import { packUtxo } from './outputs.js';
@@ -40,6 +40,8 @@ interface DevnetGenesis {
 
 const X_SOURCE = 'X/genesis';
 const P_SOURCE = 'P/genesis';
+/** Checkpoints of the genesis block rows. */
+const BLOCK_SOURCES = { X: 'X/genesis-block', P: 'P/genesis-block' } as const;
 
 const avm = utils.getManagerForVM('AVM');
 const pvm = utils.getManagerForVM('PVM');
@@ -56,7 +58,9 @@ export async function indexGenesis(
 ): Promise<void> {
   const xDone = (await readCheckpoint(db, X_SOURCE)) > 0;
   const pDone = (await readCheckpoint(db, P_SOURCE)) > 0;
-  if (xDone && pDone) return;
+  const blocksDone =
+    (await readCheckpoint(db, BLOCK_SOURCES.X)) > 0 && (await readCheckpoint(db, BLOCK_SOURCES.P)) > 0;
+  if (xDone && pDone && blocksDone) return;
   const devnet = await optional(() => node.call<DevnetGenesis>('/ext/devnet', 'devnet.getGenesis'));
   const ts = devnet?.startTime ?? (await firstXBlockTime(node));
   const at: Place = { height: 0, blockId: '', ts, seq: 0 };
@@ -78,6 +82,59 @@ export async function indexGenesis(
         'the node does not serve devnet.getGenesis: P-chain genesis UTXOs and validators are not indexed',
       );
   }
+  for (const chain of ['X', 'P'] as const) await indexGenesisBlock(db, node, network, chain, ts, logger);
+}
+
+/**
+ * The chain's genesis block row. No index holds a genesis block on a real node (the VM sets it
+ * as last accepted at initialization; the indexer only hears of blocks accepted through
+ * consensus), nor on a Flurry node since it does the same: it is read with `getBlockByHeight` 0.
+ * A store that already has it (read from the index of a Flurry data dir that still holds the
+ * genesis at position 0) only records the checkpoint; the block source skips such a container.
+ * The P-chain genesis has no time of its own: it takes the genesis time.
+ */
+async function indexGenesisBlock(
+  db: Kysely<DataSchema>,
+  node: NodeClient,
+  network: IndexedNetwork,
+  chain: 'X' | 'P',
+  ts: number,
+  logger?: Logger,
+): Promise<void> {
+  const source = BLOCK_SOURCES[chain];
+  if ((await readCheckpoint(db, source)) > 0) return;
+  const chainId = chain === 'X' ? network.xChainID : network.pChainID;
+  const rows = emptyBatch();
+  if (!(await hasGenesisBlock(db, chainId))) {
+    const bytes = await genesisBlock(node, chain);
+    if (!bytes) {
+      logger?.warn({ chain }, 'the node does not serve getBlockByHeight 0: the genesis block is not indexed');
+      return;
+    }
+    const ctx: DecodeContext = {
+      chainId,
+      chain,
+      hrp: network.hrp,
+      manager: chain === 'X' ? avm : pvm,
+      node,
+      staker: async () => undefined,
+      subnetValidatorTx: async () => undefined,
+      rememberStaker: () => {},
+    };
+    await decodeBlock(ctx, { timestampMs: ts * 1000 }, readContainerBlock(chain, bytes), rows);
+  }
+  await write(db, source, rows);
+}
+
+/** Whether the store holds the chain's genesis block row. */
+export async function hasGenesisBlock(db: Kysely<DataSchema>, chainId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('blocks')
+    .select('height')
+    .where('chain_id', '=', chainId)
+    .where('height', '=', 0)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** A call whose absence (unknown method or endpoint) is an answer; an unreachable node is not. */
@@ -88,6 +145,20 @@ async function optional<T>(call: () => Promise<T>): Promise<T | undefined> {
     if (err instanceof UpstreamUnavailableError) throw err;
     return undefined;
   }
+}
+
+/**
+ * The chain's genesis block (`getBlockByHeight` 0), which a real node's index never holds: the
+ * VM sets it as last accepted at initialization, and the indexer only hears of blocks accepted
+ * through consensus. Undefined from a node that does not serve the method.
+ */
+async function genesisBlock(node: NodeClient, chain: 'X' | 'P'): Promise<Uint8Array | undefined> {
+  const [path, method] =
+    chain === 'X' ? ['/ext/bc/X', 'avm.getBlockByHeight'] : ['/ext/bc/P', 'platform.getBlockByHeight'];
+  const answer = await optional(() =>
+    node.call<{ block: string }>(path, method, { height: '0', encoding: 'hex' }),
+  );
+  return answer ? unhex(answer.block) : undefined;
 }
 
 /** Without the devnet method, the time of the X-chain's first block stands in for genesis time. */

@@ -17,7 +17,7 @@ import type { NodeClient } from '../../internal/node-client.js';
 import { UpstreamUnavailableError } from '../../internal/errors.js';
 import { fillBlockDetails } from './block-details.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
-import { indexGenesis } from './genesis.js';
+import { hasGenesisBlock, indexGenesis } from './genesis.js';
 import { createIndexReader, MAX_RANGE, type Container } from './index-reader.js';
 import { identifyNetwork, type IndexedNetwork } from './network.js';
 import { readContainerBlock } from './proposervm.js';
@@ -198,17 +198,21 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
           staker: async (tx) => local.get(tx) ?? (await stakerFromStore(db, tx)),
           subnetValidatorTx: (nodeId, subnetId) => subnetValidatorFromStore(db, nodeId, subnetId),
         };
-        const blocks = containers.map((c) => readContainerBlock(source.chain, c.bytes));
-        const first = blocks[0]!.block;
+        const reads = containers.map((c, i) => {
+          if (c.index !== next + i)
+            throw new Error(`index ${source.name} returned position ${c.index}, expected ${next + i}`);
+          return readContainerBlock(source.chain, c.bytes);
+        });
+        const first = reads[0]!.block;
         await checkParent(db, source.chain, chainId, {
           height: Number(first.height),
           parentId: utils.base58check.encode(first.parentId),
         });
-        for (const [i, c] of containers.entries()) {
-          if (c.index !== next + i)
-            throw new Error(`index ${source.name} returned position ${c.index}, expected ${next + i}`);
-          await decodeBlock(ctx, c, blocks[i]!, rows);
-        }
+        // An index that holds the genesis (a Flurry data dir indexed before the node left it out)
+        // has it at position 0; its row comes from the genesis step (genesis.ts) unless absent.
+        const skipGenesis = next === 0 && first.height === 0n && (await hasGenesisBlock(db, chainId));
+        for (let i = skipGenesis ? 1 : 0; i < containers.length; i++)
+          await decodeBlock(ctx, containers[i]!, reads[i]!, rows);
         await withRetry(() => writeBatch(db, source.name, next, next + containers.length, rows), 3);
         beat();
         progress.set(source.name, next + containers.length);

@@ -60,12 +60,12 @@ export class PlatformVM {
       avax: fromCb58(n.avaxAssetID),
     };
     this.state = new PlatformState(ctx.db, n.pChainID);
-    if (!this.state.lastBlock()) {
-      ctx.db.transaction(() => {
-        const { id, bytes } = writeGenesis(ctx.db, this.state, ctx.genesis, config, this.ids, Date.now());
-        ctx.index('P/block').append(toCb58(id), bytes, Date.now());
-      });
-    }
+    // The genesis block is the last accepted block from the start, never accepted through
+    // consensus, so (as on the reference, whose indexer only hears of consensus acceptances) it is
+    // not indexed: `P/block` position 0 is height 1. Data dirs indexed before this rule keep the
+    // genesis at position 0.
+    if (!this.state.lastBlock())
+      ctx.db.transaction(() => writeGenesis(ctx.db, this.state, ctx.genesis, config, this.ids, Date.now()));
   }
 
   /** Starts the timer that rewards stakers whose period ends while nothing else happens. */

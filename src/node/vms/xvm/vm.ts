@@ -115,11 +115,14 @@ export class XVM {
   catchUpIndexes(): void {
     const { txIndex, blockIndex } = this.o;
     if (!txIndex || !blockIndex) return;
-    if (blockIndex.size >= this.last.height + 1n) return;
+    // The block index holds a prefix of the chain from height 1 (its containers may be wrapped);
+    // one written before the genesis was left out holds it at position 0, and keeps it.
+    const genesisId = this.state.blockByHeight(0n)?.id;
+    const first = blockIndex.size > 0n && blockIndex.byIndex(0n)?.id === genesisId ? 0n : 1n;
+    if (blockIndex.size + first > this.last.height) return;
     const nowMs = this.o.clock.nowMs();
     this.o.db.transaction(() => {
-      // The block index always holds a prefix of the chain (its containers may be wrapped).
-      for (let h = blockIndex.size; h <= this.last.height; h++) {
+      for (let h = blockIndex.size + first; h <= this.last.height; h++) {
         const block = this.state.blockByHeight(h);
         if (!block) continue;
         const decoded = decodeBlock(block.bytes);
@@ -127,7 +130,7 @@ export class XVM {
           const txId = toCb58(idOf(txBytes));
           if (!txIndex.byId(txId)) txIndex.append(txId, txBytes, nowMs);
         }
-        const wrap = h === 0n ? undefined : this.o.proposerWrap?.(Number(block.time), true);
+        const wrap = this.o.proposerWrap?.(Number(block.time), true);
         blockIndex.appendBlock(block.id, toCb58(decoded.parentId), block.bytes, nowMs, wrap);
       }
     });
@@ -358,7 +361,12 @@ export class XVM {
     return this.genesisTxBytes;
   }
 
-  /** Height 0: the native asset and the genesis allocations (UTXO tx id = the asset id). */
+  /**
+   * Height 0: the native asset and the genesis allocations (UTXO tx id = the asset id). As on the
+   * reference, where linearization sets the genesis block as last accepted without consensus, it
+   * is in neither index: `X/block` position 0 is height 1, and the genesis CreateAssetTx (state
+   * written at initialization) is not an `X/tx` container.
+   */
   private acceptGenesis(): StoredBlock {
     const assetId = parseId(this.o.avaxAssetId);
     const utxos: ProducedUtxo[] = genesisUtxos(assetId, this.o.allocations).map((utxo, i) => {
@@ -386,7 +394,6 @@ export class XVM {
       this.state.putAsset({ id: this.o.avaxAssetId, ...NATIVE_ASSET, fxs: [FX.secp256k1] });
       this.state.utxos.put(utxos);
       this.state.putBlock(block);
-      this.o.blockIndex?.append(block.id, bytes, block.acceptedMs);
     });
     return block;
   }
