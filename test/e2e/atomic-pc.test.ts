@@ -17,7 +17,9 @@ import {
   utils,
   type UnsignedTx,
 } from '@avalabs/avalanchejs';
+import { Avalanche } from '@avalanche-sdk/chainkit';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { waitIndexed } from './data-helpers.js';
 
 const EWOQ_KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const BECH = 'local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
@@ -188,6 +190,46 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
       /^couldn't issue tx: failed verification: failed to get shared memory: not found/,
     );
     assert.equal((await pBalance()) - before, amount - fee);
+  });
+
+  it('lists a P export to X among the X-chain UTXOs with the X-chain type names (chainkit)', async () => {
+    const { tx } = await pExport(context.xBlockchainID, 1_500_000_000n);
+    const { txID } = await pApi.issueSignedTx(tx.getSignedTx());
+    await committed(txID);
+    await waitIndexed(net.url, net.facts.urls.data);
+    const sdk = new Avalanche({ network: 'fuji', enableTelemetry: false, retryConfig: { strategy: 'none' } });
+    const at = { serverURL: net.facts.urls.data };
+    const page = await sdk.data.primaryNetwork.utxos.listByAddresses(
+      { blockchainId: 'x-chain', addresses: `X-${BECH}` },
+      at,
+    );
+    const utxos = page.result.utxos as any[];
+    const exported = utxos.find((u) => u.creationTxHash === txID);
+    assert.ok(exported, 'the atomic UTXO is listed');
+    assert.equal(exported.createdOnChainId, context.pBlockchainID);
+    assert.equal(exported.consumedOnChainId, context.xBlockchainID);
+    assert.deepEqual(
+      [...new Set(utxos.map((u) => u.utxoType))],
+      ['transfer'],
+      'one type name for X’s own and imported outputs',
+    );
+    const balances = await sdk.data.primaryNetwork.balances.listByAddresses(
+      { blockchainId: 'x-chain', addresses: `X-${BECH}` },
+      at,
+    );
+    const shared = (balances.balances as any).atomicMemoryUnlocked;
+    assert.deepEqual(
+      shared.map((b: any) => [b.sharedWithChainId, b.amount, b.utxoCount]),
+      [[context.pBlockchainID, '1500000000', 1]],
+    );
+    // The exporting tx lists the atomic output as consumed on X.
+    const got = (await sdk.data.primaryNetwork.transactions.get(
+      { blockchainId: 'p-chain', txHash: txID },
+      at,
+    )) as any;
+    assert.equal(got.destinationChain, context.xBlockchainID);
+    const out = got.emittedUtxos.find((u: any) => u.consumedOnChainId === context.xBlockchainID);
+    assert.equal(out.amount, '1500000000');
   });
 
   it('refuses an import with no atomic UTXOs on C', async () => {
