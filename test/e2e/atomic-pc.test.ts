@@ -299,6 +299,59 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
     assert.equal(await cBalance(), cBefore);
   });
 
+  it('refuses an export built for another chain or network with BaseTx.Verify’s and coreth’s words', async () => {
+    const forX = { ...context, cBlockchainID: context.xBlockchainID };
+    const cTx = await signed(
+      evm.newExportTxFromBaseFee(
+        forX,
+        await baseFeeNano(),
+        1_000_000_000n,
+        context.pBlockchainID,
+        utils.hexToBuffer(EWOQ_EVM),
+        [EWOQ],
+        await nonce(),
+      ),
+    );
+    const c = await rpc(AVAX(), 'avax.issueTx', { tx: signedHex(cTx), encoding: 'hex' });
+    assert.equal(
+      c.body.error.message,
+      `tx has wrong chain ID (expected ${context.cBlockchainID}, got ${context.xBlockchainID})`,
+    );
+    const fuji = await signed(
+      evm.newExportTxFromBaseFee(
+        { ...context, networkID: 5 },
+        await baseFeeNano(),
+        1_000_000_000n,
+        context.pBlockchainID,
+        utils.hexToBuffer(EWOQ_EVM),
+        [EWOQ],
+        await nonce(),
+      ),
+    );
+    const n = await rpc(AVAX(), 'avax.issueTx', { tx: signedHex(fuji), encoding: 'hex' });
+    assert.equal(n.body.error.message, 'tx was issued with a different network ID (expected 12345, got 5)');
+
+    const { utxos } = await pApi.getUTXOs({ addresses: [`P-${BECH}`] });
+    const feeState = await pApi.getFeeState();
+    const pTx = await signed(
+      pvm.e.newExportTx(
+        {
+          destinationChainId: context.xBlockchainID,
+          fromAddressesBytes: [EWOQ],
+          utxos,
+          feeState,
+          outputs: [TransferableOutput.fromNative(context.avaxAssetID, 1_000_000_000n, [EWOQ])],
+        },
+        { ...context, networkID: 5 },
+      ),
+    );
+    const p = await rpc(P(), 'platform.issueTx', { tx: signedHex(pTx), encoding: 'hex' });
+    assert.equal(
+      p.body.error.message,
+      "couldn't issue tx: failed verification: tx has wrong network ID: expected 12345, got 5",
+    );
+  });
+
   it('names an unknown sourceChain as the reference chain lookup does, on X, P and C', async () => {
     for (const [url, method, address] of [
       [X(), 'avm.getUTXOs', `X-${BECH}`],

@@ -88,10 +88,15 @@ function requireAtomicPeer(ctx: AtomicContext, peer: string): void {
 /** Everything that does not depend on state: shapes, ids, sorting, amounts, fee. */
 export function verifySyntax(ctx: AtomicContext, tx: ParsedAtomicTx, baseFeeWei: bigint): Effects {
   const u = tx.unsigned;
+  // coreth's Verify words (atomic.ErrWrongNetworkID, ErrWrongChainID), then what was expected.
   if (u.networkId.value() !== ctx.networkID)
-    throw new AtomicTxError(`tx has wrong network ID: ${u.networkId.value()}, expected ${ctx.networkID}`);
+    throw new AtomicTxError(
+      `tx was issued with a different network ID (expected ${ctx.networkID}, got ${u.networkId.value()})`,
+    );
   if (toCb58(u.blockchainId.toBytes()) !== ctx.cChainID)
-    throw new AtomicTxError('tx has wrong blockchain ID');
+    throw new AtomicTxError(
+      `tx has wrong chain ID (expected ${ctx.cChainID}, got ${toCb58(u.blockchainId.toBytes())})`,
+    );
   const avax = hex(fromCb58(ctx.avaxAssetID));
   let inAvax = 0n;
   let outAvax = 0n;

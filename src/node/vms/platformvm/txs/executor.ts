@@ -148,9 +148,11 @@ interface Common {
 
 function common(tx: ParsedTx, env: ExecEnv, credentialsExpected: number): Common {
   const base = (tx.unsigned as unknown as { baseTx: AnyBaseTx }).baseTx;
+  // avax.BaseTx.Verify's words, then what was expected.
   if (base.NetworkId.value() !== env.network.networkID)
-    fail(`tx is for network ${base.NetworkId.value()}, this is network ${env.network.networkID}`);
-  if (!eq(base.BlockchainId.toBytes(), env.ids.p)) fail('tx is not for the P-chain (wrong blockchainID)');
+    fail(`tx has wrong network ID: expected ${env.network.networkID}, got ${base.NetworkId.value()}`);
+  if (!eq(base.BlockchainId.toBytes(), env.ids.p))
+    fail(`tx has wrong chain ID: expected ${toCb58(env.ids.p)}, got ${toCb58(base.BlockchainId.toBytes())}`);
   if (base.memo.length > MAX_MEMO) fail(`memo is ${base.memo.length} bytes, at most ${MAX_MEMO}`);
   if (!outputsSorted(base.outputs)) fail('outputs not sorted');
   if (!inputsSortedAndUnique(base.inputs)) fail('inputs not sorted and unique');
