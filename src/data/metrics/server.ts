@@ -241,6 +241,12 @@ const RollingWindowResponse = Type.Object({
   }),
 });
 
+/** A time range whose end is before its start is refused rather than answered empty. */
+function checkTimeRange(q: { startTimestamp?: number; endTimestamp?: number }): void {
+  if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
+    throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+}
+
 function body(statusCode: number, message: string) {
   return { message: [message], error: STATUS_TEXT[statusCode] ?? STATUS_TEXT[500], statusCode };
 }
@@ -257,6 +263,22 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   // v2 keyset cursors use the data service's signed page tokens (secret shared through the store).
   const signedTokens = createPageTokens(await pageTokenSecret(db));
   const v1PageSize = options.v1PageSize ?? 30;
+
+  /**
+   * One keyset page behind a signed token: the cursor of the request's token (refused unless the
+   * same query issued it), the page read from there, and `nextPageToken` when another page exists.
+   */
+  async function signedPage<C, P extends { next?: C }>(
+    scope: readonly unknown[],
+    pageToken: string | undefined,
+    read: (cursor?: C) => Promise<P>,
+  ): Promise<Omit<P, 'next'> & { nextPageToken?: string }> {
+    // The scope's JSON text is the token scope, as the routes issued it before this helper.
+    const scopeText = JSON.stringify(scope);
+    const cursor = pageToken ? signedTokens.open<C>(scopeText, pageToken) : undefined;
+    const { next, ...rest } = await read(cursor);
+    return { ...(next !== undefined ? { nextPageToken: signedTokens.issue(scopeText, next) } : {}), ...rest };
+  }
   const app = Fastify({
     logger: false,
     ajv: { customOptions: { coerceTypes: true, useDefaults: true } },
@@ -507,31 +529,20 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       if (!(METRICS as readonly string[]).includes(p.metric))
         throw new InvalidParameterError(`metric must be one of ${METRICS.join(', ')}`);
       const { chain } = await chainOf(p.chainId);
-      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
-        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      checkTimeRange(q);
       const span: Span = q.timeInterval ?? 'day';
-      const scope = JSON.stringify([
-        'v2',
-        chain,
-        p.metric,
-        span,
-        q.startTimestamp ?? null,
-        q.endTimestamp ?? null,
-      ]);
-      const before = q.pageToken ? signedTokens.open<number>(scope, q.pageToken) : undefined;
-      const page = await readSeries(db, {
-        chain,
-        metric: p.metric as Metric,
-        span,
-        from: q.startTimestamp,
-        to: q.endTimestamp,
-        before,
-        limit: q.pageSize,
-      });
-      return {
-        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
-        results: page.results,
-      };
+      const scope = ['v2', chain, p.metric, span, q.startTimestamp ?? null, q.endTimestamp ?? null];
+      return signedPage(scope, q.pageToken, (before?: number) =>
+        readSeries(db, {
+          chain,
+          metric: p.metric as Metric,
+          span,
+          from: q.startTimestamp,
+          to: q.endTimestamp,
+          before,
+          limit: q.pageSize,
+        }),
+      );
     },
   );
 
@@ -583,29 +594,19 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       if (!(STAKING_METRICS as readonly string[]).includes(p.metric))
         throw new InvalidParameterError(`metric must be one of ${STAKING_METRICS.join(', ')}`);
       const subnetId = parseCb58Id(q.subnetId, 'subnetId');
-      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
-        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
-      const scope = JSON.stringify([
-        'staking',
-        p.metric,
-        subnetId,
-        q.startTimestamp ?? null,
-        q.endTimestamp ?? null,
-      ]);
-      const before = q.pageToken ? signedTokens.open<number>(scope, q.pageToken) : undefined;
-      const page = await readStakingSeries(db, {
-        subnetId,
-        metric: p.metric as StakingMetric,
-        from: q.startTimestamp,
-        to: q.endTimestamp,
-        before,
-        limit: q.pageSize,
-        nowSeconds: Math.floor(now() / 1000),
-      });
-      return {
-        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
-        results: page.results,
-      };
+      checkTimeRange(q);
+      const scope = ['staking', p.metric, subnetId, q.startTimestamp ?? null, q.endTimestamp ?? null];
+      return signedPage(scope, q.pageToken, (before?: number) =>
+        readStakingSeries(db, {
+          subnetId,
+          metric: p.metric as StakingMetric,
+          from: q.startTimestamp,
+          to: q.endTimestamp,
+          before,
+          limit: q.pageSize,
+          nowSeconds: Math.floor(now() / 1000),
+        }),
+      );
     },
   );
   /**
@@ -640,10 +641,9 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     async (request) => {
       const q = request.query as Static<typeof IcmSeriesQuery>;
       const { filter, kept } = await icmFilter(q);
-      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
-        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      checkTimeRange(q);
       const span: Span = q.timeInterval ?? 'day';
-      const scope = JSON.stringify([
+      const scope = [
         'icm',
         filter.source ?? null,
         filter.destination ?? null,
@@ -652,22 +652,20 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
         span,
         q.startTimestamp ?? null,
         q.endTimestamp ?? null,
-      ]);
-      const after = q.pageToken ? signedTokens.open<IcmCursor>(scope, q.pageToken) : undefined;
-      if (!kept) return { results: [] };
-      const page = await readIcmSeries(db, {
-        filter,
-        groupBy: q.groupBy as IcmGroupBy | undefined,
-        span,
-        from: q.startTimestamp,
-        to: q.endTimestamp,
-        after,
-        limit: q.pageSize,
-      });
-      return {
-        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
-        results: page.results,
-      };
+      ];
+      return signedPage(scope, q.pageToken, async (after?: IcmCursor) =>
+        kept
+          ? readIcmSeries(db, {
+              filter,
+              groupBy: q.groupBy as IcmGroupBy | undefined,
+              span,
+              from: q.startTimestamp,
+              to: q.endTimestamp,
+              after,
+              limit: q.pageSize,
+            })
+          : { results: [], next: undefined },
+      );
     },
   );
 
@@ -711,26 +709,17 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       // A local devnet answers as a test network, as the staking metrics do.
       if (options.network && q.network !== undefined)
         resolveNetwork(options.network, q.network === 'testnet' ? 'fuji' : q.network);
-      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
-        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
-      const scope = JSON.stringify([
-        'validators:getAddresses',
-        subnetId,
-        q.startTimestamp ?? null,
-        q.endTimestamp ?? null,
-      ]);
-      const after = q.pageToken ? signedTokens.open<ValidatorAddressCursor>(scope, q.pageToken) : undefined;
-      const page = await readValidatorAddresses(db, {
-        subnetId,
-        from: q.startTimestamp,
-        to: q.endTimestamp,
-        after,
-        limit: q.pageSize,
-      });
-      return {
-        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
-        addresses: page.addresses,
-      };
+      checkTimeRange(q);
+      const scope = ['validators:getAddresses', subnetId, q.startTimestamp ?? null, q.endTimestamp ?? null];
+      return signedPage(scope, q.pageToken, (after?: ValidatorAddressCursor) =>
+        readValidatorAddresses(db, {
+          subnetId,
+          from: q.startTimestamp,
+          to: q.endTimestamp,
+          after,
+          limit: q.pageSize,
+        }),
+      );
     },
   );
   app.get(
@@ -751,13 +740,9 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
           `threshold must be a non-negative integer amount (satoshis), got "${q.threshold}"`,
         );
       const threshold = BigInt(q.threshold);
-      const scope = JSON.stringify(['btcb', threshold.toString()]);
-      const after = q.pageToken ? signedTokens.open<BtcbCursor>(scope, q.pageToken) : undefined;
-      const page = await readBtcbBridgers(db, { threshold, after, limit: q.pageSize });
-      return {
-        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
-        addresses: page.addresses,
-      };
+      return signedPage(['btcb', threshold.toString()], q.pageToken, (after?: BtcbCursor) =>
+        readBtcbBridgers(db, { threshold, after, limit: q.pageSize }),
+      );
     },
   );
   return app;
