@@ -50,6 +50,8 @@ import { TrieDb, TrieNodeTable } from './state/trie-db.js';
 import { blockStateAt, stateManagerAt, type BlockStateManager } from './state/world.js';
 import { TxPool, feeCaps } from './txpool/txpool.js';
 import { CallTracer } from './trace/tracers.js';
+import type { CustomPrecompile } from '@ethereumjs/evm';
+import { blake2fPrecompile } from './precompiles/blake2f.js';
 
 /** Accounts the block producer's state caches hold before they are emptied between blocks. */
 const LIVE_CACHE_ACCOUNTS = 50_000;
@@ -116,6 +118,8 @@ export class EvmChain extends EventEmitter implements Chain {
   extraBuilder?: ExtraBlockBuilder;
 
   private readonly trieDb: TrieDb;
+  /** BLAKE2f with geth's failure words (the engine's words differ), in every VM. */
+  private readonly blake2f: CustomPrecompile;
   private head!: Head;
   private live!: BlockStateManager;
   private liveVm?: { key: string; vm: VM };
@@ -145,6 +149,7 @@ export class EvmChain extends EventEmitter implements Chain {
     this.name = config.name;
     this.logger = ctx.logger.child({ chain: config.alias });
     this.common = createEvmCommon(config.chainId);
+    this.blake2f = blake2fPrecompile(this.common);
     this.store = new ChainStore(ctx.db, config.tablePrefix);
     this.trieDb = new TrieDb(new TrieNodeTable(ctx.db, `${config.tablePrefix}_trie`));
     this.precompiles = new PrecompileRegistry(config.precompiles);
@@ -290,7 +295,7 @@ export class EvmChain extends EventEmitter implements Chain {
       common: this.common,
       stateManager: state,
       blockchain: this.blockchainView(),
-      evmOpts: bound.customPrecompiles.length ? { customPrecompiles: bound.customPrecompiles } : undefined,
+      evmOpts: { customPrecompiles: [this.blake2f, ...bound.customPrecompiles] },
     });
     bound.attach(vm.evm);
     // Subnet-EVM and Warp hook their per-transaction checks (predicates) here.
