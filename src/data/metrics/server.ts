@@ -44,6 +44,7 @@ import { createUuidPageTokens } from './page-tokens.js';
 import { METRICS, readSeries, type Metric } from './series.js';
 import { readRollingWindows, ROLLING_WINDOW_METRICS, type RollingWindowMetric } from './rolling-window.js';
 import { readStakingSeries, STAKING_METRICS, type StakingMetric } from './staking.js';
+import { L1_FEE_METRICS, readL1FeeSeries } from './l1-validator-fees.js';
 import {
   ICM_GROUP_BY,
   icmSummaryOf,
@@ -54,7 +55,7 @@ import {
 } from './icm.js';
 import { readValidatorAddresses, type ValidatorAddressCursor } from './validator-addresses.js';
 import { readBtcbBridgers, type BtcbCursor } from './btcb-bridged.js';
-import { parseCb58Id, resolveNetwork } from '../networks.js';
+import { parseCb58Id, parseNodeIdParam, resolveNetwork } from '../networks.js';
 import type { NetworkIdentity } from '../../shared/networks.js';
 
 /** The real metrics service's budget per client address. */
@@ -163,6 +164,13 @@ const StakingQuery = Type.Object(
     pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
     pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
     subnetId: Type.String({ default: PRIMARY_NETWORK_ID, maxLength: 100 }),
+  },
+  { additionalProperties: false },
+);
+const L1FeeQuery = Type.Object(
+  {
+    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { additionalProperties: false },
 );
@@ -722,6 +730,68 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       );
     },
   );
+  // L1 validator fees, one route per scope (all validations, one validation, node or L1).
+  const L1_FEE_ROUTES = [
+    { scope: 'all', path: '/v2/validators/metrics/:metric', operationId: 'getTotalL1ValidatorMetrics' },
+    {
+      scope: 'validation',
+      path: '/v2/validation/:l1ValidationId/metrics/:metric',
+      operationId: 'getMetricsByValidationId',
+      param: 'l1ValidationId',
+      parse: (v: string) => parseCb58Id(v, 'l1ValidationId'),
+    },
+    {
+      scope: 'node',
+      path: '/v2/validator/:nodeId/metrics/:metric',
+      operationId: 'getMetricsByNodeId',
+      param: 'nodeId',
+      parse: parseNodeIdParam,
+    },
+    {
+      scope: 'subnet',
+      path: '/v2/subnet/:subnetId/metrics/:metric',
+      operationId: 'getMetricsBySubnetId',
+      param: 'subnetId',
+      parse: (v: string) => parseCb58Id(v, 'subnetId'),
+    },
+  ] as const;
+  for (const route of L1_FEE_ROUTES) {
+    const param = 'param' in route ? route.param : undefined;
+    const params = Type.Object({
+      ...(param ? { [param]: Type.String({ maxLength: 100 }) } : {}),
+      metric: Type.String(),
+    });
+    app.get(
+      route.path,
+      {
+        schema: {
+          tags: ['L1 Validator Metrics'],
+          operationId: route.operationId,
+          summary: `L1 validator fees paid per day (${route.scope === 'all' ? 'every validation' : `one ${route.scope}`}), in nAVAX`,
+          params,
+          querystring: L1FeeQuery,
+          response: { 200: V2Response, ...ERRORS },
+        },
+      },
+      async (request) => {
+        const p = request.params as Record<string, string>;
+        const q = request.query as Static<typeof L1FeeQuery>;
+        const metrics: readonly string[] = L1_FEE_METRICS[route.scope];
+        if (!metrics.includes(p.metric!))
+          throw new InvalidParameterError(`metric must be one of ${metrics.join(', ')}`);
+        const id = 'parse' in route && param ? route.parse(p[param]!) : undefined;
+        checkTimeRange(q);
+        const results = await readL1FeeSeries(db, {
+          scope: route.scope,
+          id,
+          metric: p.metric!,
+          from: q.startTimestamp,
+          to: q.endTimestamp,
+        });
+        return { results };
+      },
+    );
+  }
   app.get(
     BTCB_PATH,
     {

@@ -240,6 +240,37 @@ export interface RewardAddressTable {
   utxo_id: string;
 }
 
+/**
+ * The P-chain's ACP-77 validator fee state as the indexer replays it, at the time of the last
+ * indexed P-chain block (one row per P-chain; amounts are decimal text of nAVAX).
+ */
+export interface L1FeeStateTable {
+  chain_id: string;
+  excess: string;
+  /** The per-validator fee counter: a validator's balance is its end fee minus this. */
+  accrued: string;
+  timestamp: number;
+}
+
+/** Each L1 validation the indexer follows: active while `end_fee` (a fee counter value) is not 0. */
+export interface L1ValidatorBalanceTable {
+  validation_id: string;
+  subnet_id: string;
+  node_id: string;
+  end_fee: string;
+  /** `active`, `inactive` (no balance left, or disabled) or `removed` (weight set to 0). */
+  status: string;
+}
+
+/** The continuous fee one L1 validation paid in one UTC day (`day`: the day's start, seconds). */
+export interface L1ValidatorFeeTable {
+  validation_id: string;
+  day: number;
+  subnet_id: string;
+  node_id: string;
+  fee: string;
+}
+
 export interface DataSchema extends EvmSchema {
   checkpoints: CheckpointTable;
   meta: MetaTable;
@@ -257,4 +288,7 @@ export interface DataSchema extends EvmSchema {
   stakers: StakerTable;
   rewards: RewardTable;
   reward_addresses: RewardAddressTable;
+  l1_fee_state: L1FeeStateTable;
+  l1_validator_balances: L1ValidatorBalanceTable;
+  l1_validator_fees: L1ValidatorFeeTable;
 }
