@@ -50,6 +50,8 @@ describe('L1 validator fees through chainkit', () => {
   let exhausted: string;
   let disabled: string;
   let removed: string;
+  const txs: Record<'convert' | 'register' | 'increase' | 'remove' | 'disable', string> = {} as any;
+  const refunds = { remove: 0n, disable: 0n };
 
   /** The refund a disable or removal paid back: its output past the tx's own outputs. */
   async function refundOf(txId: string, ownOutputs: number): Promise<bigint> {
@@ -105,7 +107,7 @@ describe('L1 validator fees through chainkit', () => {
       },
       ctx,
     );
-    await signAndIssue(api, convert, [EWOQ_KEY], EWOQ_KEY);
+    txs.convert = await signAndIssue(api, convert, [EWOQ_KEY], EWOQ_KEY);
     const current = (await pResult(net.url, 'platform.getCurrentL1Validators', { subnetID: subnetId }))
       .validators as { validationID: string; nodeID: string; balance: string }[];
     for (const v of current) paidIn.set(v.validationID, BigInt(v.balance));
@@ -121,7 +123,7 @@ describe('L1 validator fees through chainkit', () => {
       5n,
     );
     const message = signedWarp(12345, chainId, MANAGER, registration, keys.slice(0, 3), new Uint8Array([7]));
-    await signAndIssue(
+    txs.register = await signAndIssue(
       api,
       pvm.newRegisterL1ValidatorTx(
         { ...(await base()), balance: AVAX, blsSignature: keys[3]!.pop, message },
@@ -137,7 +139,7 @@ describe('L1 validator fees through chainkit', () => {
 
     // The first is topped up.
     const toppedUp = byNode(0);
-    await signAndIssue(
+    txs.increase = await signAndIssue(
       api,
       pvm.newIncreaseL1ValidatorBalanceTx({ ...(await base()), validationId: toppedUp, balance: AVAX }, ctx),
     );
@@ -153,11 +155,9 @@ describe('L1 validator fees through chainkit', () => {
       new Uint8Array([15]),
     );
     const removeTx = pvm.newSetL1ValidatorWeightTx({ ...(await base()), message: removal }, ctx);
-    const removeId = await signAndIssue(api, removeTx);
-    paidIn.set(
-      removed,
-      paidIn.get(removed)! - (await refundOf(removeId, (removeTx.getTx() as any).baseTx.outputs.length)),
-    );
+    txs.remove = await signAndIssue(api, removeTx);
+    refunds.remove = await refundOf(txs.remove, (removeTx.getTx() as any).baseTx.outputs.length);
+    paidIn.set(removed, paidIn.get(removed)! - refunds.remove);
 
     // The third runs dry as the clock moves 6,000 s; then the second is disabled.
     await pResult(net.url, 'platform.advanceTime', { seconds: 6_000 });
@@ -167,11 +167,9 @@ describe('L1 validator fees through chainkit', () => {
       { ...(await base()), validationId: disabled, disableAuth: [0] },
       ctx,
     );
-    const disableId = await signAndIssue(api, disableTx, [EWOQ_KEY], EWOQ_KEY);
-    paidIn.set(
-      disabled,
-      paidIn.get(disabled)! - (await refundOf(disableId, (disableTx.getTx() as any).baseTx.outputs.length)),
-    );
+    txs.disable = await signAndIssue(api, disableTx, [EWOQ_KEY], EWOQ_KEY);
+    refunds.disable = await refundOf(txs.disable, (disableTx.getTx() as any).baseTx.outputs.length);
+    paidIn.set(disabled, paidIn.get(disabled)! - refunds.disable);
 
     // Two days pass, in steps, so fees fall on several days.
     await pResult(net.url, 'platform.advanceTime', { seconds: DAY });
@@ -286,6 +284,74 @@ describe('L1 validator fees through chainkit', () => {
     const fees = BigInt(cumulative[0]!.value);
     assert.equal(Number(supply.l1ValidatorFees), Number(fees) / 1e9);
     assert.ok(fees > 0n);
+  });
+
+  it('lists the validators each L1 transaction registered or changed, and the balance it locked', async () => {
+    const dataSdk = new Avalanche({
+      network: 'fuji',
+      enableTelemetry: false,
+      retryConfig: { strategy: 'none' },
+    });
+    const tx = async (txHash: string) =>
+      (await dataSdk.data.primaryNetwork.transactions.get(
+        { blockchainId: 'p-chain', txHash },
+        { serverURL: net.facts.urls.data! },
+      )) as any;
+    const burned = (t: any) => t.amountL1ValidatorBalanceBurned.map((a: any) => BigInt(a.amount));
+    const pick = (t: any) =>
+      t.l1ValidatorDetails.map((d: any) => [d.nodeId, d.weight, d.remainingBalance, d.balanceChange]);
+
+    const convert = await tx(txs.convert);
+    assert.deepEqual(pick(convert), [
+      [testNodeId(90), 10, 1e9, 1e9],
+      [testNodeId(91), 10, 1e9, 1e9],
+      [testNodeId(92), 10, 5_000, 5_000],
+    ]);
+    assert.deepEqual(
+      convert.l1ValidatorDetails.map((d: any) => d.validationId).sort(),
+      validations
+        .filter((v) => v.id !== removed)
+        .map((v) => v.id)
+        .sort(),
+    );
+    const first = convert.l1ValidatorDetails[0];
+    assert.equal(
+      first.validationIdHex,
+      '0x' + Buffer.from(utils.base58check.decode(first.validationId)).toString('hex'),
+    );
+    // chainkit's schema keeps blsCredentials empty (z.object({})): the key is read from the JSON.
+    const raw = async (txHash: string) =>
+      (await (
+        await fetch(`${net.facts.urls.data}/v1/networks/fuji/blockchains/p-chain/transactions/${txHash}`)
+      ).json()) as any;
+    assert.equal(
+      (await raw(txs.convert)).l1ValidatorDetails[0].blsCredentials.publicKey,
+      utils.bufferToHex(keys[0]!.publicKey),
+    );
+    assert.deepEqual(burned(convert), [2n * AVAX + 5_000n]);
+
+    const register = await tx(txs.register);
+    assert.deepEqual(pick(register), [[testNodeId(93), 5, 1e9, 1e9]]);
+    assert.equal(register.l1ValidatorDetails[0].validationId, removed);
+    assert.equal(
+      (await raw(txs.register)).l1ValidatorDetails[0].blsCredentials.publicKey,
+      utils.bufferToHex(keys[3]!.publicKey),
+    );
+
+    const increase = await tx(txs.increase);
+    const [topped] = increase.l1ValidatorDetails;
+    assert.equal(topped.balanceChange, 1e9);
+    assert.ok(topped.remainingBalance > 1e9 && topped.remainingBalance < 2e9, `${topped.remainingBalance}`);
+    assert.deepEqual(burned(increase), [AVAX]);
+
+    // A removal and a disable give the rest back: a negative change, nothing locked.
+    const remove = await tx(txs.remove);
+    assert.deepEqual(pick(remove), [[testNodeId(93), 0, 0, -Number(refunds.remove)]]);
+    assert.ok(refunds.remove > 0n);
+    assert.deepEqual(burned(remove), []);
+    const disable = await tx(txs.disable);
+    assert.deepEqual(pick(disable), [[testNodeId(91), 10, 0, -Number(refunds.disable)]]);
+    assert.deepEqual(burned(disable), []);
   });
 
   it('answers bad input with 400 and an unknown validation with no days', async () => {

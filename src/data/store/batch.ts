@@ -14,6 +14,7 @@ import type {
   L1FeeStateTable,
   L1ValidatorBalanceTable,
   L1ValidatorFeeTable,
+  L1ValidatorTxDetailTable,
   RewardTable,
   StakerTable,
   SubnetTable,
@@ -44,6 +45,7 @@ export interface L1FeeRows {
   state?: Insertable<L1FeeStateTable>;
   balances: Insertable<L1ValidatorBalanceTable>[];
   fees: Insertable<L1ValidatorFeeTable>[];
+  details: Insertable<L1ValidatorTxDetailTable>[];
 }
 
 export interface BatchRows {
@@ -312,6 +314,7 @@ async function writeL1Fees(trx: Transaction<DataSchema>, rows: L1FeeRows): Promi
         oc.column('validation_id').doUpdateSet((eb) => ({
           end_fee: eb.ref('excluded.end_fee'),
           status: eb.ref('excluded.status'),
+          weight: eb.ref('excluded.weight'),
         })),
       )
       .execute();
@@ -323,4 +326,5 @@ async function writeL1Fees(trx: Transaction<DataSchema>, rows: L1FeeRows): Promi
         oc.columns(['validation_id', 'day']).doUpdateSet((eb) => ({ fee: eb.ref('excluded.fee') })),
       )
       .execute();
+  await insertAll(trx, 'l1_validator_tx_details', rows.details);
 }

@@ -300,7 +300,8 @@ async function blockProposers(db: AnyDb): Promise<void> {
 
 /**
  * The L1 validators' continuous fee, replayed from the P-chain's blocks (`l1-fees.ts`): the fee
- * state, each validation's balance end, and what each validation paid per UTC day.
+ * state, each validation's balance end and weight, what each validation paid per UTC day, and
+ * each L1 transaction's validators as they stood after it.
  */
 async function l1ValidatorFees(db: AnyDb): Promise<void> {
   await db.schema
@@ -317,6 +318,20 @@ async function l1ValidatorFees(db: AnyDb): Promise<void> {
     .addColumn('node_id', 'text', (c) => c.notNull())
     .addColumn('end_fee', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('weight', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('l1_validator_tx_details')
+    .addColumn('tx_hash', 'text', (c) => c.notNull())
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addColumn('validation_id', 'text', (c) => c.notNull())
+    .addColumn('node_id', 'text', (c) => c.notNull())
+    .addColumn('subnet_id', 'text', (c) => c.notNull())
+    .addColumn('weight', 'text', (c) => c.notNull())
+    .addColumn('remaining_balance', 'text', (c) => c.notNull())
+    .addColumn('balance_change', 'text', (c) => c.notNull())
+    .addColumn('bls_public_key', 'text')
+    .addPrimaryKeyConstraint('l1_validator_tx_details_pk', ['tx_hash', 'position'])
     .execute();
   await db.schema
     .createTable('l1_validator_fees')

@@ -260,6 +260,23 @@ export interface L1ValidatorBalanceTable {
   end_fee: string;
   /** `active`, `inactive` (no balance left, or disabled) or `removed` (weight set to 0). */
   status: string;
+  weight: string;
+}
+
+/** An L1 validator a P-chain transaction registered or changed, as it stood after that tx. */
+export interface L1ValidatorTxDetailTable {
+  tx_hash: string;
+  /** Order within the tx (a conversion's validators in their order). */
+  position: number;
+  validation_id: string;
+  node_id: string;
+  subnet_id: string;
+  weight: string;
+  /** nAVAX left after the tx. */
+  remaining_balance: string;
+  /** nAVAX the tx added (negative: refunded on disable or removal). */
+  balance_change: string;
+  bls_public_key: string | null;
 }
 
 /** The continuous fee one L1 validation paid in one UTC day (`day`: the day's start, seconds). */
@@ -291,4 +308,5 @@ export interface DataSchema extends EvmSchema {
   l1_fee_state: L1FeeStateTable;
   l1_validator_balances: L1ValidatorBalanceTable;
   l1_validator_fees: L1ValidatorFeeTable;
+  l1_validator_tx_details: L1ValidatorTxDetailTable;
 }

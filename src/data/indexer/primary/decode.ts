@@ -217,7 +217,7 @@ export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows:
     spend(input.utxoID);
   }
 
-  await ctx.l1Fees?.apply(unsigned);
+  await ctx.l1Fees?.apply(unsigned, txId);
 
   // --- per type ----------------------------------------------------------------------------
   switch (type) {

@@ -14,7 +14,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utils } from '@avalabs/avalanchejs';
 import type { Insertable, Kysely } from 'kysely';
-import type { DataSchema, L1ValidatorBalanceTable, L1ValidatorFeeTable } from '../../store/schema.js';
+import type {
+  DataSchema,
+  L1ValidatorBalanceTable,
+  L1ValidatorFeeTable,
+  L1ValidatorTxDetailTable,
+} from '../../store/schema.js';
 import type { L1FeeRows } from '../../store/batch.js';
 import { bucketStart, nextBucket } from '../../metrics/buckets.js';
 import { UpstreamUnavailableError } from '../../internal/errors.js';
@@ -31,6 +36,7 @@ interface Validation {
   validationId: string;
   subnetId: string;
   nodeId: string;
+  weight: bigint;
   /** The fee counter value at which the balance is gone; 0 when not active. */
   end: bigint;
   status: 'active' | 'inactive' | 'removed';
@@ -62,6 +68,7 @@ export async function readValidatorFeeRules(node: NodeClient): Promise<Validator
 export class L1FeeReplay {
   private readonly dirtyValidations = new Set<string>();
   private readonly fees = new Map<string, Insertable<L1ValidatorFeeTable>>();
+  private readonly details: Insertable<L1ValidatorTxDetailTable>[] = [];
 
   private constructor(
     private readonly db: Kysely<DataSchema>,
@@ -129,61 +136,87 @@ export class L1FeeReplay {
     for (const v of active) if (v.end <= this.state.accrued) this.put({ ...v, end: 0n, status: 'inactive' });
   }
 
-  /** A P-chain transaction's effect on L1 validator balances (other transactions have none). */
-  async apply(unsigned: any): Promise<void> {
+  /**
+   * A P-chain transaction's effect on L1 validator balances (other transactions have none), and
+   * the validators it registered or changed as they stand after it (`l1ValidatorDetails`).
+   */
+  async apply(unsigned: any, txHash: string): Promise<void> {
     const accrued = this.state?.accrued ?? 0n;
     const start = (balance: bigint) =>
       balance > 0n
         ? { end: accrued + balance, status: 'active' as const }
         : { end: 0n, status: 'inactive' as const };
+    const remaining = (v: Validation | undefined) => (v?.status === 'active' ? v.end - accrued : 0n);
+    let position = 0;
+    const change = (before: Validation | undefined, after: Validation, blsPublicKey?: Uint8Array) => {
+      this.put(after);
+      this.details.push({
+        tx_hash: txHash,
+        position: position++,
+        validation_id: after.validationId,
+        node_id: after.nodeId,
+        subnet_id: after.subnetId,
+        weight: after.weight.toString(),
+        remaining_balance: remaining(after).toString(),
+        balance_change: (remaining(after) - remaining(before)).toString(),
+        bls_public_key: blsPublicKey ? utils.bufferToHex(blsPublicKey) : null,
+      });
+    };
     switch (unsigned?._type) {
       case 'pvm.ConvertSubnetToL1Tx': {
         const subnet = unsigned.subnetID.toBytes() as Uint8Array;
         (unsigned.validators as any[]).forEach((v, i) => {
           const index = Buffer.alloc(4);
           index.writeUInt32BE(i);
-          this.put({
+          const validation: Validation = {
             validationId: cb58(sha256(Buffer.concat([subnet, index]))),
             subnetId: cb58(subnet),
             nodeId: nodeIdText(v.nodeId.bytes),
+            weight: v.weight.value(),
             ...start(v.balance.value()),
-          });
+          };
+          change(undefined, validation, v.signer?.publicKey);
         });
         return;
       }
       case 'pvm.RegisterL1ValidatorTx': {
         const { payload } = readAddressedCall(unsigned.message.bytes, malformed);
         if (payloadType(payload) !== ACP77_TYPE.registerL1Validator) return;
-        // codec (2), type (4), subnet id (32), node id (length-prefixed)
+        // codec (2), type (4), subnet id (32), node id (length-prefixed), BLS key (48), expiry,
+        // the two owners, and the weight last (8).
         const p = Buffer.from(payload);
-        const nodeLength = p.readUInt32BE(38);
-        this.put({
+        const nodeEnd = 42 + p.readUInt32BE(38);
+        const validation: Validation = {
           validationId: cb58(sha256(payload)),
           subnetId: cb58(p.subarray(6, 38)),
-          nodeId: nodeIdText(p.subarray(42, 42 + nodeLength)),
+          nodeId: nodeIdText(p.subarray(42, nodeEnd)),
+          weight: p.readBigUInt64BE(p.length - 8),
           ...start(unsigned.balance.value()),
-        });
+        };
+        change(undefined, validation, p.subarray(nodeEnd, nodeEnd + 48));
         return;
       }
       case 'pvm.IncreaseL1ValidatorBalanceTx': {
         const v = await this.validation(unsigned.validationId.toString());
         if (!v) return;
         const balance: bigint = unsigned.balance.value();
-        this.put(v.status === 'active' ? { ...v, end: v.end + balance } : { ...v, ...start(balance) });
+        change(v, v.status === 'active' ? { ...v, end: v.end + balance } : { ...v, ...start(balance) });
         return;
       }
       case 'pvm.DisableL1ValidatorTx': {
         const v = await this.validation(unsigned.validationId.toString());
-        if (v) this.put({ ...v, end: 0n, status: 'inactive' });
+        if (v) change(v, { ...v, end: 0n, status: 'inactive' });
         return;
       }
       case 'pvm.SetL1ValidatorWeightTx': {
         const { payload } = readAddressedCall(unsigned.message.bytes, malformed);
         if (payloadType(payload) !== ACP77_TYPE.l1ValidatorWeight || payload.length < 54) return;
+        // codec (2), type (4), validation id (32), nonce (8), weight (8)
         const p = Buffer.from(payload);
         const v = await this.validation(cb58(p.subarray(6, 38)));
-        // The last 8 bytes are the new weight; 0 removes the validation (its balance refunded).
-        if (v && p.readBigUInt64BE(46) === 0n) this.put({ ...v, end: 0n, status: 'removed' });
+        const weight = p.readBigUInt64BE(46);
+        // Weight 0 removes the validation, its balance refunded.
+        if (v) change(v, weight === 0n ? { ...v, weight, end: 0n, status: 'removed' } : { ...v, weight });
         return;
       }
     }
@@ -200,6 +233,7 @@ export class L1FeeReplay {
       },
       balances: [...this.dirtyValidations].map((id) => toRow(this.validations.get(id)!)),
       fees: [...this.fees.values()],
+      details: this.details,
     };
   }
 
@@ -251,11 +285,13 @@ function fromRow(r: {
   node_id: string;
   end_fee: string;
   status: string;
+  weight: string;
 }): Validation {
   return {
     validationId: r.validation_id,
     subnetId: r.subnet_id,
     nodeId: r.node_id,
+    weight: BigInt(r.weight),
     end: BigInt(r.end_fee),
     status: r.status as Validation['status'],
   };
@@ -266,6 +302,7 @@ function toRow(v: Validation): Insertable<L1ValidatorBalanceTable> {
     validation_id: v.validationId,
     subnet_id: v.subnetId,
     node_id: v.nodeId,
+    weight: v.weight.toString(),
     end_fee: v.end.toString(),
     status: v.status,
   };
