@@ -42,7 +42,7 @@ export interface StakerEnd {
 
 /** The L1 validator fee replay's changes (`indexer/primary/l1-fees.ts`), absolute values. */
 export interface L1FeeRows {
-  state?: Insertable<L1FeeStateTable>;
+  state: Insertable<L1FeeStateTable>;
   balances: Insertable<L1ValidatorBalanceTable>[];
   fees: Insertable<L1ValidatorFeeTable>[];
   details: Insertable<L1ValidatorTxDetailTable>[];
@@ -294,18 +294,17 @@ async function settleSpends(trx: Transaction<DataSchema>, ids: string[]): Promis
 
 /** The replay's rows are absolute values: writing them again (a retried batch) changes nothing. */
 async function writeL1Fees(trx: Transaction<DataSchema>, rows: L1FeeRows): Promise<void> {
-  if (rows.state)
-    await trx
-      .insertInto('l1_fee_state')
-      .values(rows.state)
-      .onConflict((oc) =>
-        oc.column('chain_id').doUpdateSet((eb) => ({
-          excess: eb.ref('excluded.excess'),
-          accrued: eb.ref('excluded.accrued'),
-          timestamp: eb.ref('excluded.timestamp'),
-        })),
-      )
-      .execute();
+  await trx
+    .insertInto('l1_fee_state')
+    .values(rows.state)
+    .onConflict((oc) =>
+      oc.column('chain_id').doUpdateSet((eb) => ({
+        excess: eb.ref('excluded.excess'),
+        accrued: eb.ref('excluded.accrued'),
+        timestamp: eb.ref('excluded.timestamp'),
+      })),
+    )
+    .execute();
   for (const part of chunks(rows.balances))
     await trx
       .insertInto('l1_validator_balances')

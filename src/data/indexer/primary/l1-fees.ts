@@ -74,7 +74,7 @@ export class L1FeeReplay {
     private readonly db: Kysely<DataSchema>,
     private readonly chainId: string,
     private readonly rules: ValidatorFeeRules,
-    private state: ValidatorFeeState | undefined,
+    private state: ValidatorFeeState,
     private readonly validations: Map<string, Validation>,
   ) {}
 
@@ -94,9 +94,10 @@ export class L1FeeReplay {
       .where('chain_id', '=', chainId)
       .executeTakeFirst();
     if (!row && next > 0) return undefined;
+    // A fresh store starts the replay with the chain: timestamp 0 until its first timed block.
     const state = row
       ? { excess: BigInt(row.excess), accrued: BigInt(row.accrued), timestamp: Number(row.timestamp) }
-      : undefined;
+      : { excess: 0n, accrued: 0n, timestamp: 0 };
     const active = await db
       .selectFrom('l1_validator_balances')
       .selectAll()
@@ -117,7 +118,7 @@ export class L1FeeReplay {
    * executes the block's transactions.
    */
   async advance(ts: number): Promise<void> {
-    if (!this.state) this.state = { excess: 0n, accrued: 0n, timestamp: ts };
+    if (this.state.timestamp === 0) this.state = { ...this.state, timestamp: ts };
     const active = [...this.validations.values()].filter((v) => v.status === 'active');
     while (this.state.timestamp < ts) {
       const day = bucketStart('day', this.state.timestamp);
@@ -141,7 +142,7 @@ export class L1FeeReplay {
    * the validators it registered or changed as they stand after it (`l1ValidatorDetails`).
    */
   async apply(unsigned: any, txHash: string): Promise<void> {
-    const accrued = this.state?.accrued ?? 0n;
+    const accrued = this.state.accrued;
     const start = (balance: bigint) =>
       balance > 0n
         ? { end: accrued + balance, status: 'active' as const }
@@ -225,7 +226,7 @@ export class L1FeeReplay {
   /** The rows this batch changed, to be written with it. */
   rows(): L1FeeRows {
     return {
-      state: this.state && {
+      state: {
         chain_id: this.chainId,
         excess: this.state.excess.toString(),
         accrued: this.state.accrued.toString(),
