@@ -1,12 +1,29 @@
 /**
  * The C-chain as dapp and tooling code drives it through ethers v6 and viem, compared with what
- * coreth answers: replacing a pooled transaction at the devnet's wei-level fees.
+ * coreth answers: replacing a pooled transaction at the devnet's wei-level fees, what a block
+ * looks like from inside the EVM (PREVRANDAO, COINBASE) in mined transactions and in calls with
+ * block overrides.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ethers } from 'ethers';
+import { type Hex } from 'viem';
 import { cChainSuite, EWOQ_KEY } from '../helpers/cchain-clients.js';
 import { rpc } from '../helpers/devnet.js';
+
+/**
+ * Runtime code that returns, as six words: NUMBER, TIMESTAMP, BASEFEE, COINBASE, PREVRANDAO,
+ * GASLIMIT. `BLOCK_PROBE_INIT` deploys it and also stores PREVRANDAO in slot 0 while being mined.
+ */
+const BLOCK_PROBE = '0x435f52426020524860405241606052446080524560a05260c05ff3';
+const BLOCK_PROBE_INIT = ('0x445f55' + '601b600d5f39601b5ff3' + BLOCK_PROBE.slice(2)) as Hex;
+
+function words(data: string): bigint[] {
+  const hex = data.slice(2);
+  const out: bigint[] = [];
+  for (let i = 0; i < hex.length; i += 64) out.push(BigInt('0x' + hex.slice(i, i + 64)));
+  return out;
+}
 
 describe('C-chain through dapp clients', () => {
   const suite = cChainSuite();
@@ -46,5 +63,41 @@ describe('C-chain through dapp clients', () => {
     assert.equal((await second.wait())!.status, 1);
     assert.equal(await provider.getBalance(to), 7n);
     provider.destroy();
+  });
+
+  it('runs blocks and calls with PREVRANDAO set to the difficulty, and applies coinbase and difficulty overrides', async () => {
+    const { client, wallet, url } = suite;
+    const hash = await wallet.sendTransaction({ data: BLOCK_PROBE_INIT } as any);
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    const probe = receipt.contractAddress!;
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    assert.equal(block.difficulty, 1n);
+    // coreth copies the header's difficulty (always 1) into PREVRANDAO since Shanghai.
+    assert.equal(BigInt((await client.getStorageAt({ address: probe, slot: '0x0' }))!), 1n);
+
+    const at = (await rpc(url, 'eth_call', [{ to: probe }, 'latest'])).body.result as string;
+    const [number, time, , coinbase, prevrandao, gasLimit] = words(at);
+    assert.equal(number, receipt.blockNumber);
+    assert.equal(time, block.timestamp);
+    assert.equal(coinbase, BigInt(block.miner));
+    assert.equal(prevrandao, 1n);
+    assert.ok(gasLimit >= block.gasLimit);
+
+    const overridden = await rpc(url, 'eth_call', [
+      { to: probe },
+      'latest',
+      {},
+      { coinbase: '0x2222222222222222222222222222222222222222', difficulty: '0x2a', number: '0x100' },
+    ]);
+    const w = words(overridden.body.result);
+    assert.equal(w[0], 0x100n);
+    assert.equal(w[3], 0x2222222222222222222222222222222222222222n);
+    assert.equal(w[4], 0x2an);
+
+    // A pending call runs as the next block; an override of one field leaves the others so.
+    const pending = await rpc(url, 'eth_call', [{ to: probe }, 'pending', {}, { gasLimit: '0x1234567' }]);
+    const p = words(pending.body.result);
+    assert.equal(p[0], receipt.blockNumber + 1n);
+    assert.equal(p[5], 0x1234567n);
   });
 });

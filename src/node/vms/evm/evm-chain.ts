@@ -92,6 +92,10 @@ export interface ExecutionHeader {
   timestamp: bigint;
   gasLimit: bigint;
   baseFeePerGas: bigint;
+  /** The block's beneficiary; left out, the one a block built now pays (executionCoinbase). */
+  coinbase?: Uint8Array;
+  /** The header's difficulty (1 on every built block), which PREVRANDAO reads (executionBlock). */
+  difficulty?: bigint;
 }
 
 interface Head {
@@ -313,6 +317,11 @@ export class EvmChain extends EventEmitter implements Chain {
     return view;
   }
 
+  /** The coinbase a block built now pays its fees to (Subnet-EVM: the reward address). */
+  executionCoinbase(): Address {
+    return new Address(BLACKHOLE_ADDRESS);
+  }
+
   executionBlock(h: ExecutionHeader): Block {
     const header = createBlockHeader(
       {
@@ -320,8 +329,12 @@ export class EvmChain extends EventEmitter implements Chain {
         timestamp: h.timestamp,
         gasLimit: h.gasLimit,
         baseFeePerGas: h.baseFeePerGas,
-        coinbase: new Address(BLACKHOLE_ADDRESS),
+        coinbase: h.coinbase ? new Address(h.coinbase) : this.executionCoinbase(),
         difficulty: 0n,
+        // coreth and subnet-evm run every block since Shanghai with PREVRANDAO set to the header's
+        // difficulty (1 on every block they build, so `block.prevrandao` and `block.difficulty`
+        // read 1); the engine reads PREVRANDAO from mixHash. The stored header's mixHash stays 0.
+        mixHash: setLengthLeft(bigIntToBytes(h.difficulty ?? 1n), 32),
         parentBeaconBlockRoot: new Uint8Array(32),
         blobGasUsed: 0n,
         excessBlobGas: 0n,
@@ -337,6 +350,8 @@ export class EvmChain extends EventEmitter implements Chain {
       timestamp: header.timestamp,
       gasLimit: header.gasLimit,
       baseFeePerGas: header.baseFeePerGas,
+      coinbase: header.coinbase,
+      difficulty: header.difficulty,
     };
   }
 
@@ -578,7 +593,8 @@ export class EvmChain extends EventEmitter implements Chain {
     const header: EvmHeader = {
       parentHash: parent.hash,
       uncleHash: EMPTY_UNCLE_HASH,
-      coinbase: BLACKHOLE_ADDRESS,
+      // The coinbase the block paid (Subnet-EVM: its reward address), as the reference's header.
+      coinbase: execBlock.header.coinbase.bytes,
       stateRoot,
       transactionsRoot,
       receiptsRoot,

@@ -99,26 +99,31 @@ export function parseStateOverrides(v: unknown, i: number): Map<string, StateOve
   return out;
 }
 
+/** coreth's BlockOverrides (no `blobBaseFee` here: the chain carries no blobs). */
 export interface BlockOverride {
   number?: bigint;
   time?: bigint;
   gasLimit?: bigint;
   baseFee?: bigint;
+  coinbase?: Uint8Array;
+  /** What PREVRANDAO reads, as coreth copies the difficulty into it after the override. */
+  difficulty?: bigint;
 }
 
 export function parseBlockOverrides(v: unknown, i: number): BlockOverride | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object') bad(i, 'json: cannot unmarshal into BlockOverrides');
   const o = v as Record<string, unknown>;
-  return {
-    number: o.number != null ? quantityValue(o.number, i, 'number') : undefined,
-    time: o.time != null ? quantityValue(o.time, i, 'time') : undefined,
-    gasLimit: o.gasLimit != null ? quantityValue(o.gasLimit, i, 'gasLimit') : undefined,
-    baseFee:
-      (o.baseFee ?? o.baseFeePerGas != null)
-        ? quantityValue(o.baseFee ?? o.baseFeePerGas, i, 'baseFee')
-        : undefined,
-  };
+  // Only the fields given: the overrides are spread over a pending call's next-block values.
+  const out: BlockOverride = {};
+  if (o.number != null) out.number = quantityValue(o.number, i, 'number');
+  if (o.time != null) out.time = quantityValue(o.time, i, 'time');
+  if (o.gasLimit != null) out.gasLimit = quantityValue(o.gasLimit, i, 'gasLimit');
+  const baseFee = o.baseFee ?? o.baseFeePerGas;
+  if (baseFee != null) out.baseFee = quantityValue(baseFee, i, 'baseFee');
+  if (o.coinbase != null) out.coinbase = addressValue(o.coinbase, i, 'coinbase');
+  if (o.difficulty != null) out.difficulty = quantityValue(o.difficulty, i, 'difficulty');
+  return out;
 }
 
 /** An unsigned transaction that claims to come from `from` (the engine never checks a signature here). */
@@ -193,6 +198,8 @@ export async function prepareCall(
       (found.header.gasLimit > CALL_GAS_CAP ? found.header.gasLimit : CALL_GAS_CAP),
     // Like geth: a call without a price runs with no base fee, whatever an override says.
     baseFeePerGas: priced ? (blockOverride?.baseFee ?? found.header.baseFeePerGas) : 0n,
+    coinbase: blockOverride?.coinbase ?? found.header.coinbase,
+    difficulty: blockOverride?.difficulty ?? found.header.difficulty,
   };
   const env =
     shared && !stateOverrides?.size && !blockOverride
