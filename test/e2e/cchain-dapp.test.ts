@@ -10,6 +10,7 @@ import { ethers } from 'ethers';
 import { type Hex } from 'viem';
 import { cChainSuite, EWOQ_KEY } from '../helpers/cchain-clients.js';
 import { rpc } from '../helpers/devnet.js';
+import { openWsRpc } from '../helpers/ws-rpc.js';
 
 /**
  * Runtime code that returns, as six words: NUMBER, TIMESTAMP, BASEFEE, COINBASE, PREVRANDAO,
@@ -23,6 +24,14 @@ function words(data: string): bigint[] {
   const out: bigint[] = [];
   for (let i = 0; i < hex.length; i += 64) out.push(BigInt('0x' + hex.slice(i, i + 64)));
   return out;
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 describe('C-chain through dapp clients', () => {
@@ -99,5 +108,39 @@ describe('C-chain through dapp clients', () => {
     const p = words(pending.body.result);
     assert.equal(p[0], receipt.blockNumber + 1n);
     assert.equal(p[5], 0x1234567n);
+  });
+
+  it('answers a batch of notifications with nothing, as geth, over HTTP and WebSocket, and still runs it', async () => {
+    const { url, client } = suite;
+    const to = ethers.Wallet.createRandom().address;
+    const signer = new ethers.Wallet(EWOQ_KEY);
+    const nonce = await client.getTransactionCount({ address: signer.address as Hex });
+    const raw = (n: number) =>
+      signer.signTransaction({ to, value: 1n, nonce: n, gasLimit: 21_000n, chainId: 43112n, gasPrice: 10n });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', method: 'eth_sendRawTransaction', params: [await raw(nonce)] },
+        { jsonrpc: '2.0', method: 'eth_blockNumber' },
+      ]),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), '');
+    const ws = await openWsRpc(suite.net.facts.urls.cChainWs);
+    try {
+      ws.socket.send(
+        JSON.stringify([
+          { jsonrpc: '2.0', method: 'eth_sendRawTransaction', params: [await raw(nonce + 1)] },
+        ]),
+      );
+      // Replies come in order: the answer to a later call proves none came for the batch.
+      const after = await ws.call('eth_chainId', []);
+      assert.equal(after.result, '0xa868');
+      assert.deepEqual(ws.messages, [after]);
+    } finally {
+      ws.socket.close();
+    }
+    await until(async () => (await client.getBalance({ address: to as Hex })) === 2n);
   });
 });

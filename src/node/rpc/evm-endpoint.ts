@@ -43,7 +43,8 @@ export class EvmEndpoint {
         const answer = await this.handleOne(item, ctx);
         if (answer) answers.push(answer);
       }
-      return answers;
+      // geth writes nothing for a batch of notifications only (not an empty array).
+      return answers.length > 0 ? answers : undefined;
     }
     return this.handleOne(body, ctx);
   }
