@@ -143,4 +143,38 @@ describe('C-chain through dapp clients', () => {
     }
     await until(async () => (await client.getBalance({ address: to as Hex })) === 2n);
   });
+
+  it('reads state override slots as 32-byte hashes, as coreth, and refuses state with stateDiff', async () => {
+    const { url, client } = suite;
+    const at = '0x00000000000000000000000000000000000000c1';
+    // Runtime code returning storage slot 1.
+    const code = '0x60015460005260206000f3';
+    const slot1: Hex = `0x${'00'.repeat(31)}01`;
+    const value: Hex = `0x${'00'.repeat(31)}2a`;
+    const read = (state: Record<string, string>, key: 'state' | 'stateDiff' = 'stateDiff') =>
+      rpc(url, 'eth_call', [{ to: at }, 'latest', { [at]: { code, [key]: state } }]);
+    assert.equal(BigInt((await read({ [slot1]: value })).body.result), 42n);
+    assert.equal(BigInt((await read({ [slot1]: value }, 'state')).body.result), 42n);
+    // A short key is refused: it used to be read as slot 0 ('0x1' has an odd number of digits).
+    for (const short of ['0x1', '0x01'])
+      assert.deepEqual((await read({ [short]: value })).body.error, {
+        code: -32602,
+        message: `invalid argument 2: hex string has length ${short.length - 2}, want 64 for common.Hash`,
+      });
+    // viem sends stateOverride the same way.
+    const viaViem = await client.call({
+      to: at,
+      stateOverride: [{ address: at, code, stateDiff: [{ slot: slot1, value }] }],
+    });
+    assert.equal(BigInt(viaViem.data!), 42n);
+    const both = await rpc(url, 'eth_call', [
+      { to: at },
+      'latest',
+      { [at]: { code, state: {}, stateDiff: {} } },
+    ]);
+    assert.deepEqual(both.body.error, {
+      code: -32000,
+      message: "account 0x00000000000000000000000000000000000000C1 has both 'state' and 'stateDiff'",
+    });
+  });
 });

@@ -85,18 +85,33 @@ export function parseStateOverrides(v: unknown, i: number): Map<string, StateOve
     if (raw.balance != null) o.balance = quantityValue(raw.balance, i, 'balance');
     if (raw.nonce != null) o.nonce = quantityValue(raw.nonce, i, 'nonce');
     if (raw.code != null) o.code = dataValue(raw.code, i, 'code');
+    // coreth's StateOverride.Apply refuses this as it applies the overrides: -32000.
     if (raw.state != null && raw.stateDiff != null)
-      bad(i, `account ${addr} has both 'state' and 'stateDiff'`);
+      throw new RpcError(
+        RpcCode.server,
+        `account ${toChecksumAddress(addr)} has both 'state' and 'stateDiff'`,
+      );
     for (const key of ['state', 'stateDiff'] as const) {
       if (raw[key] == null) continue;
       const m = new Map<string, Uint8Array>();
       for (const [slot, value] of Object.entries(raw[key] as Record<string, unknown>))
-        m.set(slot, dataValue(value, i, 'storage value', 32));
+        m.set(storageKey(slot, i), dataValue(value, i, 'storage value', 32));
       o[key] = m;
     }
     out.set(addr.toLowerCase(), o);
   }
   return out;
+}
+
+/**
+ * A state override's slot, a `common.Hash` map key in coreth: exactly 32 bytes of hex, so a
+ * short `0x1` is refused rather than read as some other slot.
+ */
+function storageKey(slot: string, i: number): string {
+  const hex = /^0x[0-9a-fA-F]*$/.test(slot) ? slot.slice(2) : undefined;
+  if (hex === undefined) bad(i, `invalid hex string for storage key ${JSON.stringify(slot)}`);
+  if (hex.length !== 64) bad(i, `hex string has length ${hex.length}, want 64 for common.Hash`);
+  return '0x' + hex.toLowerCase();
 }
 
 /** coreth's BlockOverrides (no `blobBaseFee` here: the chain carries no blobs). */
