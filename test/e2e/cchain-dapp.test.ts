@@ -177,4 +177,43 @@ describe('C-chain through dapp clients', () => {
       message: "account 0x00000000000000000000000000000000000000C1 has both 'state' and 'stateDiff'",
     });
   });
+
+  it('announces a pending transaction once it is executable, as geth: a queued one when its gap fills', async () => {
+    const { url, client } = suite;
+    const ws = await openWsRpc(suite.net.facts.urls.cChainWs);
+    try {
+      const sub = (await ws.call('eth_subscribe', ['newPendingTransactions'])).result as string;
+      const filter = (await rpc(url, 'eth_newPendingTransactionFilter', [])).body.result as string;
+      const signer = new ethers.Wallet(EWOQ_KEY);
+      const nonce = await client.getTransactionCount({ address: signer.address as Hex });
+      const to = ethers.Wallet.createRandom().address;
+      const raw = (n: number) =>
+        signer.signTransaction({
+          to,
+          value: 1n,
+          nonce: n,
+          gasLimit: 21_000n,
+          chainId: 43112n,
+          gasPrice: 10n,
+        });
+      const later = (await rpc(url, 'eth_sendRawTransaction', [await raw(nonce + 1)])).body.result as string;
+      // A call answered after the send proves no notification is on its way for it.
+      await ws.call('eth_chainId', []);
+      assert.equal(ws.notes.length, 0);
+      assert.deepEqual((await rpc(url, 'eth_getFilterChanges', [filter])).body.result, []);
+      const first = (await rpc(url, 'eth_sendRawTransaction', [await raw(nonce)])).body.result as string;
+      await until(async () => ws.notes.length >= 2);
+      assert.deepEqual(
+        ws.notes.map((n) => [n.subscription, n.result]),
+        [
+          [sub, first],
+          [sub, later],
+        ],
+      );
+      assert.deepEqual((await rpc(url, 'eth_getFilterChanges', [filter])).body.result, [first, later]);
+      await client.waitForTransactionReceipt({ hash: later as Hex });
+    } finally {
+      ws.socket.close();
+    }
+  });
 });

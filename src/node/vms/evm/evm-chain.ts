@@ -48,7 +48,7 @@ import { predicateIntrinsicGas, withIntrinsicGas } from './precompiles/predicate
 import { ChainStore, type StoredLog, type StoredTx } from './state/chain-store.js';
 import { TrieDb, TrieNodeTable } from './state/trie-db.js';
 import { blockStateAt, stateManagerAt, type BlockStateManager } from './state/world.js';
-import { TxPool, feeCaps } from './txpool/txpool.js';
+import { TxPool, feeCaps, type PooledTx } from './txpool/txpool.js';
 import { CallTracer } from './trace/tracers.js';
 
 /** Accounts the block producer's state caches hold before they are emptied between blocks. */
@@ -446,9 +446,27 @@ export class EvmChain extends EventEmitter implements Chain {
       );
     }
     const { pooled } = this.pool.add(tx, sender.toString());
-    this.emit('pendingTx', pooled.hash);
     this.requestBlock();
+    if (!this.announce(pooled, replaced !== undefined, account.nonce)) {
+      // The nonce read above may be a block old (one accepted while it was read, taking the
+      // sender's earlier txs out of the pool): look again before calling the tx queued.
+      const fresh = (await this.stateAt().getAccount(sender))?.nonce ?? 0n;
+      if (fresh > account.nonce && this.pool.has(pooled.hash)) this.announce(pooled, false, fresh);
+    }
     return pooled.hash;
+  }
+
+  /**
+   * Like geth's pool, announces a transaction (newPendingTransactions, pending-tx filters) once it
+   * is executable: one behind a nonce gap stays unannounced until the gap fills, and is then
+   * announced with the one that filled it. False when `pooled` is not executable yet.
+   */
+  private announce(pooled: PooledTx, replacedExecutable: boolean, stateNonce: bigint): boolean {
+    const run = this.pool.pendingRun(pooled.sender, stateNonce);
+    const at = run.findIndex((p) => p.hash === pooled.hash);
+    if (at < 0) return false;
+    for (const p of replacedExecutable ? [pooled] : run.slice(at)) this.emit('pendingTx', p.hash);
+    return true;
   }
 
   // ---- block production --------------------------------------------------------------------
