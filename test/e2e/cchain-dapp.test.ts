@@ -110,7 +110,7 @@ describe('C-chain through dapp clients', () => {
     assert.equal(p[5], 0x1234567n);
   });
 
-  it('answers a batch of notifications with nothing, as geth, over HTTP and WebSocket, and still runs it', async () => {
+  it('answers a batch of notifications with nothing and object ids as invalid, as geth, and still runs the batch', async () => {
     const { url, client } = suite;
     const to = ethers.Wallet.createRandom().address;
     const signer = new ethers.Wallet(EWOQ_KEY);
@@ -127,6 +127,18 @@ describe('C-chain through dapp clients', () => {
     });
     assert.equal(res.status, 200);
     assert.equal(await res.text(), '');
+    // An object or array is no id to geth (hasValidID): the request is invalid, the answer's id null.
+    const odd = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: { a: 1 }, method: 'eth_chainId' },
+        { jsonrpc: '2.0', id: [1], method: 'eth_chainId' },
+        { jsonrpc: '2.0', id: 'x', method: 'eth_chainId' },
+      ]),
+    }).then((r) => r.json());
+    const invalid = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } };
+    assert.deepEqual(odd, [invalid, invalid, { jsonrpc: '2.0', id: 'x', result: '0xa868' }]);
     const ws = await openWsRpc(suite.net.facts.urls.cChainWs);
     try {
       ws.socket.send(

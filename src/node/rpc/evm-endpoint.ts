@@ -51,6 +51,10 @@ export class EvmEndpoint {
 
   async handleOne(request: unknown, ctx: CallContext): Promise<RpcResponse | undefined> {
     if (!isObject(request)) return errorResponse(null, RpcCode.invalidRequest, 'invalid request');
+    // geth's hasValidID: an object or array id is no id; such a request is invalid, answered
+    // with a null id.
+    if (typeof request.id === 'object' && request.id !== null)
+      return errorResponse(null, RpcCode.invalidRequest, 'invalid request');
     const id = (request.id ?? null) as RpcResponse['id'];
     const isNotification = request.id === undefined;
     if (request.jsonrpc !== '2.0' || typeof request.method !== 'string') {
