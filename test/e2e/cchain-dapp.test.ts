@@ -228,4 +228,17 @@ describe('C-chain through dapp clients', () => {
       ws.socket.close();
     }
   });
+
+  it('estimates a call that runs out of gas at the highest limit as needing more than the allowance', async () => {
+    const at = '0x00000000000000000000000000000000000000c2';
+    const loop = { [at]: { code: '0x5b5f56' } }; // JUMPDEST PUSH0 JUMP: loops until out of gas
+    const estimate = await rpc(suite.url, 'eth_estimateGas', [{ to: at, gas: '0x30d40' }, 'latest', loop]);
+    assert.deepEqual(estimate.body.error, {
+      code: -32000,
+      message: 'gas required exceeds allowance (200000)',
+    });
+    // A call says what happened to it.
+    const call = await rpc(suite.url, 'eth_call', [{ to: at, gas: '0x30d40' }, 'latest', loop]);
+    assert.deepEqual(call.body.error, { code: -32000, message: 'out of gas' });
+  });
 });

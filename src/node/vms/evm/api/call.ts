@@ -359,7 +359,9 @@ export async function estimateGas(call: PreparedCall, cap: bigint, intrinsic: bi
   if (first instanceof Error)
     throw new RpcError(RpcCode.server, `failed with ${cap} gas: ${gethTxError(first)}`);
   if (failed(first)) {
-    callOutput(first);
+    // geth reports the failure itself (a revert with its data, an invalid opcode, …), but running
+    // out of gas at the highest limit as the allowance being too small.
+    if (first.execResult.exceptionError?.error !== 'out of gas') callOutput(first);
     throw new RpcError(RpcCode.server, `gas required exceeds allowance (${cap})`);
   }
   let lo = intrinsic - 1n;
