@@ -2,7 +2,8 @@
  * The C-chain as dapp and tooling code drives it through ethers v6 and viem, compared with what
  * coreth answers: replacing a pooled transaction at the devnet's wei-level fees, what a block
  * looks like from inside the EVM (PREVRANDAO, COINBASE) in mined transactions and in calls with
- * block overrides.
+ * block overrides, batches of notifications and odd request ids, state override slots, when a
+ * pending transaction is announced, and estimates that run out of gas.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
