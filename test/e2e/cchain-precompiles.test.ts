@@ -2,6 +2,7 @@
  * Cancun's point-evaluation precompile (0x0a) on the C-chain: a KZG proof built in the test from
  * the Ethereum ceremony's setup verifies, a wrong one fails as geth fails it, and a transaction
  * calling the precompile is mined like any other (it was dropped, stranding its sender's nonces).
+ * BLAKE2f (0x09) computes BLAKE2b's compression and words its refusals as geth does.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -9,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
+import { blake2b } from '@noble/hashes/blake2.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
 import { rpc } from '../helpers/devnet.js';
@@ -16,6 +18,7 @@ import { rpc } from '../helpers/devnet.js';
 /** The Ethereum KZG ceremony's setup, as viem ships it. */
 const SETUP = path.resolve(import.meta.dirname, '../../node_modules/viem/trusted-setups/mainnet.json');
 const POINT_EVALUATION = '0x000000000000000000000000000000000000000a';
+const BLAKE2F = '0x0000000000000000000000000000000000000009';
 const word = (n: bigint) => n.toString(16).padStart(64, '0');
 
 /**
@@ -35,8 +38,53 @@ function pointEvaluationInput(a: bigint, b: bigint, z: bigint, y = (a + b * z) %
   return '0x' + hex(versioned) + word(z) + word(y) + hex(commitment) + hex(proof);
 }
 
-describe('C-chain point-evaluation precompile', () => {
+/**
+ * EIP-152's input for BLAKE2b-512 of a message of at most 128 bytes, in one final compression of
+ * 12 rounds: h is the IV with the parameter block (digest length 64, no key) mixed in.
+ */
+function blake2fInput(message: Uint8Array, finalFlag = 1): string {
+  const iv = [
+    0x6a09e667f3bcc908n,
+    0xbb67ae8584caa73bn,
+    0x3c6ef372fe94f82bn,
+    0xa54ff53a5f1d36f1n,
+    0x510e527fade682d1n,
+    0x9b05688c2b3e6c1fn,
+    0x1f83d9abfb41bd6bn,
+    0x5be0cd19137e2179n,
+  ];
+  iv[0] ^= 0x01010040n;
+  const input = Buffer.alloc(213);
+  input.writeUInt32BE(12, 0);
+  iv.forEach((word, i) => input.writeBigUInt64LE(word, 4 + i * 8));
+  input.set(message, 68);
+  input.writeBigUInt64LE(BigInt(message.length), 196);
+  input[212] = finalFlag;
+  return '0x' + input.toString('hex');
+}
+
+describe('C-chain precompiles', () => {
   const suite = cChainSuite();
+
+  it('BLAKE2f compresses as BLAKE2b does, and refuses a bad input in geth’s words', async () => {
+    const { url } = suite;
+    const call = async (data: string) =>
+      (await rpc(url, 'eth_call', [{ from: EWOQ, to: BLAKE2F, data }, 'latest'])).body;
+    const abc = new TextEncoder().encode('abc');
+    assert.equal((await call(blake2fInput(abc))).result, '0x' + Buffer.from(blake2b(abc)).toString('hex'));
+    assert.equal((await call('0x')).error.message, 'invalid input length');
+    assert.equal((await call(blake2fInput(abc) + '00')).error.message, 'invalid input length');
+    assert.equal((await call(blake2fInput(abc, 2))).error.message, 'invalid final flag');
+    // eth_estimateGas names the failure as eth_call does (it said "value out of range").
+    const estimate = await rpc(url, 'eth_estimateGas', [{ from: EWOQ, to: BLAKE2F, value: '0x1' }]);
+    assert.equal(estimate.body.error.message, 'invalid input length');
+    const trace = await rpc(url, 'debug_traceCall', [
+      { from: EWOQ, to: BLAKE2F, data: blake2fInput(abc, 7) },
+      'latest',
+      { tracer: 'callTracer' },
+    ]);
+    assert.equal(trace.body.result.error, 'invalid final flag');
+  });
 
   it('verifies a KZG proof, and fails a wrong one as geth does', async () => {
     const { url } = suite;

@@ -689,7 +689,11 @@ describe('GET /openapi.json and /docs', () => {
       '/v2/icm/timeseries',
       '/v2/live-check',
       '/v2/networks/{network}/metrics/{metric}',
+      '/v2/subnet/{subnetId}/metrics/{metric}',
       '/v2/subnets/{subnetId}/validators:getAddresses',
+      '/v2/validation/{l1ValidationId}/metrics/{metric}',
+      '/v2/validator/{nodeId}/metrics/{metric}',
+      '/v2/validators/metrics/{metric}',
     ]);
     assert.equal(doc.paths['/v2/chains/{chainId}/metrics/{metric}'].get.operationId, 'getEvmChainMetrics');
     assert.equal(doc.paths['/v2/chains'].get.operationId, 'listChains');

@@ -482,6 +482,9 @@ describe('Subnet-EVM chain', () => {
       await c.client.getBalance({ address: rewardee }),
       start + paid.gasUsed * paid.effectiveGasPrice,
     );
+    // subnet-evm's worker writes the address it pays into the header's coinbase (`miner`).
+    const paidIn = await c.client.getBlock({ blockNumber: paid.blockNumber });
+    assert.equal(paidIn.miner.toLowerCase(), rewardee.toLowerCase());
 
     assert.equal(
       (await send(ewoq, PRECOMPILES.rewardManager, REWARD_ABI, 'allowFeeRecipients')).status,

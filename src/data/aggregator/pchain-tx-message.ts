@@ -19,6 +19,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { avaxSerial, utils } from '@avalabs/avalanchejs';
 import { ByteReader } from '../../shared/byte-reader.js';
 import { fromCb58, toCb58 } from '../../shared/encoding.js';
+import { readAddressedCall } from '../../shared/warp/addressed-call.js';
 import { InvalidParameterError, NotFoundError } from '../internal/errors.js';
 import { NodeRpcError, type NodeClient } from '../internal/node-client.js';
 import type { AggregateRequest } from './aggregator.js';
@@ -69,23 +70,13 @@ export function conversionId(
 const malformed = (what: string) =>
   new InvalidParameterError(`the transaction's warp message is malformed: ${what}`);
 
-/** The AddressedCall payload of the signed Warp message a tx carries (its L1's message). */
-function carriedPayload(signedWarp: Uint8Array): {
-  sourceChainId: Uint8Array;
-  sourceAddress: Uint8Array;
-  payload: Uint8Array;
-} {
-  const r = new ByteReader(signedWarp, malformed);
-  r.take(2);
-  r.take(4);
-  const sourceChainId = r.take(32);
-  const call = new ByteReader(r.sized(), malformed);
-  call.take(2);
-  const type = Buffer.from(call.take(4)).readUInt32BE();
-  if (type !== 1) throw new InvalidParameterError('the transaction carries no AddressedCall warp message');
-  const sourceAddress = call.sized();
-  return { sourceChainId, sourceAddress, payload: call.sized() };
-}
+/** The AddressedCall of the signed Warp message a tx carries (its L1's message). */
+const carriedPayload = (signedWarp: Uint8Array) =>
+  readAddressedCall(
+    signedWarp,
+    malformed,
+    () => new InvalidParameterError('the transaction carries no AddressedCall warp message'),
+  );
 
 /** A protobuf `bytes` field (wire type 2). */
 function protoBytes(field: number, bytes: Uint8Array): Buffer {

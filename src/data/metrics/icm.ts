@@ -15,6 +15,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
 import { bucketStart, previousBucket, type Span } from './buckets.js';
+import { HOUR, WINDOW_HOURS, windowStart, type RollingWindow } from './windows.js';
 
 export const ICM_GROUP_BY = [
   'srcBlockchainId',
@@ -37,8 +38,6 @@ export interface HourCount {
   hour: number;
   n: number;
 }
-
-const HOUR = 3600;
 
 /** Message counts per (source, destination, UTC hour), oldest hour first. */
 async function hourCounts(db: Kysely<DataSchema>, f: IcmCountFilter): Promise<HourCount[]> {
@@ -144,17 +143,7 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Each rolling window's length in hours, as the chain metrics' windows. */
-const WINDOWS = {
-  lastHour: 1,
-  lastDay: 24,
-  lastWeek: 7 * 24,
-  lastMonth: 30 * 24,
-  last90Days: 90 * 24,
-  lastYear: 365 * 24,
-} as const;
-
-export type IcmSummary = Record<keyof typeof WINDOWS | 'allTime', number> & {
+export type IcmSummary = Record<RollingWindow, number> & {
   srcBlockchainId: string;
   destBlockchainId: string;
 };
@@ -183,8 +172,8 @@ export function icmSummaryOf(
   const currentHour = Math.max(bucketStart('hour', nowSeconds), newest);
   const since = (from: number) => counts.reduce((s, c) => (c.hour >= from ? s + c.n : s), 0);
   const windows = Object.fromEntries(
-    Object.entries(WINDOWS).map(([name, hours]) => [name, since(currentHour - (hours - 1) * HOUR)]),
-  ) as Record<keyof typeof WINDOWS, number>;
+    Object.entries(WINDOW_HOURS).map(([name, hours]) => [name, since(windowStart(currentHour, hours))]),
+  ) as Record<keyof typeof WINDOW_HOURS, number>;
   const pair = labeller(undefined, filter)({ src: '', dst: '' });
   return {
     ...windows,

@@ -13,6 +13,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
 import type { EvmMetricBucketTable } from '../store/schema-evm.js';
 import { bucketStart } from './buckets.js';
+import { HOUR, WINDOW_HOURS, windowStart, type RollingWindow } from './windows.js';
 
 /** The real API's ChainRollingWindowMetric enum. */
 export const ROLLING_WINDOW_METRICS = [
@@ -32,18 +33,7 @@ export const ROLLING_WINDOW_METRICS = [
 ] as const;
 export type RollingWindowMetric = (typeof ROLLING_WINDOW_METRICS)[number];
 
-const HOUR = 3600;
-/** Each window's length in hours; `allTime` has none. */
-const WINDOWS = {
-  lastHour: 1,
-  lastDay: 24,
-  lastWeek: 7 * 24,
-  lastMonth: 30 * 24,
-  last90Days: 90 * 24,
-  lastYear: 365 * 24,
-} as const;
-type Window = keyof typeof WINDOWS | 'allTime';
-export type RollingWindowValues = Record<Window, number>;
+export type RollingWindowValues = Record<RollingWindow, number>;
 
 type Bucket = Selectable<EvmMetricBucketTable>;
 const WEI_PER_NAVAX = 1e9;
@@ -66,7 +56,7 @@ export async function readRollingWindows(
     .where('span', '=', 'hour')
     .executeTakeFirst();
   const currentHour = Math.max(bucketStart('hour', nowSeconds), Number(newest?.last ?? 0));
-  const windowStart = (hours: number) => currentHour - (hours - 1) * HOUR;
+  const startOf = (hours: number) => windowStart(currentHour, hours);
   const out = {} as RollingWindowValues;
 
   if (isMemberMetric(metric)) {
@@ -81,8 +71,8 @@ export async function readRollingWindows(
       if (from !== undefined) q = q.where('bucket_start', '>=', from);
       return Number((await q.executeTakeFirst())?.n ?? 0);
     };
-    for (const [name, hours] of Object.entries(WINDOWS))
-      out[name as Window] = await distinct('hour', windowStart(hours));
+    for (const [name, hours] of Object.entries(WINDOW_HOURS))
+      out[name as RollingWindow] = await distinct('hour', startOf(hours));
     // Every address and deployer the chain ever had is kept under span `all`; senders are not,
     // so they are counted over the month buckets.
     out.allTime = kind === 's' ? await distinct('month') : await distinct('all');
@@ -95,7 +85,7 @@ export async function readRollingWindows(
     .selectAll()
     .where('chain', '=', chain)
     .where('span', '=', 'hour')
-    .where('bucket_start', '>=', windowStart(WINDOWS.lastYear))
+    .where('bucket_start', '>=', startOf(WINDOW_HOURS.lastYear))
     .execute();
   const months = await db
     .selectFrom('evm_metric_buckets')
@@ -103,9 +93,9 @@ export async function readRollingWindows(
     .where('chain', '=', chain)
     .where('span', '=', 'month')
     .execute();
-  for (const [name, length] of Object.entries(WINDOWS)) {
-    const from = windowStart(length);
-    out[name as Window] = aggregate(
+  for (const [name, length] of Object.entries(WINDOW_HOURS)) {
+    const from = startOf(length);
+    out[name as RollingWindow] = aggregate(
       metric,
       hours.filter((b) => Number(b.bucket_start) >= from),
       length * HOUR,

@@ -44,6 +44,7 @@ import { createUuidPageTokens } from './page-tokens.js';
 import { METRICS, readSeries, type Metric } from './series.js';
 import { readRollingWindows, ROLLING_WINDOW_METRICS, type RollingWindowMetric } from './rolling-window.js';
 import { readStakingSeries, STAKING_METRICS, type StakingMetric } from './staking.js';
+import { L1_FEE_METRICS, readL1FeeSeries } from './l1-validator-fees.js';
 import {
   ICM_GROUP_BY,
   icmSummaryOf,
@@ -54,7 +55,7 @@ import {
 } from './icm.js';
 import { readValidatorAddresses, type ValidatorAddressCursor } from './validator-addresses.js';
 import { readBtcbBridgers, type BtcbCursor } from './btcb-bridged.js';
-import { parseCb58Id, resolveNetwork } from '../networks.js';
+import { parseCb58Id, parseNodeIdParam, resolveNetwork } from '../networks.js';
 import type { NetworkIdentity } from '../../shared/networks.js';
 
 /** The real metrics service's budget per client address. */
@@ -166,6 +167,13 @@ const StakingQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+const L1FeeQuery = Type.Object(
+  {
+    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
 const NetworkParam = StringEnum(['mainnet', 'fuji', 'testnet'] as const);
 const IcmFilterQuery = {
   srcBlockchainId: Type.Optional(Type.String({ maxLength: 100 })),
@@ -241,6 +249,12 @@ const RollingWindowResponse = Type.Object({
   }),
 });
 
+/** A time range whose end is before its start is refused rather than answered empty. */
+function checkTimeRange(q: { startTimestamp?: number; endTimestamp?: number }): void {
+  if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
+    throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+}
+
 function body(statusCode: number, message: string) {
   return { message: [message], error: STATUS_TEXT[statusCode] ?? STATUS_TEXT[500], statusCode };
 }
@@ -257,6 +271,22 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   // v2 keyset cursors use the data service's signed page tokens (secret shared through the store).
   const signedTokens = createPageTokens(await pageTokenSecret(db));
   const v1PageSize = options.v1PageSize ?? 30;
+
+  /**
+   * One keyset page behind a signed token: the cursor of the request's token (refused unless the
+   * same query issued it), the page read from there, and `nextPageToken` when another page exists.
+   */
+  async function signedPage<C, P extends { next?: C }>(
+    scope: readonly unknown[],
+    pageToken: string | undefined,
+    read: (cursor?: C) => Promise<P>,
+  ): Promise<Omit<P, 'next'> & { nextPageToken?: string }> {
+    // The scope's JSON text is the token scope, as the routes issued it before this helper.
+    const scopeText = JSON.stringify(scope);
+    const cursor = pageToken ? signedTokens.open<C>(scopeText, pageToken) : undefined;
+    const { next, ...rest } = await read(cursor);
+    return { ...(next !== undefined ? { nextPageToken: signedTokens.issue(scopeText, next) } : {}), ...rest };
+  }
   const app = Fastify({
     logger: false,
     ajv: { customOptions: { coerceTypes: true, useDefaults: true } },
@@ -507,31 +537,20 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       if (!(METRICS as readonly string[]).includes(p.metric))
         throw new InvalidParameterError(`metric must be one of ${METRICS.join(', ')}`);
       const { chain } = await chainOf(p.chainId);
-      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
-        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      checkTimeRange(q);
       const span: Span = q.timeInterval ?? 'day';
-      const scope = JSON.stringify([
-        'v2',
-        chain,
-        p.metric,
-        span,
-        q.startTimestamp ?? null,
-        q.endTimestamp ?? null,
-      ]);
-      const before = q.pageToken ? signedTokens.open<number>(scope, q.pageToken) : undefined;
-      const page = await readSeries(db, {
-        chain,
-        metric: p.metric as Metric,
-        span,
-        from: q.startTimestamp,
-        to: q.endTimestamp,
-        before,
-        limit: q.pageSize,
-      });
-      return {
-        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
-        results: page.results,
-      };
+      const scope = ['v2', chain, p.metric, span, q.startTimestamp ?? null, q.endTimestamp ?? null];
+      return signedPage(scope, q.pageToken, (before?: number) =>
+        readSeries(db, {
+          chain,
+          metric: p.metric as Metric,
+          span,
+          from: q.startTimestamp,
+          to: q.endTimestamp,
+          before,
+          limit: q.pageSize,
+        }),
+      );
     },
   );
 
@@ -583,29 +602,19 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       if (!(STAKING_METRICS as readonly string[]).includes(p.metric))
         throw new InvalidParameterError(`metric must be one of ${STAKING_METRICS.join(', ')}`);
       const subnetId = parseCb58Id(q.subnetId, 'subnetId');
-      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
-        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
-      const scope = JSON.stringify([
-        'staking',
-        p.metric,
-        subnetId,
-        q.startTimestamp ?? null,
-        q.endTimestamp ?? null,
-      ]);
-      const before = q.pageToken ? signedTokens.open<number>(scope, q.pageToken) : undefined;
-      const page = await readStakingSeries(db, {
-        subnetId,
-        metric: p.metric as StakingMetric,
-        from: q.startTimestamp,
-        to: q.endTimestamp,
-        before,
-        limit: q.pageSize,
-        nowSeconds: Math.floor(now() / 1000),
-      });
-      return {
-        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
-        results: page.results,
-      };
+      checkTimeRange(q);
+      const scope = ['staking', p.metric, subnetId, q.startTimestamp ?? null, q.endTimestamp ?? null];
+      return signedPage(scope, q.pageToken, (before?: number) =>
+        readStakingSeries(db, {
+          subnetId,
+          metric: p.metric as StakingMetric,
+          from: q.startTimestamp,
+          to: q.endTimestamp,
+          before,
+          limit: q.pageSize,
+          nowSeconds: Math.floor(now() / 1000),
+        }),
+      );
     },
   );
   /**
@@ -640,10 +649,9 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     async (request) => {
       const q = request.query as Static<typeof IcmSeriesQuery>;
       const { filter, kept } = await icmFilter(q);
-      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
-        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
+      checkTimeRange(q);
       const span: Span = q.timeInterval ?? 'day';
-      const scope = JSON.stringify([
+      const scope = [
         'icm',
         filter.source ?? null,
         filter.destination ?? null,
@@ -652,22 +660,20 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
         span,
         q.startTimestamp ?? null,
         q.endTimestamp ?? null,
-      ]);
-      const after = q.pageToken ? signedTokens.open<IcmCursor>(scope, q.pageToken) : undefined;
-      if (!kept) return { results: [] };
-      const page = await readIcmSeries(db, {
-        filter,
-        groupBy: q.groupBy as IcmGroupBy | undefined,
-        span,
-        from: q.startTimestamp,
-        to: q.endTimestamp,
-        after,
-        limit: q.pageSize,
-      });
-      return {
-        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
-        results: page.results,
-      };
+      ];
+      return signedPage(scope, q.pageToken, async (after?: IcmCursor) =>
+        kept
+          ? readIcmSeries(db, {
+              filter,
+              groupBy: q.groupBy as IcmGroupBy | undefined,
+              span,
+              from: q.startTimestamp,
+              to: q.endTimestamp,
+              after,
+              limit: q.pageSize,
+            })
+          : { results: [], next: undefined },
+      );
     },
   );
 
@@ -711,28 +717,81 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       // A local devnet answers as a test network, as the staking metrics do.
       if (options.network && q.network !== undefined)
         resolveNetwork(options.network, q.network === 'testnet' ? 'fuji' : q.network);
-      if (q.startTimestamp !== undefined && q.endTimestamp !== undefined && q.endTimestamp < q.startTimestamp)
-        throw new InvalidParameterError('endTimestamp must not be before startTimestamp');
-      const scope = JSON.stringify([
-        'validators:getAddresses',
-        subnetId,
-        q.startTimestamp ?? null,
-        q.endTimestamp ?? null,
-      ]);
-      const after = q.pageToken ? signedTokens.open<ValidatorAddressCursor>(scope, q.pageToken) : undefined;
-      const page = await readValidatorAddresses(db, {
-        subnetId,
-        from: q.startTimestamp,
-        to: q.endTimestamp,
-        after,
-        limit: q.pageSize,
-      });
-      return {
-        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
-        addresses: page.addresses,
-      };
+      checkTimeRange(q);
+      const scope = ['validators:getAddresses', subnetId, q.startTimestamp ?? null, q.endTimestamp ?? null];
+      return signedPage(scope, q.pageToken, (after?: ValidatorAddressCursor) =>
+        readValidatorAddresses(db, {
+          subnetId,
+          from: q.startTimestamp,
+          to: q.endTimestamp,
+          after,
+          limit: q.pageSize,
+        }),
+      );
     },
   );
+  // L1 validator fees, one route per scope (all validations, one validation, node or L1).
+  const L1_FEE_ROUTES = [
+    { scope: 'all', path: '/v2/validators/metrics/:metric', operationId: 'getTotalL1ValidatorMetrics' },
+    {
+      scope: 'validation',
+      path: '/v2/validation/:l1ValidationId/metrics/:metric',
+      operationId: 'getMetricsByValidationId',
+      param: 'l1ValidationId',
+      parse: (v: string) => parseCb58Id(v, 'l1ValidationId'),
+    },
+    {
+      scope: 'node',
+      path: '/v2/validator/:nodeId/metrics/:metric',
+      operationId: 'getMetricsByNodeId',
+      param: 'nodeId',
+      parse: parseNodeIdParam,
+    },
+    {
+      scope: 'subnet',
+      path: '/v2/subnet/:subnetId/metrics/:metric',
+      operationId: 'getMetricsBySubnetId',
+      param: 'subnetId',
+      parse: (v: string) => parseCb58Id(v, 'subnetId'),
+    },
+  ] as const;
+  for (const route of L1_FEE_ROUTES) {
+    const param = 'param' in route ? route.param : undefined;
+    const params = Type.Object({
+      ...(param ? { [param]: Type.String({ maxLength: 100 }) } : {}),
+      metric: Type.String(),
+    });
+    app.get(
+      route.path,
+      {
+        schema: {
+          tags: ['L1 Validator Metrics'],
+          operationId: route.operationId,
+          summary: `L1 validator fees paid per day (${route.scope === 'all' ? 'every validation' : `one ${route.scope}`}), in nAVAX`,
+          params,
+          querystring: L1FeeQuery,
+          response: { 200: V2Response, ...ERRORS },
+        },
+      },
+      async (request) => {
+        const p = request.params as Record<string, string>;
+        const q = request.query as Static<typeof L1FeeQuery>;
+        const metrics: readonly string[] = L1_FEE_METRICS[route.scope];
+        if (!metrics.includes(p.metric!))
+          throw new InvalidParameterError(`metric must be one of ${metrics.join(', ')}`);
+        const id = 'parse' in route && param ? route.parse(p[param]!) : undefined;
+        checkTimeRange(q);
+        const results = await readL1FeeSeries(db, {
+          scope: route.scope,
+          id,
+          metric: p.metric!,
+          from: q.startTimestamp,
+          to: q.endTimestamp,
+        });
+        return { results };
+      },
+    );
+  }
   app.get(
     BTCB_PATH,
     {
@@ -751,13 +810,9 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
           `threshold must be a non-negative integer amount (satoshis), got "${q.threshold}"`,
         );
       const threshold = BigInt(q.threshold);
-      const scope = JSON.stringify(['btcb', threshold.toString()]);
-      const after = q.pageToken ? signedTokens.open<BtcbCursor>(scope, q.pageToken) : undefined;
-      const page = await readBtcbBridgers(db, { threshold, after, limit: q.pageSize });
-      return {
-        ...(page.next !== undefined ? { nextPageToken: signedTokens.issue(scope, page.next) } : {}),
-        addresses: page.addresses,
-      };
+      return signedPage(['btcb', threshold.toString()], q.pageToken, (after?: BtcbCursor) =>
+        readBtcbBridgers(db, { threshold, after, limit: q.pageSize }),
+      );
     },
   );
   return app;

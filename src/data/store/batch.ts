@@ -11,6 +11,10 @@ import type {
   BlockTable,
   BlockchainTable,
   DataSchema,
+  L1FeeStateTable,
+  L1ValidatorBalanceTable,
+  L1ValidatorFeeTable,
+  L1ValidatorTxDetailTable,
   RewardTable,
   StakerTable,
   SubnetTable,
@@ -36,6 +40,14 @@ export interface StakerEnd {
   removed: boolean;
 }
 
+/** The L1 validator fee replay's changes (`indexer/primary/l1-fees.ts`), absolute values. */
+export interface L1FeeRows {
+  state: Insertable<L1FeeStateTable>;
+  balances: Insertable<L1ValidatorBalanceTable>[];
+  fees: Insertable<L1ValidatorFeeTable>[];
+  details: Insertable<L1ValidatorTxDetailTable>[];
+}
+
 export interface BatchRows {
   blocks: Insertable<BlockTable>[];
   transactions: Insertable<TransactionTable>[];
@@ -49,6 +61,7 @@ export interface BatchRows {
   stakers: Insertable<StakerTable>[];
   stakerEnds: StakerEnd[];
   rewards: Insertable<RewardTable>[];
+  l1Fees?: L1FeeRows;
 }
 
 export function emptyBatch(): BatchRows {
@@ -158,6 +171,7 @@ export async function writeBatch(
           .execute();
     }
     await insertAll(trx, 'blockchains', rows.blockchains);
+    if (rows.l1Fees) await writeL1Fees(trx, rows.l1Fees);
     await insertAll(trx, 'stakers', rows.stakers);
     for (const end of rows.stakerEnds) {
       await trx
@@ -276,4 +290,40 @@ async function settleSpends(trx: Transaction<DataSchema>, ids: string[]): Promis
       ),
     )
     .execute();
+}
+
+/** The replay's rows are absolute values: writing them again (a retried batch) changes nothing. */
+async function writeL1Fees(trx: Transaction<DataSchema>, rows: L1FeeRows): Promise<void> {
+  await trx
+    .insertInto('l1_fee_state')
+    .values(rows.state)
+    .onConflict((oc) =>
+      oc.column('chain_id').doUpdateSet((eb) => ({
+        excess: eb.ref('excluded.excess'),
+        accrued: eb.ref('excluded.accrued'),
+        timestamp: eb.ref('excluded.timestamp'),
+      })),
+    )
+    .execute();
+  for (const part of chunks(rows.balances))
+    await trx
+      .insertInto('l1_validator_balances')
+      .values(part)
+      .onConflict((oc) =>
+        oc.column('validation_id').doUpdateSet((eb) => ({
+          end_fee: eb.ref('excluded.end_fee'),
+          status: eb.ref('excluded.status'),
+          weight: eb.ref('excluded.weight'),
+        })),
+      )
+      .execute();
+  for (const part of chunks(rows.fees))
+    await trx
+      .insertInto('l1_validator_fees')
+      .values(part)
+      .onConflict((oc) =>
+        oc.columns(['validation_id', 'day']).doUpdateSet((eb) => ({ fee: eb.ref('excluded.fee') })),
+      )
+      .execute();
+  await insertAll(trx, 'l1_validator_tx_details', rows.details);
 }

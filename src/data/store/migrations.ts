@@ -298,6 +298,62 @@ async function blockProposers(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * The L1 validators' continuous fee, replayed from the P-chain's blocks (`l1-fees.ts`): the fee
+ * state, each validation's balance end and weight, what each validation paid per UTC day, and
+ * each L1 transaction's validators as they stood after it.
+ */
+async function l1ValidatorFees(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('l1_fee_state')
+    .addColumn('chain_id', 'text', (c) => c.primaryKey())
+    .addColumn('excess', 'text', (c) => c.notNull())
+    .addColumn('accrued', 'text', (c) => c.notNull())
+    .addColumn('timestamp', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('l1_validator_balances')
+    .addColumn('validation_id', 'text', (c) => c.primaryKey())
+    .addColumn('subnet_id', 'text', (c) => c.notNull())
+    .addColumn('node_id', 'text', (c) => c.notNull())
+    .addColumn('end_fee', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('weight', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('l1_validator_tx_details')
+    .addColumn('tx_hash', 'text', (c) => c.notNull())
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addColumn('validation_id', 'text', (c) => c.notNull())
+    .addColumn('node_id', 'text', (c) => c.notNull())
+    .addColumn('subnet_id', 'text', (c) => c.notNull())
+    .addColumn('weight', 'text', (c) => c.notNull())
+    .addColumn('remaining_balance', 'text', (c) => c.notNull())
+    .addColumn('balance_change', 'text', (c) => c.notNull())
+    .addColumn('bls_public_key', 'text')
+    .addPrimaryKeyConstraint('l1_validator_tx_details_pk', ['tx_hash', 'position'])
+    .execute();
+  await db.schema
+    .createTable('l1_validator_fees')
+    .addColumn('validation_id', 'text', (c) => c.notNull())
+    .addColumn('day', 'bigint', (c) => c.notNull())
+    .addColumn('subnet_id', 'text', (c) => c.notNull())
+    .addColumn('node_id', 'text', (c) => c.notNull())
+    .addColumn('fee', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('l1_validator_fees_pk', ['validation_id', 'day'])
+    .execute();
+  for (const [name, columns] of [
+    ['l1_validator_fees_by_day', ['day']],
+    ['l1_validator_fees_by_subnet', ['subnet_id', 'day']],
+    ['l1_validator_fees_by_node', ['node_id', 'day']],
+  ] as const)
+    await db.schema
+      .createIndex(name)
+      .on('l1_validator_fees')
+      .columns([...columns])
+      .execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -315,4 +371,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013_block_proposers': { up: blockProposers },
   '0014_evm_icm_messages': { up: evmIcmMessages },
   '0015_evm_icm_messages_by_tx': { up: evmIcmMessagesByTx },
+  '0016_l1_validator_fees': { up: l1ValidatorFees },
 };

@@ -240,6 +240,54 @@ export interface RewardAddressTable {
   utxo_id: string;
 }
 
+/**
+ * The P-chain's ACP-77 validator fee state as the indexer replays it, at the time of the last
+ * indexed P-chain block (one row per P-chain; amounts are decimal text of nAVAX).
+ */
+export interface L1FeeStateTable {
+  chain_id: string;
+  excess: string;
+  /** The per-validator fee counter: a validator's balance is its end fee minus this. */
+  accrued: string;
+  timestamp: number;
+}
+
+/** Each L1 validation the indexer follows: active while `end_fee` (a fee counter value) is not 0. */
+export interface L1ValidatorBalanceTable {
+  validation_id: string;
+  subnet_id: string;
+  node_id: string;
+  end_fee: string;
+  /** `active`, `inactive` (no balance left, or disabled) or `removed` (weight set to 0). */
+  status: string;
+  weight: string;
+}
+
+/** An L1 validator a P-chain transaction registered or changed, as it stood after that tx. */
+export interface L1ValidatorTxDetailTable {
+  tx_hash: string;
+  /** Order within the tx (a conversion's validators in their order). */
+  position: number;
+  validation_id: string;
+  node_id: string;
+  subnet_id: string;
+  weight: string;
+  /** nAVAX left after the tx. */
+  remaining_balance: string;
+  /** nAVAX the tx added (negative: refunded on disable or removal). */
+  balance_change: string;
+  bls_public_key: string | null;
+}
+
+/** The continuous fee one L1 validation paid in one UTC day (`day`: the day's start, seconds). */
+export interface L1ValidatorFeeTable {
+  validation_id: string;
+  day: number;
+  subnet_id: string;
+  node_id: string;
+  fee: string;
+}
+
 export interface DataSchema extends EvmSchema {
   checkpoints: CheckpointTable;
   meta: MetaTable;
@@ -257,4 +305,8 @@ export interface DataSchema extends EvmSchema {
   stakers: StakerTable;
   rewards: RewardTable;
   reward_addresses: RewardAddressTable;
+  l1_fee_state: L1FeeStateTable;
+  l1_validator_balances: L1ValidatorBalanceTable;
+  l1_validator_fees: L1ValidatorFeeTable;
+  l1_validator_tx_details: L1ValidatorTxDetailTable;
 }

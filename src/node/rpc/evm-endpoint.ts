@@ -43,13 +43,18 @@ export class EvmEndpoint {
         const answer = await this.handleOne(item, ctx);
         if (answer) answers.push(answer);
       }
-      return answers;
+      // geth writes nothing for a batch of notifications only (not an empty array).
+      return answers.length > 0 ? answers : undefined;
     }
     return this.handleOne(body, ctx);
   }
 
   async handleOne(request: unknown, ctx: CallContext): Promise<RpcResponse | undefined> {
     if (!isObject(request)) return errorResponse(null, RpcCode.invalidRequest, 'invalid request');
+    // geth's hasValidID: an object or array id is no id; such a request is invalid, answered
+    // with a null id.
+    if (typeof request.id === 'object' && request.id !== null)
+      return errorResponse(null, RpcCode.invalidRequest, 'invalid request');
     const id = (request.id ?? null) as RpcResponse['id'];
     const isNotification = request.id === undefined;
     if (request.jsonrpc !== '2.0' || typeof request.method !== 'string') {

@@ -2,14 +2,16 @@
  * Transaction rows → the primary-network transaction shapes: XChainLinearTransaction (also read
  * as non-linear: `vertices` holds the block), PChainTransaction, and the C-chain's
  * CChainImportTransaction / CChainExportTransaction. Each page is rendered with one query per
- * kind of detail (outputs, spends, assets, stakers, subnets, chains, rewards), never per row.
+ * kind of detail (outputs, spends, assets, stakers, subnets, chains, rewards, L1 validators), never
+ * per row.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { NetworkIdentity } from '../../../shared/networks.js';
+import { decodeCb58 } from '../../networks.js';
 import type { AssetRow } from '../../store/queries/assets.js';
 import type { TransactionRow } from '../../store/queries/transactions.js';
 import { utxosConsumedBy, utxosCreatedBy, type UtxoRow } from '../../store/queries/utxos.js';
-import type { DataSchema } from '../../store/schema.js';
+import type { DataSchema, L1ValidatorTxDetailTable } from '../../store/schema.js';
 import { assetInfo, pChainUtxo, sumByAsset, xChainUtxo } from './format.js';
 import { parseGenesisData } from './genesis-data.js';
 import { PRIMARY_NETWORK_TX_TYPES } from '../routes/primary-network/asset-transactions.js';
@@ -32,6 +34,20 @@ function atomicChains(tx: TransactionRow): Record<string, string> {
   if (tx.source_chain) return { sourceChain: tx.source_chain, destinationChain: tx.chain_id };
   if (tx.destination_chain) return { sourceChain: tx.chain_id, destinationChain: tx.destination_chain };
   return {};
+}
+
+/** An L1 validator as a P-chain tx left it (the real service's L1ValidatorDetailsTransaction). */
+function l1ValidatorDetail(d: Selectable<L1ValidatorTxDetailTable>) {
+  return {
+    validationId: d.validation_id,
+    validationIdHex: '0x' + Buffer.from(decodeCb58(d.validation_id) ?? []).toString('hex'),
+    nodeId: d.node_id,
+    subnetId: d.subnet_id,
+    weight: Number(d.weight),
+    remainingBalance: Number(d.remaining_balance),
+    balanceChange: Number(d.balance_change),
+    blsCredentials: d.bls_public_key ? { publicKey: d.bls_public_key } : {},
+  };
 }
 
 export function createTransactionRenderer(
@@ -168,7 +184,7 @@ export function createTransactionRenderer(
     ): Promise<Record<string, unknown>[]> {
       if (rows.length === 0) return [];
       const hashes = rows.map((r) => r.tx_hash);
-      const [stakers, ended, subnets, converted, chains, rewards] = await Promise.all([
+      const [stakers, ended, subnets, converted, chains, rewards, l1Details] = await Promise.all([
         db.selectFrom('stakers').selectAll().where('tx_hash', 'in', hashes).execute(),
         db
           .selectFrom('stakers')
@@ -179,6 +195,13 @@ export function createTransactionRenderer(
         db.selectFrom('subnets').selectAll().where('conversion_tx', 'in', hashes).execute(),
         db.selectFrom('blockchains').selectAll().where('blockchain_id', 'in', hashes).execute(),
         db.selectFrom('rewards').select(['utxo_id', 'reward_tx']).where('reward_tx', 'in', hashes).execute(),
+        db
+          .selectFrom('l1_validator_tx_details')
+          .selectAll()
+          .where('tx_hash', 'in', hashes)
+          .orderBy('tx_hash')
+          .orderBy('position')
+          .execute(),
       ]);
       // Reward payouts are the outputs of the RewardValidatorTx that paid them.
       const rewardUtxos =
@@ -221,9 +244,17 @@ export function createTransactionRenderer(
             emitted.filter((r) => r.utxo_type === 'STAKE'),
             u.known,
           ),
-          amountL1ValidatorBalanceBurned: [],
+          // What the tx moved into L1 validator balances (refunds are not burned).
+          amountL1ValidatorBalanceBurned: amounts(
+            l1Details
+              .filter((d) => d.tx_hash === tx.tx_hash && BigInt(d.balance_change) > 0n)
+              .map((d) => ({ asset_id: network.avaxAssetID, amount: d.balance_change })),
+            u.known,
+          ),
           memo: tx.memo,
         };
+        const l1 = l1Details.filter((d) => d.tx_hash === tx.tx_hash);
+        if (l1.length > 0) out.l1ValidatorDetails = l1.map(l1ValidatorDetail);
         const staker = stakers.find((s) => s.tx_hash === tx.tx_hash);
         if (staker) {
           out.nodeId = staker.node_id;

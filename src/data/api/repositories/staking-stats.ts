@@ -10,7 +10,12 @@ import { decodeCb58 } from '../../networks.js';
 import { NodeRpcError, type NodeClient } from '../../internal/node-client.js';
 import { amountText } from '../../store/amounts.js';
 import type { DataSchema } from '../../store/schema.js';
-import { activeStakeTotals, listOpenStakers, totalRewardsPaid } from '../../store/queries/current-stakers.js';
+import {
+  activeStakeTotals,
+  listOpenStakers,
+  totalL1ValidatorFees,
+  totalRewardsPaid,
+} from '../../store/queries/current-stakers.js';
 import type { SortOrder } from '../../store/queries/utxos.js';
 import { createAssetLookup } from '../../store/queries/assets.js';
 import { assetInfo } from './format.js';
@@ -225,10 +230,11 @@ export function createStakingStatsReads(deps: StakingStatsDeps) {
 
     async supply() {
       const now = await deps.now();
-      const [supply, totals, rewards] = await Promise.all([
+      const [supply, totals, rewards, l1Fees] = await Promise.all([
         currentSupply(),
         activeStakeTotals(db, network.pChainID, now),
         totalRewardsPaid(db),
+        totalL1ValidatorFees(db),
       ]);
       return {
         circulatingSupply: avaxDecimal(supply),
@@ -241,7 +247,7 @@ export function createStakingStatsReads(deps: StakingStatsDeps) {
         totalRewards: avaxDecimal(rewards),
         lastUpdated: new Date(now * 1000).toISOString(),
         genesisUnlock: '0',
-        l1ValidatorFees: '0',
+        l1ValidatorFees: avaxDecimal(l1Fees),
       };
     },
   };

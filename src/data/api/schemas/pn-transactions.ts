@@ -25,6 +25,20 @@ export const PChainTransaction = Type.Object({
   delegationFeePercent: opt(Type.String()),
   nodeId: opt(Type.String()),
   subnetId: opt(Type.String()),
+  l1ValidatorDetails: opt(
+    Type.Array(
+      Type.Object({
+        validationId: Type.String(),
+        validationIdHex: Type.String(),
+        nodeId: Type.String(),
+        subnetId: Type.String(),
+        weight: Type.Number(),
+        remainingBalance: Type.Number(),
+        balanceChange: opt(Type.Number()),
+        blsCredentials: opt(Type.Record(Type.String(), Type.Unknown())),
+      }),
+    ),
+  ),
   l1ValidatorManagerDetails: opt(
     Type.Object({ blockchainId: Type.String(), contractAddress: Type.String() }),
   ),

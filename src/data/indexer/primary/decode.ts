@@ -23,6 +23,7 @@ import {
   utxoIdOf,
 } from './outputs.js';
 import type { ContainerBlock, ProposerDetails } from './proposervm.js';
+import type { L1FeeReplay } from './l1-fees.js';
 import { stakerStart } from './staker-start.js';
 
 type Manager = ReturnType<typeof utils.getManagerForVM>;
@@ -48,6 +49,8 @@ export interface DecodeContext {
   subnetValidatorTx(nodeId: string, subnetId: string): Promise<string | undefined>;
   /** Remembers stakers seen in the batch being decoded. */
   rememberStaker(txHash: string, info: StakerInfo): void;
+  /** The P-chain's L1 validator fee replay, when the store follows it. */
+  l1Fees?: L1FeeReplay;
 }
 
 const val = (x: any): any => (x && typeof x.value === 'function' ? x.value() : x);
@@ -145,6 +148,8 @@ export async function decodeBlock(
     size_bytes: read.bytes.length,
     ...proposerColumns(proposer),
   });
+  // The P-chain charges L1 validators up to a block's time before it executes the block's txs.
+  if (ctx.l1Fees && block.time !== undefined) await ctx.l1Fees.advance(ts);
   for (let i = 0; i < block.txs.length; i++)
     await decodeTx(ctx, block.txs[i], { height, blockId, ts, seq: height * 1_000_000 + i }, rows);
 }
@@ -215,6 +220,8 @@ export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows:
     touchedAssets.add(idText(input.assetId));
     spend(input.utxoID);
   }
+
+  await ctx.l1Fees?.apply(unsigned, txId);
 
   // --- per type ----------------------------------------------------------------------------
   switch (type) {

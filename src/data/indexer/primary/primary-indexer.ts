@@ -18,6 +18,7 @@ import { UpstreamUnavailableError } from '../../internal/errors.js';
 import { fillBlockDetails } from './block-details.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
 import { hasGenesisBlock, indexGenesis } from './genesis.js';
+import { L1FeeReplay, readValidatorFeeRules } from './l1-fees.js';
 import { createIndexReader, MAX_RANGE, type Container } from './index-reader.js';
 import { identifyNetwork, type IndexedNetwork } from './network.js';
 import { readContainerBlock } from './proposervm.js';
@@ -102,6 +103,14 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
       s.chain,
       s.chain === 'X' ? network.xChainID : network.pChainID,
       await withRetry(() => readCheckpoint(db, s.name)),
+    );
+  const feeRules = await readValidatorFeeRules(node);
+  if (
+    feeRules &&
+    !(await L1FeeReplay.load(db, network.pChainID, feeRules, await readCheckpoint(db, 'P/block')))
+  )
+    logger?.warn(
+      'this store indexed the P-chain before L1 validator fees were followed: the fees they paid are not indexed (re-index to get them)',
     );
   // The node answered: a health check made before the first poll must not read the heartbeats
   // of an earlier run as a stalled indexer.
@@ -198,6 +207,8 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
           staker: async (tx) => local.get(tx) ?? (await stakerFromStore(db, tx)),
           subnetValidatorTx: (nodeId, subnetId) => subnetValidatorFromStore(db, nodeId, subnetId),
         };
+        if (source.chain === 'P' && feeRules)
+          ctx.l1Fees = await L1FeeReplay.load(db, chainId, feeRules, next);
         const reads = containers.map((c, i) => {
           if (c.index !== next + i)
             throw new Error(`index ${source.name} returned position ${c.index}, expected ${next + i}`);
@@ -213,6 +224,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
         const skipGenesis = next === 0 && first.height === 0n && (await hasGenesisBlock(db, chainId));
         for (let i = skipGenesis ? 1 : 0; i < containers.length; i++)
           await decodeBlock(ctx, containers[i]!, reads[i]!, rows);
+        if (ctx.l1Fees) rows.l1Fees = ctx.l1Fees.rows();
         await withRetry(() => writeBatch(db, source.name, next, next + containers.length, rows), 3);
         beat();
         progress.set(source.name, next + containers.length);

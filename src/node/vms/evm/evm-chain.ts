@@ -48,8 +48,10 @@ import { predicateIntrinsicGas, withIntrinsicGas } from './precompiles/predicate
 import { ChainStore, type StoredLog, type StoredTx } from './state/chain-store.js';
 import { TrieDb, TrieNodeTable } from './state/trie-db.js';
 import { blockStateAt, stateManagerAt, type BlockStateManager } from './state/world.js';
-import { TxPool, feeCaps } from './txpool/txpool.js';
+import { TxPool, feeCaps, type PooledTx } from './txpool/txpool.js';
 import { CallTracer } from './trace/tracers.js';
+import type { CustomPrecompile } from '@ethereumjs/evm';
+import { blake2fPrecompile } from './precompiles/blake2f.js';
 
 /** Accounts the block producer's state caches hold before they are emptied between blocks. */
 const LIVE_CACHE_ACCOUNTS = 50_000;
@@ -92,6 +94,10 @@ export interface ExecutionHeader {
   timestamp: bigint;
   gasLimit: bigint;
   baseFeePerGas: bigint;
+  /** The block's beneficiary; left out, the one a block built now pays (executionCoinbase). */
+  coinbase?: Uint8Array;
+  /** The header's difficulty (1 on every built block), which PREVRANDAO reads (executionBlock). */
+  difficulty?: bigint;
 }
 
 interface Head {
@@ -116,6 +122,8 @@ export class EvmChain extends EventEmitter implements Chain {
   extraBuilder?: ExtraBlockBuilder;
 
   private readonly trieDb: TrieDb;
+  /** BLAKE2f with geth's failure words (the engine's words differ), in every VM. */
+  private readonly blake2f: CustomPrecompile;
   private head!: Head;
   private live!: BlockStateManager;
   private liveVm?: { key: string; vm: VM };
@@ -145,6 +153,7 @@ export class EvmChain extends EventEmitter implements Chain {
     this.name = config.name;
     this.logger = ctx.logger.child({ chain: config.alias });
     this.common = createEvmCommon(config.chainId);
+    this.blake2f = blake2fPrecompile(this.common);
     this.store = new ChainStore(ctx.db, config.tablePrefix);
     this.trieDb = new TrieDb(new TrieNodeTable(ctx.db, `${config.tablePrefix}_trie`));
     this.precompiles = new PrecompileRegistry(config.precompiles);
@@ -290,7 +299,7 @@ export class EvmChain extends EventEmitter implements Chain {
       common: this.common,
       stateManager: state,
       blockchain: this.blockchainView(),
-      evmOpts: bound.customPrecompiles.length ? { customPrecompiles: bound.customPrecompiles } : undefined,
+      evmOpts: { customPrecompiles: [this.blake2f, ...bound.customPrecompiles] },
     });
     bound.attach(vm.evm);
     // Subnet-EVM and Warp hook their per-transaction checks (predicates) here.
@@ -313,6 +322,11 @@ export class EvmChain extends EventEmitter implements Chain {
     return view;
   }
 
+  /** The coinbase a block built now pays its fees to (Subnet-EVM: the reward address). */
+  executionCoinbase(): Address {
+    return new Address(BLACKHOLE_ADDRESS);
+  }
+
   executionBlock(h: ExecutionHeader): Block {
     const header = createBlockHeader(
       {
@@ -320,8 +334,12 @@ export class EvmChain extends EventEmitter implements Chain {
         timestamp: h.timestamp,
         gasLimit: h.gasLimit,
         baseFeePerGas: h.baseFeePerGas,
-        coinbase: new Address(BLACKHOLE_ADDRESS),
+        coinbase: h.coinbase ? new Address(h.coinbase) : this.executionCoinbase(),
         difficulty: 0n,
+        // coreth and subnet-evm run every block since Shanghai with PREVRANDAO set to the header's
+        // difficulty (1 on every block they build, so `block.prevrandao` and `block.difficulty`
+        // read 1); the engine reads PREVRANDAO from mixHash. The stored header's mixHash stays 0.
+        mixHash: setLengthLeft(bigIntToBytes(h.difficulty ?? 1n), 32),
         parentBeaconBlockRoot: new Uint8Array(32),
         blobGasUsed: 0n,
         excessBlobGas: 0n,
@@ -337,6 +355,8 @@ export class EvmChain extends EventEmitter implements Chain {
       timestamp: header.timestamp,
       gasLimit: header.gasLimit,
       baseFeePerGas: header.baseFeePerGas,
+      coinbase: header.coinbase,
+      difficulty: header.difficulty,
     };
   }
 
@@ -431,9 +451,27 @@ export class EvmChain extends EventEmitter implements Chain {
       );
     }
     const { pooled } = this.pool.add(tx, sender.toString());
-    this.emit('pendingTx', pooled.hash);
     this.requestBlock();
+    if (!this.announce(pooled, replaced !== undefined, account.nonce)) {
+      // The nonce read above may be a block old (one accepted while it was read, taking the
+      // sender's earlier txs out of the pool): look again before calling the tx queued.
+      const fresh = (await this.stateAt().getAccount(sender))?.nonce ?? 0n;
+      if (fresh > account.nonce && this.pool.has(pooled.hash)) this.announce(pooled, false, fresh);
+    }
     return pooled.hash;
+  }
+
+  /**
+   * Like geth's pool, announces a transaction (newPendingTransactions, pending-tx filters) once it
+   * is executable: one behind a nonce gap stays unannounced until the gap fills, and is then
+   * announced with the one that filled it. False when `pooled` is not executable yet.
+   */
+  private announce(pooled: PooledTx, replacedExecutable: boolean, stateNonce: bigint): boolean {
+    const run = this.pool.pendingRun(pooled.sender, stateNonce);
+    const at = run.findIndex((p) => p.hash === pooled.hash);
+    if (at < 0) return false;
+    for (const p of replacedExecutable ? [pooled] : run.slice(at)) this.emit('pendingTx', p.hash);
+    return true;
   }
 
   // ---- block production --------------------------------------------------------------------
@@ -578,7 +616,8 @@ export class EvmChain extends EventEmitter implements Chain {
     const header: EvmHeader = {
       parentHash: parent.hash,
       uncleHash: EMPTY_UNCLE_HASH,
-      coinbase: BLACKHOLE_ADDRESS,
+      // The coinbase the block paid (Subnet-EVM: its reward address), as the reference's header.
+      coinbase: execBlock.header.coinbase.bytes,
       stateRoot,
       transactionsRoot,
       receiptsRoot,

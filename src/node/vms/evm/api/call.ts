@@ -85,13 +85,17 @@ export function parseStateOverrides(v: unknown, i: number): Map<string, StateOve
     if (raw.balance != null) o.balance = quantityValue(raw.balance, i, 'balance');
     if (raw.nonce != null) o.nonce = quantityValue(raw.nonce, i, 'nonce');
     if (raw.code != null) o.code = dataValue(raw.code, i, 'code');
+    // coreth's StateOverride.Apply refuses this as it applies the overrides: -32000.
     if (raw.state != null && raw.stateDiff != null)
-      bad(i, `account ${addr} has both 'state' and 'stateDiff'`);
+      throw new RpcError(
+        RpcCode.server,
+        `account ${toChecksumAddress(addr)} has both 'state' and 'stateDiff'`,
+      );
     for (const key of ['state', 'stateDiff'] as const) {
       if (raw[key] == null) continue;
       const m = new Map<string, Uint8Array>();
       for (const [slot, value] of Object.entries(raw[key] as Record<string, unknown>))
-        m.set(slot, dataValue(value, i, 'storage value', 32));
+        m.set(storageKey(slot, i), dataValue(value, i, 'storage value', 32));
       o[key] = m;
     }
     out.set(addr.toLowerCase(), o);
@@ -99,26 +103,42 @@ export function parseStateOverrides(v: unknown, i: number): Map<string, StateOve
   return out;
 }
 
+/**
+ * A state override's slot, a `common.Hash` map key in coreth: exactly 32 bytes of hex, so a
+ * short `0x1` is refused rather than read as some other slot.
+ */
+function storageKey(slot: string, i: number): string {
+  const hex = /^0x[0-9a-fA-F]*$/.test(slot) ? slot.slice(2) : undefined;
+  if (hex === undefined) bad(i, `invalid hex string for storage key ${JSON.stringify(slot)}`);
+  if (hex.length !== 64) bad(i, `hex string has length ${hex.length}, want 64 for common.Hash`);
+  return '0x' + hex.toLowerCase();
+}
+
+/** coreth's BlockOverrides (no `blobBaseFee` here: the chain carries no blobs). */
 export interface BlockOverride {
   number?: bigint;
   time?: bigint;
   gasLimit?: bigint;
   baseFee?: bigint;
+  coinbase?: Uint8Array;
+  /** What PREVRANDAO reads, as coreth copies the difficulty into it after the override. */
+  difficulty?: bigint;
 }
 
 export function parseBlockOverrides(v: unknown, i: number): BlockOverride | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'object') bad(i, 'json: cannot unmarshal into BlockOverrides');
   const o = v as Record<string, unknown>;
-  return {
-    number: o.number != null ? quantityValue(o.number, i, 'number') : undefined,
-    time: o.time != null ? quantityValue(o.time, i, 'time') : undefined,
-    gasLimit: o.gasLimit != null ? quantityValue(o.gasLimit, i, 'gasLimit') : undefined,
-    baseFee:
-      (o.baseFee ?? o.baseFeePerGas != null)
-        ? quantityValue(o.baseFee ?? o.baseFeePerGas, i, 'baseFee')
-        : undefined,
-  };
+  // Only the fields given: the overrides are spread over a pending call's next-block values.
+  const out: BlockOverride = {};
+  if (o.number != null) out.number = quantityValue(o.number, i, 'number');
+  if (o.time != null) out.time = quantityValue(o.time, i, 'time');
+  if (o.gasLimit != null) out.gasLimit = quantityValue(o.gasLimit, i, 'gasLimit');
+  const baseFee = o.baseFee ?? o.baseFeePerGas;
+  if (baseFee != null) out.baseFee = quantityValue(baseFee, i, 'baseFee');
+  if (o.coinbase != null) out.coinbase = addressValue(o.coinbase, i, 'coinbase');
+  if (o.difficulty != null) out.difficulty = quantityValue(o.difficulty, i, 'difficulty');
+  return out;
 }
 
 /** An unsigned transaction that claims to come from `from` (the engine never checks a signature here). */
@@ -193,6 +213,8 @@ export async function prepareCall(
       (found.header.gasLimit > CALL_GAS_CAP ? found.header.gasLimit : CALL_GAS_CAP),
     // Like geth: a call without a price runs with no base fee, whatever an override says.
     baseFeePerGas: priced ? (blockOverride?.baseFee ?? found.header.baseFeePerGas) : 0n,
+    coinbase: blockOverride?.coinbase ?? found.header.coinbase,
+    difficulty: blockOverride?.difficulty ?? found.header.difficulty,
   };
   const env =
     shared && !stateOverrides?.size && !blockOverride
@@ -337,7 +359,9 @@ export async function estimateGas(call: PreparedCall, cap: bigint, intrinsic: bi
   if (first instanceof Error)
     throw new RpcError(RpcCode.server, `failed with ${cap} gas: ${gethTxError(first)}`);
   if (failed(first)) {
-    callOutput(first);
+    // geth reports the failure itself (a revert with its data, an invalid opcode, …), but running
+    // out of gas at the highest limit as the allowance being too small.
+    if (first.execResult.exceptionError?.error !== 'out of gas') callOutput(first);
     throw new RpcError(RpcCode.server, `gas required exceeds allowance (${cap})`);
   }
   let lo = intrinsic - 1n;

@@ -332,6 +332,7 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
               number: n + 1n,
               time: maxBig(BigInt(chain.ctx.clock.nowSeconds()), chain.latest.header.timestamp),
               baseFee: chain.nextBaseFee(),
+              coinbase: chain.executionCoinbase().bytes,
             }
           : undefined;
       const overrides = parseBlockOverrides(params[3], 3);

@@ -11,6 +11,29 @@ import type { CallContext } from '../../../rpc/types.js';
 /** Larger messages close the connection (geth's default read limit is 32 MB). */
 export const WS_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * A connection's subscriptions by id, each with its stop function. Once the connection has
+ * closed, a subscription made by a call still running (a batch's `eth_subscribe` behind a slow
+ * call) is stopped as it is added, instead of listening to the chain for ever.
+ */
+class ConnectionSubscriptions extends Map<string, () => void> {
+  private closed = false;
+
+  override set(id: string, stop: () => void): this {
+    if (this.closed) {
+      stop();
+      return this;
+    }
+    return super.set(id, stop);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const stop of this.values()) stop();
+    this.clear();
+  }
+}
+
 export function createWsUpgrade(endpoint: EvmEndpoint): {
   upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
   close(): void;
@@ -22,11 +45,8 @@ export function createWsUpgrade(endpoint: EvmEndpoint): {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
     const onClose = (l: () => void) => closeListeners.push(l);
-    const subscriptions = new Map<string, () => void>();
-    onClose(() => {
-      for (const stop of subscriptions.values()) stop();
-      subscriptions.clear();
-    });
+    const subscriptions = new ConnectionSubscriptions();
+    onClose(() => subscriptions.close());
     ws.on('close', () => {
       for (const l of closeListeners.splice(0)) l();
     });

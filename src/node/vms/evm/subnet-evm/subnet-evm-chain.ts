@@ -5,7 +5,7 @@
  * they activate and wiped when they are disabled, the transaction allow list checked at
  * admission and the deployer allow list at every contract creation (against tx.origin).
  */
-import { createBlock, createBlockHeader, type Block } from '@ethereumjs/block';
+import type { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex, createAddressFromString } from '@ethereumjs/util';
@@ -14,7 +14,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { ChainContext } from '../../../chains/chain.js';
 import * as acp176 from '../block/acp176.js';
 import type { EvmChainConfig } from '../chain-config.js';
-import { EvmChain, EvmTxError, type AcceptedBlock, type ExecutionHeader } from '../evm-chain.js';
+import { EvmChain, EvmTxError, type AcceptedBlock } from '../evm-chain.js';
 import { isEnabled, roleOf } from '../precompiles/allow-list.js';
 import { readSlot, writeSlot } from '../precompiles/contract.js';
 import {
@@ -138,22 +138,8 @@ export class SubnetEvmChain extends EvmChain {
   }
 
   /** Blocks pay their fees to the reward address (or the blackhole). */
-  override executionBlock(h: ExecutionHeader): Block {
-    const header = createBlockHeader(
-      {
-        number: h.number,
-        timestamp: h.timestamp,
-        gasLimit: h.gasLimit,
-        baseFeePerGas: h.baseFeePerGas,
-        coinbase: this.coinbaseNow,
-        difficulty: 0n,
-        parentBeaconBlockRoot: new Uint8Array(32),
-        blobGasUsed: 0n,
-        excessBlobGas: 0n,
-      },
-      { common: this.common, skipConsensusFormatValidation: true },
-    );
-    return createBlock({ header }, { common: this.common, skipConsensusFormatValidation: true });
+  override executionCoinbase(): Address {
+    return this.coinbaseNow;
   }
 
   /** The coinbase blocks pay to now. */

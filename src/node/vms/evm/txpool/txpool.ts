@@ -2,7 +2,7 @@
  * The transaction pool, with geth's rules as clients meet them: a transaction whose nonce is the
  * sender's next is *pending* (executable); one with a gap before it is *queued* and waits until
  * the gap fills (it is never executed out of order); a second transaction with the same sender
- * and nonce replaces the first only when it raises both fee caps by at least 10%. The pool lives
+ * and nonce replaces the first only when it raises both fee caps, each by at least 10%. The pool lives
  * in memory: after a restart clients resubmit, as with the reference node.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -58,9 +58,13 @@ export class TxPool {
     if (existing) {
       const old = feeCaps(existing.tx);
       const neu = feeCaps(tx);
-      const needFee = old.maxFee + (old.maxFee * PRICE_BUMP_PERCENT) / 100n;
-      const needTip = old.tip + (old.tip * PRICE_BUMP_PERCENT) / 100n;
-      if (neu.maxFee < needFee || neu.tip < needTip) throw new Error('replacement transaction underpriced');
+      // geth's list.Add: both caps strictly higher, and at least 10% higher (rounded down). The
+      // first rule matters for wei-level fees, where 10% rounds to nothing: on a devnet with a
+      // 1 wei base fee, a resend at the same fees would otherwise replace the first.
+      const needFee = ((100n + PRICE_BUMP_PERCENT) * old.maxFee) / 100n;
+      const needTip = ((100n + PRICE_BUMP_PERCENT) * old.tip) / 100n;
+      if (neu.maxFee <= old.maxFee || neu.tip <= old.tip || neu.maxFee < needFee || neu.tip < needTip)
+        throw new Error('replacement transaction underpriced');
     } else if (this.byHash.size >= this.maxSize) {
       throw new Error('txpool is full');
     }

@@ -3,18 +3,16 @@
  * validators. Both turn an "excess" into a price with the same approximated exponential, so a
  * sustained load above target raises the price and idle time lowers it back to the minimum.
  */
-import type { GasFeeConfig, ValidatorFeeConfig } from '../config.js';
+import type { GasFeeConfig } from '../config.js';
+import { fakeExponential } from '../../../../shared/validator-fee.js';
 
-/** price = factor · e^(numerator/denominator), by the Taylor series the reference uses. */
-export function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
-  let output = 0n;
-  let accumulator = factor * denominator;
-  for (let i = 1n; accumulator > 0n; i++) {
-    output += accumulator;
-    accumulator = (accumulator * numerator) / (denominator * i);
-  }
-  return output / denominator;
-}
+// The validator fee's arithmetic is shared with the data indexer, which replays it.
+export {
+  advanceValidatorFee,
+  fakeExponential,
+  validatorFeePrice,
+  type ValidatorFeeState,
+} from '../../../../shared/validator-fee.js';
 
 export interface GasState {
   /** Gas the chain may still consume right now. */
@@ -60,48 +58,4 @@ export function dimensionsToGas(
   let gas = 0n;
   for (let i = 0; i < 4; i++) gas += BigInt(dimensions[i]) * BigInt(weights[i]);
   return gas;
-}
-
-export interface ValidatorFeeState {
-  /** Active L1 validators' excess over target, integrated over time. */
-  readonly excess: bigint;
-  /** Total fee per validator accrued since genesis (nAVAX). */
-  readonly accrued: bigint;
-  readonly timestamp: number;
-}
-
-export function validatorFeePrice(config: ValidatorFeeConfig, excess: bigint): bigint {
-  return fakeExponential(config.minPrice, excess, config.excessConversionConstant);
-}
-
-/**
- * Accrues the per-validator fee from the state's timestamp to `until` while `active` validators
- * pay it. Stepped per second only while the set is above target (the price moves then).
- */
-export function advanceValidatorFee(
-  config: ValidatorFeeConfig,
-  state: ValidatorFeeState,
-  active: bigint,
-  until: number,
-): ValidatorFeeState {
-  if (until <= state.timestamp) return state;
-  let { excess, accrued } = state;
-  const seconds = until - state.timestamp;
-  if (active <= config.target) {
-    // The price can only fall; accrue second by second only until excess is gone.
-    let t = 0;
-    while (t < seconds && excess > 0n) {
-      accrued += validatorFeePrice(config, excess);
-      excess -= config.target - active;
-      if (excess < 0n) excess = 0n;
-      t++;
-    }
-    accrued += validatorFeePrice(config, excess) * BigInt(seconds - t);
-  } else {
-    for (let t = 0; t < seconds; t++) {
-      accrued += validatorFeePrice(config, excess);
-      excess += active - config.target;
-    }
-  }
-  return { excess, accrued, timestamp: until };
 }

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
+import { EvmEndpoint } from '../../../rpc/evm-endpoint.js';
+import type { EvmChain } from '../evm-chain.js';
+import { createSubscriptionApi } from './filters.js';
+import { createWsUpgrade } from './ws.js';
+
+/** Stands in for the chain: subscriptions only listen to its events. */
+const chain = new EventEmitter() as EventEmitter & { config: { atomicTxs: boolean } };
+chain.config = { atomicTxs: false };
+
+describe('EVM WebSocket connections', () => {
+  let server: http.Server;
+  let url: string;
+  let release: () => void = () => {};
+  before(async () => {
+    const endpoint = new EvmEndpoint('test')
+      .registerAll(createSubscriptionApi(chain as unknown as EvmChain))
+      // A call that answers only when the test lets it.
+      .register('test_wait', () => new Promise<boolean>((resolve) => (release = () => resolve(true))));
+    const ws = createWsUpgrade(endpoint);
+    server = http.createServer();
+    server.on('upgrade', ws.upgrade);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => server.close());
+
+  async function open(): Promise<WebSocket> {
+    const socket = new WebSocket(url);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    return socket;
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 100));
+
+  it('stops its subscriptions when it closes', async () => {
+    const socket = await open();
+    const replies: unknown[] = [];
+    socket.on('message', (m) => replies.push(JSON.parse(m.toString())));
+    for (let id = 1; id <= 3; id++)
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_subscribe', params: ['newHeads'] }));
+    while (replies.length < 3) await settle();
+    assert.equal(chain.listenerCount('block'), 3);
+    socket.close();
+    await settle();
+    assert.equal(chain.listenerCount('block'), 0);
+  });
+
+  it('stops a subscription that a batch makes after the connection has closed', async () => {
+    const socket = await open();
+    socket.send(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'test_wait' },
+        { jsonrpc: '2.0', id: 2, method: 'eth_subscribe', params: ['newHeads'] },
+      ]),
+    );
+    await settle();
+    socket.close();
+    await settle();
+    release(); // the batch goes on to eth_subscribe on a closed connection
+    await settle();
+    assert.equal(chain.listenerCount('block'), 0);
+  });
+});
