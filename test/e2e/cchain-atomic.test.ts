@@ -147,7 +147,10 @@ describe('C-chain atomic transactions with avalanchejs', () => {
       fee + 1n,
     );
     await addTxSignatures({ unsignedTx: again, privateKeys: [EWOQ_KEY] });
-    await assert.rejects(evmApi.issueSignedTx(again.getSignedTx()), /not in shared memory/);
+    await assert.rejects(
+      evmApi.issueSignedTx(again.getSignedTx()),
+      /failed to fetch import UTXOs from \w+ due to: not found/,
+    );
     const left = await evmApi.getUTXOs({ addresses: [EWOQ_X.replace('X-', 'C-')], sourceChain: 'X' });
     assert.equal(left.utxos.length, 0);
   });

@@ -57,7 +57,7 @@ describe('P-chain read methods', () => {
     assert.equal((await result('getUTXOs', { addresses: [EWOQ_P], sourceChain: 'X' })).numFetched, '0');
     assert.equal(
       await error('getUTXOs', { addresses: [EWOQ_P], sourceChain: 'Y' }),
-      'problem parsing source chainID "Y": there is no ID with alias Y',
+      'problem parsing source chainID "Y": there is no ID with alias: Y',
     );
   });
 

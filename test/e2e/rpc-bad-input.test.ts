@@ -165,7 +165,7 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     );
     assert.equal(
       await avalancheError(p, 'platform.getUTXOs', { addresses: [`Z-${bech}`] }),
-      `couldn't parse address "Z-${bech}": there is no ID with alias Z`,
+      `couldn't parse address "Z-${bech}": there is no ID with alias: Z`,
     );
     // Either startIndex member given means both are read, and each must parse.
     for (const [url, method, address, source] of [

@@ -11,6 +11,7 @@ import { amountKey } from '../../store/amounts.js';
 import type { Insertable } from 'kysely';
 import type { BatchRows } from '../../store/batch.js';
 import type { UtxoTable } from '../../store/schema.js';
+import { P_CHAIN_ID } from '../../store/utxo-document.js';
 import type { BlockTx } from './blocks.js';
 import {
   credentialKeys,
@@ -97,7 +98,10 @@ export function utxoRow(
     locktime: Number(info.locktime),
     stakeable_locktime: Number(info.stakeableLocktime),
     staked: o.stake ? 1 : 0,
-    utxo_type: ctx.chain === 'P' ? (o.stake ? 'STAKE' : 'TRANSFER') : info.kind,
+    // The type is named as the chain that lists the output names it: the P-chain's STAKE/TRANSFER
+    // for outputs it holds (its own, or imported from X or C), the avm's output kind for the X-
+    // and C-chains' (an export from P to X lists among X's own `transfer` outputs).
+    utxo_type: (o.consumedOn ?? ctx.chainId) === P_CHAIN_ID ? (o.stake ? 'STAKE' : 'TRANSFER') : info.kind,
     reward_type: null,
     start_ts: o.stake?.start ?? null,
     end_ts: o.stake?.end ?? null,

@@ -10,6 +10,14 @@ import { fail } from '../../rpc/errors.js';
 import type { Params } from '../../rpc/params.js';
 import type { UtxoCursor } from './utxo-pager.js';
 
+/**
+ * The reference's chain-alias lookup failure (`ids.Aliaser.Lookup`: `ErrNoIDWithAlias` then the
+ * alias). A node knows a chain by its aliases and its own id, so an unknown id fails the same way.
+ */
+export function noIdWithAlias(alias: string): string {
+  return `there is no ID with alias: ${alias}`;
+}
+
 export class AddressError extends Error {
   override readonly name = 'AddressError';
 }
@@ -93,7 +101,7 @@ function parseAddress(book: AddressBook, text: string): Uint8Array {
     throw new Error((err as Error).message || 'invalid bech32 string', { cause: err });
   }
   const chain = book.aliases.includes(alias) ? book.chainId : book.lookupChain(alias);
-  if (!chain) throw new Error(`there is no ID with alias ${alias}`);
+  if (!chain) throw new Error(noIdWithAlias(alias));
   if (hrp !== book.hrp) throw new Error(`expected hrp "${book.hrp}" but got "${hrp}"`);
   if (bytes.length !== 20) throw new Error(`expected 20 bytes but got ${bytes.length}`);
   if (chain !== book.chainId) {

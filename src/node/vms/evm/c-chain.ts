@@ -65,6 +65,10 @@ export async function createCChain(ctx: ChainContext): Promise<Chain> {
       cChainID: network.cChainID,
       avaxAssetID: network.avaxAssetID,
       peers: [network.xChainID, network.pChainID],
+      peerSubnet: (id) => {
+        const other = ctx.chain(id);
+        return other ? { subnet: other.subnetID } : undefined;
+      },
       sharedMemory: ctx.sharedMemory,
       now: () => BigInt(ctx.clock.nowSeconds()),
     },

@@ -3,7 +3,7 @@
  * under every alias of the chain (`/ext/bc/X`, `/ext/bc/avm`, `/ext/bc/<id>`, legacy `/ext/X`)
  * and appends to the `X/tx` and `X/block` indexes as blocks are accepted.
  */
-import { fromCb58, toCb58 } from '../../../shared/encoding.js';
+import { toCb58 } from '../../../shared/encoding.js';
 import { PRIMARY_NETWORK_ID, VM_IDS } from '../../../shared/networks.js';
 import type { Chain, ChainContext } from '../../chains/chain.js';
 import { pChainHeightAt, proposerWrapAt } from '../../api/proposervm.js';
@@ -22,6 +22,10 @@ export async function createXChain(ctx: ChainContext): Promise<Chain> {
     txFee: network.xTxFee,
     createAssetTxFee: network.xCreateAssetTxFee,
     atomicPeers: [network.pChainID, network.cChainID],
+    peerSubnet: (id) => {
+      const chain = ctx.chain(id);
+      return chain ? { subnet: chain.subnetID } : undefined;
+    },
     sharedMemory: ctx.sharedMemory,
     clock: ctx.clock,
     logger: ctx.logger,
@@ -42,15 +46,9 @@ export async function createXChain(ctx: ChainContext): Promise<Chain> {
     C: network.cChainID,
     evm: network.cChainID,
   };
-  const lookupChain = (alias: string): string | undefined => {
-    const known = knownChains[alias] ?? ctx.chain(alias)?.blockchainID;
-    if (known) return known;
-    try {
-      return fromCb58(alias).length === 32 ? alias : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  // The reference's chain lookup: the aliases and ids of the chains the node runs, nothing else.
+  const lookupChain = (alias: string): string | undefined =>
+    knownChains[alias] ?? ctx.chain(alias)?.blockchainID;
   const endpoint = createXService({
     vm,
     book: { hrp: network.hrp, chainId, aliases, lookupChain },

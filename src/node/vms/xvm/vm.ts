@@ -11,6 +11,7 @@ import type { Allocation } from '../../genesis/genesis.js';
 import type { ContainerIndex } from '../../index/container-index.js';
 import type { ProposerWrap } from '../../index/proposer-block.js';
 import type { NodeDatabase } from '../../storage/database.js';
+import type { PeerSubnet } from '../components/same-subnet.js';
 import type { SharedMemory } from '../components/shared-memory.js';
 import { inputIdOf } from '../components/utxo-id.js';
 import { blockIdOf, decodeBlock, EMPTY_ID, encodeBlock } from './block/standard-block.js';
@@ -53,6 +54,8 @@ export interface XvmOptions {
   readonly createAssetTxFee: bigint;
   /** Chains atomic UTXOs may move to and from (P and C), by cb58 id. */
   readonly atomicPeers: readonly string[];
+  /** Another chain's subnet, for the words of a refused import or export (`verify.SameSubnet`). */
+  readonly peerSubnet?: (chainId: string) => PeerSubnet;
   readonly sharedMemory: SharedMemory;
   readonly clock: DevnetClock;
   readonly logger: Logger;
@@ -103,6 +106,7 @@ export class XVM {
       txFee: o.txFee,
       createAssetTxFee: o.createAssetTxFee,
       atomicPeers: o.atomicPeers.map((p) => parseId(p)),
+      peerSubnet: o.peerSubnet,
     };
     this.last = this.state.lastAccepted() ?? this.acceptGenesis();
   }

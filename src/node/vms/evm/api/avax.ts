@@ -7,7 +7,12 @@
 import { utils } from '@avalabs/avalanchejs';
 import { fromCb58, parseId, toCb58 } from '../../../../shared/encoding.js';
 import type { Params } from '../../../rpc/params.js';
-import { parseStartIndex, serviceAddressOrFail, type AddressBook } from '../../components/service-address.js';
+import {
+  noIdWithAlias,
+  parseStartIndex,
+  serviceAddressOrFail,
+  type AddressBook,
+} from '../../components/service-address.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
 import {
   decodeBytes,
@@ -71,10 +76,7 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
         const sourceText = params.optionalString('sourceChain');
         if (!sourceText) fail('no source chain provided');
         const source = resolveChain(sourceText);
-        if (!source)
-          fail(
-            `problem parsing source chainID "${sourceText}": there is no chain with alias/ID '${sourceText}'`,
-          );
+        if (!source) fail(`problem parsing source chainID "${sourceText}": ${noIdWithAlias(sourceText)}`);
         const addrs = addresses.map((text) => serviceAddressOrFail(book, text));
         const rawLimit = params.uint64('limit');
         const limit = rawLimit === 0n || rawLimit > BigInt(MAX_UTXOS) ? MAX_UTXOS : Number(rawLimit);

@@ -98,7 +98,7 @@ describe('atomic mempool', () => {
     part!.accepted();
     await assert.rejects(
       mempool.issue(bytes),
-      /is not in shared memory: it was never exported or is already spent/,
+      /failed to fetch import UTXOs from \w+ due to: not found \(atomic UTXO \w+:0 was never exported or is already spent\)$/,
     );
   });
 });

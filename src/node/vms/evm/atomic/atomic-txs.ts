@@ -19,6 +19,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import secp from 'secp256k1';
 import { fromCb58, toCb58 } from '../../../../shared/encoding.js';
+import { sameSubnetFailure, type PeerSubnet } from '../../components/same-subnet.js';
 import type { SharedMemory, AtomicUtxoEntry } from '../../components/shared-memory.js';
 import { verifySpend } from '../../components/secp256k1fx.js';
 import { inputIdOf } from '../../components/utxo-id.js';
@@ -41,6 +42,8 @@ export interface AtomicContext {
   avaxAssetID: string;
   /** Chains atomic txs may import from / export to (X and P), cb58. */
   peers: readonly string[];
+  /** Any other chain's subnet (a Subnet-EVM chain), for the words of a refused peer. */
+  peerSubnet?: (chainId: string) => PeerSubnet;
   sharedMemory: SharedMemory;
   now(): bigint;
 }
@@ -73,20 +76,34 @@ function sortedUnique(keys: string[]): boolean {
   return true;
 }
 
+/**
+ * coreth's Verify runs `verify.SameSubnet` on the peer chain and answers any failure with
+ * `tx has wrong chain ID`; why it failed follows in parentheses.
+ */
+function requireAtomicPeer(ctx: AtomicContext, peer: string): void {
+  const failure = sameSubnetFailure(ctx.cChainID, peer, ctx.peers, (id) => ctx.peerSubnet?.(id));
+  if (failure) throw new AtomicTxError(`tx has wrong chain ID (${failure})`);
+}
+
 /** Everything that does not depend on state: shapes, ids, sorting, amounts, fee. */
 export function verifySyntax(ctx: AtomicContext, tx: ParsedAtomicTx, baseFeeWei: bigint): Effects {
   const u = tx.unsigned;
+  // coreth's Verify words (atomic.ErrWrongNetworkID, ErrWrongChainID), then what was expected.
   if (u.networkId.value() !== ctx.networkID)
-    throw new AtomicTxError(`tx has wrong network ID: ${u.networkId.value()}, expected ${ctx.networkID}`);
+    throw new AtomicTxError(
+      `tx was issued with a different network ID (expected ${ctx.networkID}, got ${u.networkId.value()})`,
+    );
   if (toCb58(u.blockchainId.toBytes()) !== ctx.cChainID)
-    throw new AtomicTxError('tx has wrong blockchain ID');
+    throw new AtomicTxError(
+      `tx has wrong chain ID (expected ${ctx.cChainID}, got ${toCb58(u.blockchainId.toBytes())})`,
+    );
   const avax = hex(fromCb58(ctx.avaxAssetID));
   let inAvax = 0n;
   let outAvax = 0n;
   const effects: Effects = { consumed: [], exported: [], credits: [], debits: [] };
   if (tx.kind === 'import') {
     const source = toCb58(u.sourceChain.toBytes());
-    if (!ctx.peers.includes(source)) throw new AtomicTxError(`import from unknown source chain ${source}`);
+    requireAtomicPeer(ctx, source);
     effects.sourceChain = source;
     if (u.importedInputs.length === 0) throw new AtomicTxError('tx has no imported inputs');
     if (u.Outs.length === 0) throw new AtomicTxError('tx has no EVM outputs');
@@ -121,7 +138,7 @@ export function verifySyntax(ctx: AtomicContext, tx: ParsedAtomicTx, baseFeeWei:
     }
   } else {
     const dest = toCb58(u.destinationChain.toBytes());
-    if (!ctx.peers.includes(dest)) throw new AtomicTxError(`export to unknown destination chain ${dest}`);
+    requireAtomicPeer(ctx, dest);
     effects.destChain = dest;
     if (u.ins.length === 0) throw new AtomicTxError('tx has no EVM inputs');
     if (u.exportedOutputs.length === 0) throw new AtomicTxError('tx has no exported outputs');
@@ -178,9 +195,11 @@ export async function verifySemantics(
       const input = u.importedInputs[i];
       const label = `${toCb58(input.utxoID.txID.toBytes())}:${input.utxoID.outputIdx.value()}`;
       const bytes = ctx.sharedMemory.get(effects.sourceChain!, ctx.cChainID, effects.consumed[i]);
+      // coreth reads them all from shared memory at once and fails with the database's
+      // `not found`; which UTXO it was follows in parentheses.
       if (!bytes)
         throw new AtomicTxError(
-          `atomic UTXO ${label} is not in shared memory: it was never exported or is already spent`,
+          `failed to fetch import UTXOs from ${effects.sourceChain} due to: not found (atomic UTXO ${label} was never exported or is already spent)`,
         );
       const utxo = parseUtxo(bytes) as any;
       if (hex(utxo.assetId.toBytes()) !== hex(input.assetId.toBytes()))

@@ -37,7 +37,7 @@ import {
   percent,
   rfc3339,
 } from './format.js';
-import { parseStartIndex, type AddressBook } from '../../components/service-address.js';
+import { noIdWithAlias, parseStartIndex, type AddressBook } from '../../components/service-address.js';
 
 const MAX_UTXOS = 1024;
 type BalanceKind = 'balance' | 'unlocked' | 'lockedStakeable' | 'lockedNotStakeable';
@@ -625,7 +625,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
   function sourceChainId(text: string | undefined): string {
     if (!text || P_ALIASES.includes(text)) return network.pChainID;
     const id = ctx.chain(text)?.blockchainID;
-    if (!id) fail(`problem parsing source chainID "${text}": there is no ID with alias ${text}`);
+    if (!id) fail(`problem parsing source chainID "${text}": ${noIdWithAlias(text)}`);
     return id;
   }
 

@@ -18,6 +18,7 @@ import { blsVerifyProofOfPossession } from '../../../../shared/crypto/bls.js';
 import { LruSet } from './lru-set.js';
 import type { NetworkIdentity } from '../../../../shared/networks.js';
 import { FxError, checkOwnersWellFormed, verifySpend } from '../../components/secp256k1fx.js';
+import { sameSubnetFailure } from '../../components/same-subnet.js';
 import type { SharedMemory } from '../../components/shared-memory.js';
 import { inputIdOf } from '../../components/utxo-id.js';
 import { authIndices, makeUtxo, ownersOf, packUtxo, unpackUtxo, type ParsedTx } from '../codec.js';
@@ -147,9 +148,11 @@ interface Common {
 
 function common(tx: ParsedTx, env: ExecEnv, credentialsExpected: number): Common {
   const base = (tx.unsigned as unknown as { baseTx: AnyBaseTx }).baseTx;
+  // avax.BaseTx.Verify's words, then what was expected.
   if (base.NetworkId.value() !== env.network.networkID)
-    fail(`tx is for network ${base.NetworkId.value()}, this is network ${env.network.networkID}`);
-  if (!eq(base.BlockchainId.toBytes(), env.ids.p)) fail('tx is not for the P-chain (wrong blockchainID)');
+    fail(`tx has wrong network ID: expected ${env.network.networkID}, got ${base.NetworkId.value()}`);
+  if (!eq(base.BlockchainId.toBytes(), env.ids.p))
+    fail(`tx has wrong chain ID: expected ${toCb58(env.ids.p)}, got ${toCb58(base.BlockchainId.toBytes())}`);
   if (base.memo.length > MAX_MEMO) fail(`memo is ${base.memo.length} bytes, at most ${MAX_MEMO}`);
   if (!outputsSorted(base.outputs)) fail('outputs not sorted');
   if (!inputsSortedAndUnique(base.inputs)) fail('inputs not sorted and unique');
@@ -293,18 +296,29 @@ function baseTx(tx: ParsedTx, env: ExecEnv): Executed {
   return { type: 'BaseTx', gas: c.gas, apply: () => consumeAndProduce(env, tx.id, c.base) };
 }
 
-function primaryChainName(env: ExecEnv, id: Uint8Array): string | undefined {
-  if (eq(id, env.ids.x)) return 'X';
-  if (eq(id, env.ids.c)) return 'C';
-  return undefined;
+/**
+ * Refuses an atomic tx whose peer chain is not another chain of the primary network, in the
+ * reference's words (`verify.SameSubnet` over the P-chain's own chain records).
+ */
+function requireAtomicPeer(env: ExecEnv, peer: Uint8Array): void {
+  const failure = sameSubnetFailure(
+    toCb58(env.ids.p),
+    toCb58(peer),
+    [env.ids.p, env.ids.x, env.ids.c].map((id) => toCb58(id)),
+    () => {
+      const chain = env.state.chain(peer);
+      if (chain) return { subnet: toCb58(chain.subnet) };
+      return env.state.getTx(peer) ? { notABlockchain: true } : undefined;
+    },
+  );
+  if (failure) fail(failure);
 }
 
 function importTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.ImportTx;
   const c = common(tx, env, u.baseTx.inputs.length + u.ins.length);
   const source = u.sourceChain.toBytes();
-  if (!primaryChainName(env, source))
-    fail(`source chain ${toCb58(source)} is not the X-chain or the C-chain`);
+  requireAtomicPeer(env, source);
   if (u.ins.length === 0) fail('import tx has no imported inputs');
   if (!inputsSortedAndUnique(u.ins)) fail('inputs not sorted and unique');
   const sourceText = toCb58(source);
@@ -317,10 +331,12 @@ function importTx(tx: ParsedTx, env: ExecEnv): Executed {
       signatures: tx.credentials[u.baseTx.inputs.length + i] ?? [],
     };
   });
+  // The reference reads all of them from shared memory at once and fails with the database's
+  // `not found`; which input it was follows in parentheses.
   for (const [i, imp] of imported.entries())
     if (!imp.utxo)
       fail(
-        `imported input ${i} is not in shared memory (never exported to the P-chain, or already imported)`,
+        `failed to get shared memory: not found (imported input ${i} was never exported to the P-chain, or was already imported)`,
       );
   checkInputsUnique([...u.baseTx.inputs, ...u.ins]);
   spend(c, env, [...localInputs(tx, env, c.base.inputs), ...imported], c.base.outputs);
@@ -338,8 +354,7 @@ function exportTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.ExportTx;
   const c = common(tx, env, u.baseTx.inputs.length);
   const dest = u.destination.toBytes();
-  if (!primaryChainName(env, dest))
-    fail(`destination chain ${toCb58(dest)} is not the X-chain or the C-chain`);
+  requireAtomicPeer(env, dest);
   if (u.outs.length === 0) fail('export tx has no exported outputs');
   if (!outputsSorted(u.outs)) fail('outputs not sorted');
   for (const out of u.outs)

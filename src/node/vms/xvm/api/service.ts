@@ -25,6 +25,7 @@ import {
   parseStartIndex,
   serviceAddressOrFail,
   type AddressBook,
+  noIdWithAlias,
 } from '../../components/service-address.js';
 import { JsonFormatter } from './json.js';
 import type { SharedMemory } from '../../components/shared-memory.js';
@@ -232,15 +233,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
       let source: string | undefined;
       if (sourceText !== undefined && sourceText !== '') {
         source = deps.resolveChain(sourceText);
-        if (!source) {
-          let detail = `there is no chain with alias/ID '${sourceText}'`;
-          try {
-            fromCb58(sourceText);
-          } catch {
-            detail = `there is no ID with alias ${sourceText}`;
-          }
-          fail(`problem parsing source chainID "${sourceText}": ${detail}`);
-        }
+        if (!source) fail(`problem parsing source chainID "${sourceText}": ${noIdWithAlias(sourceText)}`);
       }
 
       const page =

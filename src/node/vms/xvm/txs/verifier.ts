@@ -6,6 +6,7 @@
  * throws TxVerifyError naming the first broken rule; verification never writes anything.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import { sameSubnetFailure, type PeerSubnet } from '../../components/same-subnet.js';
 import { checkOwnersWellFormed, FxError, verifySpend } from '../../components/secp256k1fx.js';
 import { toCb58 } from '../../../../shared/encoding.js';
 import {
@@ -34,6 +35,8 @@ export interface VerifierContext {
   readonly createAssetTxFee: bigint;
   /** Chains this chain may export to and import from (P and C), by id. */
   readonly atomicPeers: readonly Uint8Array[];
+  /** Any other chain's subnet (a Subnet-EVM chain), for the reference's words about a wrong peer. */
+  readonly peerSubnet?: (chainId: string) => PeerSubnet;
 }
 
 export interface AssetInfo {
@@ -232,6 +235,17 @@ function verifyFlow(tx: XTx, avaxAssetId: Uint8Array, fee: bigint): void {
 }
 
 /** Checks the tx against state. `now` is Unix seconds (for locktimes). */
+/** The peer chain of an import or export must be another primary-network chain (`verify.SameSubnet`). */
+function requireAtomicPeer(ctx: VerifierContext, peer: Uint8Array): void {
+  const failure = sameSubnetFailure(
+    toCb58(ctx.chainId),
+    toCb58(peer),
+    ctx.atomicPeers.map((p) => toCb58(p)),
+    (id) => ctx.peerSubnet?.(id),
+  );
+  if (failure) fail(failure);
+}
+
 export function verifySemantics(tx: XTx, ctx: VerifierContext, view: StateView, now: bigint): void {
   const hash = sha256(tx.unsignedBytes);
   for (const out of [...tx.outs, ...tx.exportedOuts]) requireAssetFx(view, out.assetId, out.output.fx);
@@ -244,8 +258,7 @@ export function verifySemantics(tx: XTx, ctx: VerifierContext, view: StateView, 
 
   if (tx.kind === 'ImportTx') {
     const source = tx.sourceChain!;
-    if (!ctx.atomicPeers.some((p) => same(p, source)))
-      fail(`source chain ${toCb58(source)} is not a chain this chain can import from`);
+    requireAtomicPeer(ctx, source);
     tx.importedIns.forEach((input, i) => {
       const utxo = view.atomicUtxo(source, input);
       if (typeof utxo === 'string') fail(utxo);
@@ -254,9 +267,7 @@ export function verifySemantics(tx: XTx, ctx: VerifierContext, view: StateView, 
   }
 
   if (tx.kind === 'ExportTx') {
-    const dest = tx.destinationChain!;
-    if (!ctx.atomicPeers.some((p) => same(p, dest)))
-      fail(`destination chain ${toCb58(dest)} is not a chain this chain can export to`);
+    requireAtomicPeer(ctx, tx.destinationChain!);
   }
 
   tx.ops.forEach((op, i) => {
