@@ -22,7 +22,7 @@ describe('EVM WebSocket connections', () => {
       .registerAll(createSubscriptionApi(chain as unknown as EvmChain))
       // A call that answers only when the test lets it.
       .register('test_wait', () => new Promise<boolean>((resolve) => (release = () => resolve(true))));
-    const ws = createWsUpgrade(endpoint);
+    const ws = createWsUpgrade(endpoint, { pingIntervalMs: 100 });
     server = http.createServer();
     server.on('upgrade', ws.upgrade);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -36,6 +36,25 @@ describe('EVM WebSocket connections', () => {
     return socket;
   }
   const settle = () => new Promise((r) => setTimeout(r, 100));
+
+  it(
+    'keeps a client that answers pings and drops one that does not, with its subscriptions',
+    { timeout: 5_000 },
+    async () => {
+      const live = await open();
+      const silent = new WebSocket(url, { autoPong: false });
+      await new Promise((resolve, reject) => silent.once('open', resolve).once('error', reject));
+      silent.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }));
+      await settle();
+      assert.equal(chain.listenerCount('block'), 1, 'the silent client subscribed');
+      const closed = new Promise<void>((resolve) => silent.once('close', () => resolve()));
+      await closed;
+      await settle();
+      assert.equal(chain.listenerCount('block'), 0, 'its subscription stopped with it');
+      assert.equal(live.readyState, WebSocket.OPEN, 'the client answering pings stays');
+      live.close();
+    },
+  );
 
   it('stops its subscriptions when it closes', async () => {
     const socket = await open();

@@ -34,12 +34,35 @@ class ConnectionSubscriptions extends Map<string, () => void> {
   }
 }
 
-export function createWsUpgrade(endpoint: EvmEndpoint): {
+/** geth pings each WebSocket client every 30 s (`wsPingInterval`) and drops one that stays silent. */
+export const WS_PING_INTERVAL_MS = 30_000;
+
+export function createWsUpgrade(
+  endpoint: EvmEndpoint,
+  options: { pingIntervalMs?: number } = {},
+): {
   upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
   close(): void;
 } {
   const server = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES });
+  // A client whose host vanished (a laptop asleep, a dropped network) never closes its socket: a
+  // client that has not answered the previous ping by the next one is dropped, with its
+  // subscriptions, as geth does.
+  const answered = new WeakSet<WebSocket>();
+  const pings = setInterval(() => {
+    for (const ws of server.clients) {
+      if (!answered.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      answered.delete(ws);
+      ws.ping();
+    }
+  }, options.pingIntervalMs ?? WS_PING_INTERVAL_MS);
+  pings.unref();
   server.on('connection', (ws: WebSocket) => {
+    answered.add(ws);
+    ws.on('pong', () => answered.add(ws));
     const closeListeners: (() => void)[] = [];
     const send = (message: unknown) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
@@ -81,6 +104,7 @@ export function createWsUpgrade(endpoint: EvmEndpoint): {
       server.handleUpgrade(req, socket, head, (ws) => server.emit('connection', ws, req));
     },
     close() {
+      clearInterval(pings);
       for (const c of server.clients) c.terminate();
       server.close();
     },
