@@ -149,6 +149,11 @@ export function decodeCb58(value: string): Uint8Array | undefined {
   return payload;
 }
 
+/** A cb58 id as 0x-prefixed hex (`validationIdHex`); empty hex for text that is no cb58. */
+export function cb58Hex(value: string): string {
+  return '0x' + Buffer.from(decodeCb58(value) ?? []).toString('hex');
+}
+
 /** A cb58 id (tx, asset, chain, subnet): checked for its checksum and 32-byte length. */
 export function parseCb58Id(value: string, what: string): string {
   if (decodeCb58(value)?.length !== 32) throw new InvalidParameterError(`invalid ${what} "${value}"`);

@@ -300,34 +300,26 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
   });
 
   it('refuses an export built for another chain or network with BaseTx.Verify’s and coreth’s words', async () => {
-    const forX = { ...context, cBlockchainID: context.xBlockchainID };
-    const cTx = await signed(
-      evm.newExportTxFromBaseFee(
-        forX,
-        await baseFeeNano(),
-        1_000_000_000n,
-        context.pBlockchainID,
-        utils.hexToBuffer(EWOQ_EVM),
-        [EWOQ],
-        await nonce(),
-      ),
-    );
+    // A C-chain export of 1 AVAX to P, built with another context than the node's.
+    const exportWith = async (built: typeof context) =>
+      signed(
+        evm.newExportTxFromBaseFee(
+          built,
+          await baseFeeNano(),
+          1_000_000_000n,
+          context.pBlockchainID,
+          utils.hexToBuffer(EWOQ_EVM),
+          [EWOQ],
+          await nonce(),
+        ),
+      );
+    const cTx = await exportWith({ ...context, cBlockchainID: context.xBlockchainID });
     const c = await rpc(AVAX(), 'avax.issueTx', { tx: signedHex(cTx), encoding: 'hex' });
     assert.equal(
       c.body.error.message,
       `tx has wrong chain ID (expected ${context.cBlockchainID}, got ${context.xBlockchainID})`,
     );
-    const fuji = await signed(
-      evm.newExportTxFromBaseFee(
-        { ...context, networkID: 5 },
-        await baseFeeNano(),
-        1_000_000_000n,
-        context.pBlockchainID,
-        utils.hexToBuffer(EWOQ_EVM),
-        [EWOQ],
-        await nonce(),
-      ),
-    );
+    const fuji = await exportWith({ ...context, networkID: 5 });
     const n = await rpc(AVAX(), 'avax.issueTx', { tx: signedHex(fuji), encoding: 'hex' });
     assert.equal(n.body.error.message, 'tx was issued with a different network ID (expected 12345, got 5)');
 

@@ -19,7 +19,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { avaxSerial, utils } from '@avalabs/avalanchejs';
 import { ByteReader } from '../../shared/byte-reader.js';
 import { fromCb58, toCb58 } from '../../shared/encoding.js';
-import { readAddressedCall } from '../../shared/warp/addressed-call.js';
+import { ACP77_TYPE, payloadType, readAddressedCall } from '../../shared/warp/addressed-call.js';
 import { InvalidParameterError, NotFoundError } from '../internal/errors.js';
 import { NodeRpcError, type NodeClient } from '../internal/node-client.js';
 import type { AggregateRequest } from './aggregator.js';
@@ -179,7 +179,7 @@ export async function pChainTxWarpRequest(
       const { sourceChainId, sourceAddress, payload } = carriedPayload(tx.message.bytes);
       const r = new ByteReader(payload, malformed);
       r.take(2);
-      if (Buffer.from(r.take(4)).readUInt32BE() !== 3)
+      if (r.u32() !== ACP77_TYPE.l1ValidatorWeight)
         throw new InvalidParameterError('the transaction carries no L1ValidatorWeightMessage');
       const validationId = r.take(32);
       const nonce = Buffer.from(r.take(8)).readBigUInt64BE();
@@ -278,7 +278,7 @@ async function registrationJustification(
       const unsigned = data.subarray(64, 64 + Number(data.readBigUInt64BE(56)));
       const { payload } = carriedPayload(unsigned);
       const p = Buffer.from(payload);
-      if (p.length > 6 && p.readUInt32BE(2) === 1 && want.equals(Buffer.from(sha256(p))))
+      if (payloadType(p) === ACP77_TYPE.registerL1Validator && want.equals(Buffer.from(sha256(p))))
         return protoBytes(2, p);
     } catch {
       // Not an AddressedCall: some other contract's message.

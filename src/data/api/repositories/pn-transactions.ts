@@ -7,7 +7,7 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { NetworkIdentity } from '../../../shared/networks.js';
-import { decodeCb58 } from '../../networks.js';
+import { cb58Hex } from '../../networks.js';
 import type { AssetRow } from '../../store/queries/assets.js';
 import type { TransactionRow } from '../../store/queries/transactions.js';
 import { utxosConsumedBy, utxosCreatedBy, type UtxoRow } from '../../store/queries/utxos.js';
@@ -40,7 +40,7 @@ function atomicChains(tx: TransactionRow): Record<string, string> {
 function l1ValidatorDetail(d: Selectable<L1ValidatorTxDetailTable>) {
   return {
     validationId: d.validation_id,
-    validationIdHex: '0x' + Buffer.from(decodeCb58(d.validation_id) ?? []).toString('hex'),
+    validationIdHex: cb58Hex(d.validation_id),
     nodeId: d.node_id,
     subnetId: d.subnet_id,
     weight: Number(d.weight),

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { NetworkIdentity } from '../../../shared/networks.js';
 import { UpstreamUnavailableError } from '../../internal/errors.js';
-import { decodeCb58 } from '../../networks.js';
+import { cb58Hex } from '../../networks.js';
 import { NodeRpcError, type NodeClient } from '../../internal/node-client.js';
 import { amountText } from '../../store/amounts.js';
 import type { DataSchema } from '../../store/schema.js';
@@ -261,7 +261,7 @@ function formatL1Validator(v: any, subnetId: string) {
   });
   return {
     validationId: String(v.validationID),
-    validationIdHex: '0x' + Buffer.from(decodeCb58(String(v.validationID)) ?? []).toString('hex'),
+    validationIdHex: cb58Hex(String(v.validationID)),
     nodeId: String(v.nodeID),
     subnetId,
     weight: Number(v.weight),

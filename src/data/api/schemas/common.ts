@@ -58,3 +58,13 @@ export const Price = Type.Object({
   currencyCode: Type.String(),
   value: Type.Number(),
 });
+
+/** The fields every L1 validator shape shares (the L1 validator list, a P-chain tx's details). */
+export const L1ValidatorCore = {
+  validationId: Type.String(),
+  validationIdHex: Type.String(),
+  nodeId: Type.String(),
+  subnetId: Type.String(),
+  weight: Type.Number(),
+  remainingBalance: Type.Number(),
+};

@@ -1,6 +1,6 @@
 /** Response objects of the primary-network transaction routes (the real service's shapes). */
 import { Type } from '@sinclair/typebox';
-import { AssetAmount, ChainInfo, StringEnum } from './common.js';
+import { AssetAmount, ChainInfo, L1ValidatorCore, StringEnum } from './common.js';
 import { PChainUtxo, Utxo, UtxoCredential, XChainTransaction } from './primary-network.js';
 
 const opt = Type.Optional;
@@ -28,12 +28,7 @@ export const PChainTransaction = Type.Object({
   l1ValidatorDetails: opt(
     Type.Array(
       Type.Object({
-        validationId: Type.String(),
-        validationIdHex: Type.String(),
-        nodeId: Type.String(),
-        subnetId: Type.String(),
-        weight: Type.Number(),
-        remainingBalance: Type.Number(),
+        ...L1ValidatorCore,
         balanceChange: opt(Type.Number()),
         blsCredentials: opt(Type.Record(Type.String(), Type.Unknown())),
       }),

@@ -3,7 +3,7 @@
  * pending-reward, L1-validator and supply routes (shapes of the real service's document).
  */
 import { Type } from '@sinclair/typebox';
-import { AssetAmount, ChainInfo, StringEnum } from './common.js';
+import { AssetAmount, ChainInfo, L1ValidatorCore, StringEnum } from './common.js';
 
 const opt = Type.Optional;
 
@@ -103,12 +103,7 @@ export const L1ValidatorList = Type.Object({
   nextPageToken: opt(Type.String()),
   validators: Type.Array(
     Type.Object({
-      validationId: Type.String(),
-      validationIdHex: Type.String(),
-      nodeId: Type.String(),
-      subnetId: Type.String(),
-      weight: Type.Number(),
-      remainingBalance: Type.Number(),
+      ...L1ValidatorCore,
       creationTimestamp: Type.Integer(),
       blsCredentials: Type.Object({ publicKey: opt(Type.String()) }),
       remainingBalanceOwner: BalanceOwner,

@@ -12,7 +12,7 @@
  * transaction, so a crash resumes it where the store stands.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { utils } from '@avalabs/avalanchejs';
+import { formatNodeId, plainHex, toCb58 } from '../../../shared/encoding.js';
 import type { Insertable, Kysely } from 'kysely';
 import type {
   DataSchema,
@@ -42,8 +42,6 @@ interface Validation {
   status: 'active' | 'inactive' | 'removed';
 }
 
-const cb58 = (b: Uint8Array) => utils.base58check.encode(b);
-const nodeIdText = (b: Uint8Array) => `NodeID-${cb58(b)}`;
 const malformed = (what: string) => new Error(`an L1 transaction's warp message is malformed: ${what}`);
 
 /**
@@ -65,6 +63,27 @@ export async function readValidatorFeeRules(node: NodeClient): Promise<Validator
   }
 }
 
+/**
+ * The fee state the store holds for the P-chain `chainId`, `next` being its P-chain checkpoint.
+ * A fresh store starts the replay with the chain (timestamp 0 until its first timed block);
+ * undefined for a store whose P-chain was indexed before the replay existed (no fee state,
+ * checkpoint past the start): its earlier balances are unknown.
+ */
+export async function feeState(
+  db: Kysely<DataSchema>,
+  chainId: string,
+  next: number,
+): Promise<ValidatorFeeState | undefined> {
+  const row = await db
+    .selectFrom('l1_fee_state')
+    .selectAll()
+    .where('chain_id', '=', chainId)
+    .executeTakeFirst();
+  if (row)
+    return { excess: BigInt(row.excess), accrued: BigInt(row.accrued), timestamp: Number(row.timestamp) };
+  return next > 0 ? undefined : { excess: 0n, accrued: 0n, timestamp: 0 };
+}
+
 export class L1FeeReplay {
   private readonly dirtyValidations = new Set<string>();
   private readonly fees = new Map<string, Insertable<L1ValidatorFeeTable>>();
@@ -78,26 +97,15 @@ export class L1FeeReplay {
     private readonly validations: Map<string, Validation>,
   ) {}
 
-  /**
-   * The replay as the store left it. Undefined for a store whose P-chain was indexed before the
-   * replay existed (no fee state, checkpoint past the start): its earlier balances are unknown.
-   */
+  /** The replay as the store left it; undefined where the store does not follow it (`feeState`). */
   static async load(
     db: Kysely<DataSchema>,
     chainId: string,
     rules: ValidatorFeeRules,
     next: number,
   ): Promise<L1FeeReplay | undefined> {
-    const row = await db
-      .selectFrom('l1_fee_state')
-      .selectAll()
-      .where('chain_id', '=', chainId)
-      .executeTakeFirst();
-    if (!row && next > 0) return undefined;
-    // A fresh store starts the replay with the chain: timestamp 0 until its first timed block.
-    const state = row
-      ? { excess: BigInt(row.excess), accrued: BigInt(row.accrued), timestamp: Number(row.timestamp) }
-      : { excess: 0n, accrued: 0n, timestamp: 0 };
+    const state = await feeState(db, chainId, next);
+    if (!state) return undefined;
     const active = await db
       .selectFrom('l1_validator_balances')
       .selectAll()
@@ -160,7 +168,7 @@ export class L1FeeReplay {
         weight: after.weight.toString(),
         remaining_balance: remaining(after).toString(),
         balance_change: (remaining(after) - remaining(before)).toString(),
-        bls_public_key: blsPublicKey ? utils.bufferToHex(blsPublicKey) : null,
+        bls_public_key: blsPublicKey ? plainHex(blsPublicKey) : null,
       });
     };
     switch (unsigned?._type) {
@@ -170,9 +178,9 @@ export class L1FeeReplay {
           const index = Buffer.alloc(4);
           index.writeUInt32BE(i);
           const validation: Validation = {
-            validationId: cb58(sha256(Buffer.concat([subnet, index]))),
-            subnetId: cb58(subnet),
-            nodeId: nodeIdText(v.nodeId.bytes),
+            validationId: toCb58(sha256(Buffer.concat([subnet, index]))),
+            subnetId: toCb58(subnet),
+            nodeId: formatNodeId(v.nodeId.bytes),
             weight: v.weight.value(),
             ...start(v.balance.value()),
           };
@@ -188,9 +196,9 @@ export class L1FeeReplay {
         const p = Buffer.from(payload);
         const nodeEnd = 42 + p.readUInt32BE(38);
         const validation: Validation = {
-          validationId: cb58(sha256(payload)),
-          subnetId: cb58(p.subarray(6, 38)),
-          nodeId: nodeIdText(p.subarray(42, nodeEnd)),
+          validationId: toCb58(sha256(payload)),
+          subnetId: toCb58(p.subarray(6, 38)),
+          nodeId: formatNodeId(p.subarray(42, nodeEnd)),
           weight: p.readBigUInt64BE(p.length - 8),
           ...start(unsigned.balance.value()),
         };
@@ -214,7 +222,7 @@ export class L1FeeReplay {
         if (payloadType(payload) !== ACP77_TYPE.l1ValidatorWeight || payload.length < 54) return;
         // codec (2), type (4), validation id (32), nonce (8), weight (8)
         const p = Buffer.from(payload);
-        const v = await this.validation(cb58(p.subarray(6, 38)));
+        const v = await this.validation(toCb58(p.subarray(6, 38)));
         const weight = p.readBigUInt64BE(46);
         // Weight 0 removes the validation, its balance refunded.
         if (v) change(v, weight === 0n ? { ...v, weight, end: 0n, status: 'removed' } : { ...v, weight });

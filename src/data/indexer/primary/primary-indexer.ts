@@ -18,7 +18,7 @@ import { UpstreamUnavailableError } from '../../internal/errors.js';
 import { fillBlockDetails } from './block-details.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
 import { hasGenesisBlock, indexGenesis } from './genesis.js';
-import { L1FeeReplay, readValidatorFeeRules } from './l1-fees.js';
+import { feeState, L1FeeReplay, readValidatorFeeRules } from './l1-fees.js';
 import { createIndexReader, MAX_RANGE, type Container } from './index-reader.js';
 import { identifyNetwork, type IndexedNetwork } from './network.js';
 import { readContainerBlock } from './proposervm.js';
@@ -105,10 +105,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
       await withRetry(() => readCheckpoint(db, s.name)),
     );
   const feeRules = await readValidatorFeeRules(node);
-  if (
-    feeRules &&
-    !(await L1FeeReplay.load(db, network.pChainID, feeRules, await readCheckpoint(db, 'P/block')))
-  )
+  if (feeRules && !(await feeState(db, network.pChainID, await readCheckpoint(db, 'P/block'))))
     logger?.warn(
       'this store indexed the P-chain before L1 validator fees were followed: the fees they paid are not indexed (re-index to get them)',
     );
