@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { createDatabase, type DataDatabase } from '../../src/data/store/database.js';
 import { startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
-import { lastIndex, startRole, waitIndexed } from './data-helpers.js';
+import { collectPages, lastIndex, startRole, waitIndexed } from './data-helpers.js';
 import {
   blsKey,
   EWOQ_ADDR,
@@ -354,6 +354,49 @@ describe('L1 validator fees through chainkit', () => {
     assert.deepEqual(burned(disable), []);
   });
 
+  it("gives each P-chain block the L1 validators active after it and the fee counter's value", async () => {
+    const at = { serverURL: net.facts.urls.data! };
+    const fuji = new Avalanche({
+      network: 'fuji',
+      enableTelemetry: false,
+      retryConfig: { strategy: 'none' },
+    });
+    const blocks = (
+      await collectPages<any>(
+        await fuji.data.primaryNetwork.blocks.listLatest({ blockchainId: 'p-chain', pageSize: 7 }, at),
+        'blocks',
+      )
+    ).items.reverse();
+    assert.equal(blocks[0].blockNumber, '0');
+    const holding = (txHash: string) => blocks.find((b) => b.transactions.includes(txHash))!;
+    // Conversion: 3; registration: 4; removal: 3; the third ran dry and the second was
+    // disabled: only the topped-up first is left.
+    assert.equal(holding(txs.convert).activeL1Validators, 3);
+    assert.equal(holding(txs.register).activeL1Validators, 4);
+    assert.equal(holding(txs.increase).activeL1Validators, 4);
+    assert.equal(holding(txs.remove).activeL1Validators, 3);
+    assert.equal(holding(txs.disable).activeL1Validators, 1);
+    assert.equal(blocks.at(-1).activeL1Validators, 1);
+    for (let i = 1; i < blocks.length; i++)
+      assert.ok(blocks[i].l1ValidatorsAccruedFees >= blocks[i - 1].l1ValidatorsAccruedFees, 'never falls');
+    assert.equal(blocks[0].l1ValidatorsAccruedFees, 0);
+    // The topped-up validator was active throughout: what left its balance is exactly what the
+    // counter moved between its conversion and the last block.
+    const toppedUp = validations.find((v) => v.nodeId === testNodeId(90))!.id;
+    const paid = paidIn.get(toppedUp)! - (await api.getL1Validator(toppedUp)).balance;
+    const moved = blocks.at(-1).l1ValidatorsAccruedFees - holding(txs.convert).l1ValidatorsAccruedFees;
+    assert.equal(BigInt(moved), paid);
+    // The same through the single-block route; X-chain blocks have no L1 state.
+    const last = await fuji.data.primaryNetwork.blocks.get(
+      { blockchainId: 'p-chain', blockId: blocks.at(-1).blockNumber },
+      at,
+    );
+    assert.equal(last.l1ValidatorsAccruedFees, blocks.at(-1).l1ValidatorsAccruedFees);
+    const x = await fuji.data.primaryNetwork.blocks.get({ blockchainId: 'x-chain', blockId: '0' }, at);
+    assert.equal(x.activeL1Validators, undefined);
+    assert.equal(x.l1ValidatorsAccruedFees, undefined);
+  });
+
   it('answers bad input with 400 and an unknown validation with no days', async () => {
     const get = async (path: string) => {
       const res = await fetch(metricsUrl + path);
@@ -410,12 +453,15 @@ describe('L1 validator fees through chainkit', () => {
         );
       const dump = async (database: DataDatabase) => {
         const out: Record<string, unknown[]> = {};
-        for (const [table, order] of [
+        for (const [table, order, columns = '*'] of [
           ['l1_fee_state', 'chain_id'],
           ['l1_validator_balances', 'validation_id'],
           ['l1_validator_fees', 'validation_id, day'],
+          ['blocks', 'chain_id, height', 'chain_id, height, active_l1_validators, l1_accrued_fees'],
         ]) {
-          const { rows } = await sql.raw(`SELECT * FROM ${table} ORDER BY ${order}`).execute(database.db);
+          const { rows } = await sql
+            .raw(`SELECT ${columns} FROM ${table} ORDER BY ${order}`)
+            .execute(database.db);
           out[table] = rows.map((r: any) =>
             Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v)])),
           );

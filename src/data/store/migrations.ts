@@ -354,6 +354,16 @@ async function l1ValidatorFees(db: AnyDb): Promise<void> {
       .execute();
 }
 
+/**
+ * Each P-chain block's active L1 validator count and accrued fee counter (the block routes'
+ * `activeL1Validators` and `l1ValidatorsAccruedFees`). Rows indexed before stay null: their
+ * replay state at that block is gone.
+ */
+async function blockL1Validators(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('blocks').addColumn('active_l1_validators', 'integer').execute();
+  await db.schema.alterTable('blocks').addColumn('l1_accrued_fees', 'text').execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -372,4 +382,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014_evm_icm_messages': { up: evmIcmMessages },
   '0015_evm_icm_messages_by_tx': { up: evmIcmMessagesByTx },
   '0016_l1_validator_fees': { up: l1ValidatorFees },
+  '0017_block_l1_validators': { up: blockL1Validators },
 };

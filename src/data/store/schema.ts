@@ -49,6 +49,14 @@ export interface BlockTable {
   proposer_node_id?: string | null;
   proposer_p_chain_height?: number | null;
   proposer_timestamp?: number | null;
+  /**
+   * P-chain blocks (migration 0017), from the L1 fee replay: the L1 validators active after the
+   * block and the fee each active one had accrued since ACP-77's start (nAVAX, decimal text; the
+   * P-chain's own `AccruedFees` counter). Null on X-chain blocks and on P-chain blocks indexed
+   * without the replay.
+   */
+  active_l1_validators?: number | null;
+  l1_accrued_fees?: string | null;
 }
 
 export interface TransactionTable {

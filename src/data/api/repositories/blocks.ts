@@ -21,6 +21,13 @@ function formatBlock(b: BlockRow, transactions: string[]) {
     txCount: Number(b.tx_count),
     transactions,
     blockSizeBytes: Number(b.size_bytes ?? 0),
+    // P-chain blocks indexed with the L1 fee replay (X-chain blocks have no L1 state).
+    ...(b.active_l1_validators != null
+      ? {
+          activeL1Validators: Number(b.active_l1_validators),
+          l1ValidatorsAccruedFees: Number(b.l1_accrued_fees),
+        }
+      : {}),
     ...(b.proposer_id ? { proposerDetails: proposerDetails(b) } : {}),
   };
 }

@@ -10,7 +10,7 @@ import type { NodeClient } from '../../internal/node-client.js';
 import { amountKey } from '../../store/amounts.js';
 import type { Insertable } from 'kysely';
 import type { BatchRows } from '../../store/batch.js';
-import type { UtxoTable } from '../../store/schema.js';
+import type { BlockTable, UtxoTable } from '../../store/schema.js';
 import { P_CHAIN_ID } from '../../store/utxo-document.js';
 import type { BlockTx } from './blocks.js';
 import {
@@ -137,7 +137,7 @@ export async function decodeBlock(
   const { block, blockId, proposer } = read;
   const height = Number(block.height);
   const ts = block.time !== undefined ? Number(block.time) : Math.floor(container.timestampMs / 1000);
-  rows.blocks.push({
+  const row: Insertable<BlockTable> = {
     chain_id: ctx.chainId,
     height,
     block_id: blockId,
@@ -147,11 +147,17 @@ export async function decodeBlock(
     block_type: block.typeName,
     size_bytes: read.bytes.length,
     ...proposerColumns(proposer),
-  });
+  };
+  rows.blocks.push(row);
   // The P-chain charges L1 validators up to a block's time before it executes the block's txs.
   if (ctx.l1Fees && block.time !== undefined) await ctx.l1Fees.advance(ts);
   for (let i = 0; i < block.txs.length; i++)
     await decodeTx(ctx, block.txs[i], { height, blockId, ts, seq: height * 1_000_000 + i }, rows);
+  if (ctx.l1Fees) {
+    // The block's L1 figures as its state stands after it: registrations and disables included.
+    row.active_l1_validators = ctx.l1Fees.activeCount();
+    row.l1_accrued_fees = ctx.l1Fees.accrued().toString();
+  }
 }
 
 /** The block row's proposer columns (all null for a block without a proposervm wrapper). */

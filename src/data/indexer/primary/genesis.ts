@@ -122,6 +122,9 @@ async function indexGenesisBlock(
       rememberStaker: () => {},
     };
     await decodeBlock(ctx, { timestampMs: ts * 1000 }, readContainerBlock(chain, bytes), rows);
+    // No L1 can exist at genesis: the P-chain starts with no L1 validator and no accrued fee.
+    if (chain === 'P')
+      for (const b of rows.blocks) Object.assign(b, { active_l1_validators: 0, l1_accrued_fees: '0' });
   }
   await write(db, source, rows);
 }

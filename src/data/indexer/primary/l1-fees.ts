@@ -231,6 +231,18 @@ export class L1FeeReplay {
     }
   }
 
+  /** The L1 validators active now (the P-chain's `NumActiveL1Validators`). */
+  activeCount(): number {
+    let n = 0;
+    for (const v of this.validations.values()) if (v.status === 'active') n++;
+    return n;
+  }
+
+  /** The fee each active validator has accrued since the start (the P-chain's `AccruedFees`). */
+  accrued(): bigint {
+    return this.state.accrued;
+  }
+
   /** The rows this batch changed, to be written with it. */
   rows(): L1FeeRows {
     return {
