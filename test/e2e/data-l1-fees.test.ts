@@ -284,6 +284,10 @@ describe('L1 validator fees through chainkit', () => {
     const fees = BigInt(cumulative[0]!.value);
     assert.equal(Number(supply.l1ValidatorFees), Number(fees) / 1e9);
     assert.ok(fees > 0n);
+    // The P-chain burned its txs' fees and the validator fees, not the balances deposited (over
+    // 3 AVAX here, most of it refunded or still held).
+    const txFees = Number(supply.totalPBurned) - Number(supply.l1ValidatorFees);
+    assert.ok(txFees > 0 && txFees < 0.1, `P-chain tx fees ${txFees} AVAX`);
   });
 
   it('lists the validators each L1 transaction registered or changed, and the balance it locked', async () => {

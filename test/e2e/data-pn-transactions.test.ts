@@ -76,6 +76,18 @@ describe('primary-network transactions in the chain-data service', () => {
   let stakeStart: bigint;
   const validatorNode = testNodeId(71);
 
+  /** AVAX the txs burned as their builder made them (nAVAX), and the supply's genesis figure. */
+  const burned = { p: 0n, cAtomic: 0n };
+  let genesisUnlock: string;
+  /** AVAX a built X/P tx burns: inputs (own and imported) less outputs (own, exported, staked). */
+  function avaxBurnOf(tx: any): bigint {
+    const sum = (list: any[] | undefined) =>
+      (list ?? [])
+        .filter((x) => x.assetId.toString() === ctx.avaxAssetID)
+        .reduce((total: bigint, x) => total + BigInt(x.amount()), 0n);
+    return sum(tx.baseTx?.inputs) + sum(tx.ins) - sum(tx.baseTx?.outputs) - sum(tx.outs) - sum(tx.stake);
+  }
+
   /** Builds a P-chain tx from the ewoq key's UTXOs, issues it and records it. */
   async function issueP<P>(
     type: string,
@@ -89,7 +101,9 @@ describe('primary-network transactions in the chain-data service', () => {
       utxos: await pUtxos(),
       ...props,
     };
-    const txID = await signAndIssue(pApi, build(full as P, ctx), [EWOQ_KEY], authKey);
+    const unsigned = build(full as P, ctx);
+    burned.p += avaxBurnOf(unsigned.getTx());
+    const txID = await signAndIssue(pApi, unsigned, [EWOQ_KEY], authKey);
     made['p-chain'].set(txID, { type });
     return txID;
   }
@@ -151,6 +165,7 @@ describe('primary-network transactions in the chain-data service', () => {
   });
 
   it('makes X-chain, C-chain atomic and P-chain activity through the node', async () => {
+    genesisUnlock = (await sdk.avaxSupply.get(at())).genesisUnlock;
     // X: a transfer, a new asset, an export of 5 AVAX to the C-chain.
     const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X] });
     const send = avm.newBaseTx(ctx, [EWOQ_ADDR], utxos, [
@@ -202,6 +217,10 @@ describe('primary-network transactions in the chain-data service', () => {
       ctx.xBlockchainID,
       await baseFee(),
     );
+    const evmSum = (list: any[]) => list.reduce((t: bigint, x) => t + BigInt(x.amount.value()), 0n);
+    const atomicSum = (list: any[]) => list.reduce((t: bigint, x) => t + BigInt(x.amount()), 0n);
+    const imported: any = importC.getTx();
+    burned.cAtomic += atomicSum(imported.importedInputs) - evmSum(imported.Outs);
     await addTxSignatures({ unsignedTx: importC, privateKeys: [EWOQ_KEY] });
     const cImport = (await evmApi.issueSignedTx(importC.getSignedTx())).txID;
     const accepted = async (txID: string) => {
@@ -223,6 +242,8 @@ describe('primary-network transactions in the chain-data service', () => {
       [EWOQ_ADDR],
       nonce,
     );
+    const exported: any = exportC.getTx();
+    burned.cAtomic += evmSum(exported.ins) - atomicSum(exported.exportedOutputs);
     await addTxSignatures({ unsignedTx: exportC, privateKeys: [EWOQ_KEY] });
     const cExport = (await evmApi.issueSignedTx(exportC.getSignedTx())).txID;
     await accepted(cExport);
@@ -488,6 +509,47 @@ describe('primary-network transactions in the chain-data service', () => {
       open.txs.map((t) => t.txHash),
       [validatorTx],
     );
+  });
+
+  it("counts each chain's burned AVAX in the supply, genesis unchanged by staking and rewards", async () => {
+    let supply = await sdk.avaxSupply.get(at());
+    for (let i = 0; i < 400 && supply.totalRewards === '0'; i++) {
+      await sleep(25);
+      supply = await sdk.avaxSupply.get(at());
+    }
+    /** A decimal AVAX text in wei, exactly. */
+    const wei = (text: string) => {
+      const [whole, frac = ''] = text.split('.');
+      return BigInt(whole!) * 10n ** 18n + BigInt(frac.padEnd(18, '0'));
+    };
+    const NANO = 10n ** 9n;
+    // X: the node's fixed fees, two plain txs and one asset creation.
+    assert.equal(wei(supply.totalXBurned), (2n * ctx.baseTxFee + ctx.createAssetTxFee) * NANO);
+    // P: what the builder left unspent of each tx (no L1 here, so no validator fees).
+    assert.ok(burned.p > 0n);
+    assert.equal(wei(supply.totalPBurned), burned.p * NANO);
+    assert.equal(supply.l1ValidatorFees, '0');
+    // C: the atomic txs' fees and every EVM tx's gas, from the node's receipts.
+    const latest = Number(await call(`${url}/ext/bc/C/rpc`, 'eth_blockNumber', []));
+    let gas = 0n;
+    for (let n = 1; n <= latest; n++)
+      for (const r of await call(`${url}/ext/bc/C/rpc`, 'eth_getBlockReceipts', ['0x' + n.toString(16)]))
+        gas += BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice);
+    assert.ok(burned.cAtomic > 0n);
+    assert.equal(wei(supply.totalCBurned), burned.cAtomic * NANO + gas);
+    // Staking added potential rewards to the P-chain's supply and a reward was paid: what
+    // genesis created is the same, and the total is genesis plus rewards less what burned.
+    assert.ok(wei(supply.totalRewards) > 0n);
+    assert.equal(supply.genesisUnlock, genesisUnlock);
+    assert.equal(
+      wei(supply.totalSupply),
+      wei(supply.genesisUnlock) +
+        wei(supply.totalRewards) -
+        wei(supply.totalPBurned) -
+        wei(supply.totalXBurned) -
+        wei(supply.totalCBurned),
+    );
+    assert.equal(supply.circulatingSupply, supply.totalSupply);
   });
 
   it('answers bad input with 400 in the documented shape', async () => {

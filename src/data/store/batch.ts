@@ -25,6 +25,7 @@ import type {
 import { StoreError } from '../internal/errors.js';
 import { renderUtxoDocument } from './utxo-document.js';
 import { writeTransactionAddresses } from './transaction-addresses.js';
+import { addBurned } from './burned.js';
 
 export interface SubnetUpdate {
   subnet_id: string;
@@ -62,6 +63,8 @@ export interface BatchRows {
   stakerEnds: StakerEnd[];
   rewards: Insertable<RewardTable>[];
   l1Fees?: L1FeeRows;
+  /** AVAX (nAVAX) the batch's transactions burned, added to the chain's running total. */
+  burned?: bigint;
 }
 
 export function emptyBatch(): BatchRows {
@@ -136,6 +139,7 @@ export async function writeBatch(
 
     await insertAll(trx, 'blocks', rows.blocks);
     await insertAll(trx, 'transactions', rows.transactions);
+    if (rows.burned) await addBurned(trx, rows.transactions[0]!.chain_id, rows.burned);
     await insertAll(trx, 'asset_transactions', rows.assetTransactions);
     for (const part of chunks(rows.assets))
       await trx

@@ -364,6 +364,19 @@ async function blockL1Validators(db: AnyDb): Promise<void> {
   await db.schema.alterTable('blocks').addColumn('l1_accrued_fees', 'text').execute();
 }
 
+/**
+ * What each primary-network chain's transactions burned (the supply's totalPBurned, totalXBurned
+ * and the atomic part of totalCBurned), as running totals kept by the indexer. A store that
+ * indexed transactions before counts only those indexed after this migration.
+ */
+async function burnedTotals(db: AnyDb): Promise<void> {
+  await db.schema
+    .createTable('burned_totals')
+    .addColumn('chain_id', 'text', (c) => c.primaryKey())
+    .addColumn('amount', 'text', (c) => c.notNull())
+    .execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -383,4 +396,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015_evm_icm_messages_by_tx': { up: evmIcmMessagesByTx },
   '0016_l1_validator_fees': { up: l1ValidatorFees },
   '0017_block_l1_validators': { up: blockL1Validators },
+  '0018_burned_totals': { up: burnedTotals },
 };

@@ -260,6 +260,13 @@ export interface L1FeeStateTable {
   timestamp: number;
 }
 
+/** AVAX each primary-network chain's transactions burned so far (`store/burned.ts`). */
+export interface BurnedTotalTable {
+  chain_id: string;
+  /** nAVAX, decimal text. */
+  amount: string;
+}
+
 /** Each L1 validation the indexer follows: active while `end_fee` (a fee counter value) is not 0. */
 export interface L1ValidatorBalanceTable {
   validation_id: string;
@@ -317,4 +324,5 @@ export interface DataSchema extends EvmSchema {
   l1_validator_balances: L1ValidatorBalanceTable;
   l1_validator_fees: L1ValidatorFeeTable;
   l1_validator_tx_details: L1ValidatorTxDetailTable;
+  burned_totals: BurnedTotalTable;
 }

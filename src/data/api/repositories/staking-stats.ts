@@ -18,6 +18,7 @@ import {
 } from '../../store/queries/current-stakers.js';
 import type { SortOrder } from '../../store/queries/utxos.js';
 import { createAssetLookup } from '../../store/queries/assets.js';
+import { burnedTotals, evmFeesPaid } from '../../store/burned.js';
 import { assetInfo } from './format.js';
 
 export interface StakingStatsDeps {
@@ -33,6 +34,16 @@ export function avaxDecimal(nAvax: bigint): string {
   const whole = nAvax / 1_000_000_000n;
   const frac = (nAvax % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
   return frac ? `${whole}.${frac}` : whole.toString();
+}
+
+const WEI_PER_NAVAX = 1_000_000_000n;
+
+/** wei as AVAX in decimal, up to 18 places (a negative amount, from a lagging store, reads 0). */
+function weiAvaxDecimal(wei: bigint): string {
+  if (wei <= 0n) return '0';
+  const unit = WEI_PER_NAVAX * WEI_PER_NAVAX;
+  const frac = (wei % unit).toString().padStart(18, '0').replace(/0+$/, '');
+  return frac ? `${wei / unit}.${frac}` : (wei / unit).toString();
 }
 
 /** A ratio of two amounts as a decimal string with up to 8 places. */
@@ -68,6 +79,23 @@ export function createStakingStatsReads(deps: StakingStatsDeps) {
   async function currentSupply(): Promise<bigint> {
     const res = await node().call<{ supply: string }>('/ext/bc/P', 'platform.getCurrentSupply', {});
     return BigInt(res.supply);
+  }
+
+  /**
+   * The potential rewards of the primary network's current validators and delegators, and the
+   * delegation fees validators accrued: counted in the current supply, not yet paid. Delegators are listed only for named validators, as on
+   * AvalancheGo, so the validators are named from a first call.
+   */
+  async function pendingPotentialRewards(): Promise<bigint> {
+    const all = await currentValidators();
+    if (all.length === 0) return 0n;
+    let potential = 0n;
+    for (const v of await currentValidators(all.map((v) => String(v.nodeID)))) {
+      // A validator's share of its ended delegations waits, accrued, until its own end.
+      potential += BigInt(v.potentialReward ?? 0) + BigInt(v.accruedDelegateeReward ?? 0);
+      for (const d of (v.delegators ?? []) as any[]) potential += BigInt(d.potentialReward ?? 0);
+    }
+    return potential;
   }
 
   /** Node id → node version for the node and its peers (the devnet's validators). */
@@ -228,25 +256,40 @@ export function createStakingStatsReads(deps: StakingStatsDeps) {
       };
     },
 
+    /**
+     * The P-chain's current supply counts every staker's potential reward from the moment it
+     * stakes, so what genesis created is that supply less the rewards paid and those still to
+     * come; the total is genesis plus the rewards paid less everything burned (the real service's
+     * figures obey the same sum). Burned: the P-chain's tx fees and L1 validator fees, the
+     * X-chain's tx fees, the C-chain's gas and atomic tx fees.
+     */
     async supply() {
       const now = await deps.now();
-      const [supply, totals, rewards, l1Fees] = await Promise.all([
+      const [supply, totals, rewards, l1Fees, burned, cGasWei, potential] = await Promise.all([
         currentSupply(),
         activeStakeTotals(db, network.pChainID, now),
         totalRewardsPaid(db),
         totalL1ValidatorFees(db),
+        burnedTotals(db),
+        evmFeesPaid(db, network.evmChainID),
+        pendingPotentialRewards(),
       ]);
+      const pBurned = (burned.get(network.pChainID) ?? 0n) + l1Fees;
+      const xBurned = burned.get(network.xChainID) ?? 0n;
+      const cBurnedWei = (burned.get(network.cChainID) ?? 0n) * WEI_PER_NAVAX + cGasWei;
+      const genesis = supply - rewards - potential;
+      const totalWei = (genesis + rewards - pBurned - xBurned) * WEI_PER_NAVAX - cBurnedWei;
       return {
-        circulatingSupply: avaxDecimal(supply),
-        totalSupply: avaxDecimal(supply),
-        totalPBurned: '0',
-        totalCBurned: '0',
-        totalXBurned: '0',
+        circulatingSupply: weiAvaxDecimal(totalWei),
+        totalSupply: weiAvaxDecimal(totalWei),
+        totalPBurned: avaxDecimal(pBurned),
+        totalCBurned: weiAvaxDecimal(cBurnedWei),
+        totalXBurned: avaxDecimal(xBurned),
         totalStaked: avaxDecimal(totals.validators.amount + totals.delegators.amount),
         totalLocked: '0',
         totalRewards: avaxDecimal(rewards),
         lastUpdated: new Date(now * 1000).toISOString(),
-        genesisUnlock: '0',
+        genesisUnlock: avaxDecimal(genesis > 0n ? genesis : 0n),
         l1ValidatorFees: avaxDecimal(l1Fees),
       };
     },

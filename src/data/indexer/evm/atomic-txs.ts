@@ -32,6 +32,8 @@ export interface AtomicNetwork {
   cChainId: string;
   pChainId: string;
   hrp: string;
+  /** The AVAX asset id: what the atomic txs burn of it is summed (`AtomicRows.burned`). */
+  avaxAssetId?: string;
 }
 
 export interface AtomicRows {
@@ -41,6 +43,8 @@ export interface AtomicRows {
   transactions: Insertable<TransactionTable>[];
   /** The EVM addresses of the txs (lower-case), for the lists' `addresses` filter. */
   addresses: Insertable<TransactionAddressTable>[];
+  /** nAVAX the txs burned: AVAX consumed less AVAX produced. */
+  burned: bigint;
 }
 
 interface AtomicTx {
@@ -123,7 +127,17 @@ export function decodeAtomicTxs(
   network: AtomicNetwork,
   block: { number: number; hash: string; timestamp: number; extraDataHex: string },
 ): AtomicRows {
-  const rows: AtomicRows = { utxos: [], spends: [], transactions: [], addresses: [] };
+  const rows: AtomicRows = { utxos: [], spends: [], transactions: [], addresses: [], burned: 0n };
+  /** AVAX among `list`'s amounts (EVM inputs and outputs, or transferable inputs and outputs). */
+  const avax = (list: any[], amount: (x: any) => bigint) =>
+    list.reduce(
+      (sum: bigint, x) => (x.assetId.toString() === network.avaxAssetId ? sum + amount(x) : sum),
+      0n,
+    );
+  const evmAmount = (x: any) => BigInt(x.amount.value());
+  const burn = (consumed: bigint, produced: bigint) => {
+    if (consumed > produced) rows.burned += consumed - produced;
+  };
   const txs = parseAtomicTxs(utils.hexToBuffer(block.extraDataHex));
   txs.forEach((tx, position) => {
     const idBytes = sha256(tx.bytes);
@@ -177,6 +191,10 @@ export function decodeAtomicTxs(
         network.cChainId,
         evmSide((u as any).Outs, false),
       );
+      burn(
+        avax((u as any).importedInputs, (x) => BigInt(x.amount())),
+        avax((u as any).Outs, evmAmount),
+      );
       (u as any).importedInputs.forEach((input: any, i: number) => {
         const sigs = tx.credentials[i] ?? [];
         rows.spends.push({
@@ -190,6 +208,10 @@ export function decodeAtomicTxs(
     } else if (u instanceof evmSerial.ExportTx) {
       const destination = (u as any).destinationChain.toString();
       record('ExportTx', network.cChainId, destination, evmSide((u as any).ins, true));
+      burn(
+        avax((u as any).ins, evmAmount),
+        avax((u as any).exportedOutputs, (x) => BigInt(x.output.amount())),
+      );
       const ctx = {
         chainId: network.cChainId,
         chain: destination === network.pChainId ? ('P' as const) : ('X' as const),

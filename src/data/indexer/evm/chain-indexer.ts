@@ -208,7 +208,7 @@ export class EvmChainIndexer {
   private atomicTxsOf(blocks: RawBlock[]): AtomicRows | undefined {
     const network = this.options.atomic;
     if (!network || network.cChainId !== this.chain.blockchainId) return undefined;
-    const rows: AtomicRows = { utxos: [], spends: [], transactions: [], addresses: [] };
+    const rows: AtomicRows = { utxos: [], spends: [], transactions: [], addresses: [], burned: 0n };
     for (const b of blocks) {
       if (!b.blockExtraData || b.blockExtraData === '0x') continue;
       const decoded = decodeAtomicTxs(network, {
@@ -221,6 +221,7 @@ export class EvmChainIndexer {
       rows.spends.push(...decoded.spends);
       rows.transactions.push(...decoded.transactions);
       rows.addresses.push(...decoded.addresses);
+      rows.burned += decoded.burned;
     }
     return rows;
   }

@@ -54,6 +54,7 @@ export async function startEvmIndexer(config: EvmIndexerConfig): Promise<Running
       cChainId: config.network.cChainID,
       pChainId: config.network.pChainID,
       hrp: config.network.hrp,
+      avaxAssetId: config.network.avaxAssetID,
     },
   };
   async function discover(): Promise<void> {

@@ -51,6 +51,8 @@ export interface DecodeContext {
   rememberStaker(txHash: string, info: StakerInfo): void;
   /** The P-chain's L1 validator fee replay, when the store follows it. */
   l1Fees?: L1FeeReplay;
+  /** The AVAX asset id: what a tx burns of it is summed (`rows.burned`); none at genesis. */
+  avaxAssetId?: string;
 }
 
 const val = (x: any): any => (x && typeof x.value === 'function' ? x.value() : x);
@@ -189,24 +191,26 @@ export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows:
 
   // --- outputs -----------------------------------------------------------------------------
   let index = 0;
+  // AVAX in (inputs), out (outputs, stake, exports) and into L1 validator balances: the rest burns.
+  const avax = { consumed: 0n, produced: 0n, deposited: 0n };
   const addOutput = (
     assetId: any,
     output: any,
     extra: { consumedOn?: string; stake?: { start: number; end: number } } = {},
   ) => {
     touchedAssets.add(idText(assetId));
-    rows.utxos.push(
-      utxoRow(ctx, {
-        txId,
-        txIdBytes,
-        outputIndex: index++,
-        assetId,
-        output,
-        at,
-        consumedOn: extra.consumedOn,
-        stake: extra.stake,
-      }),
-    );
+    const row = utxoRow(ctx, {
+      txId,
+      txIdBytes,
+      outputIndex: index++,
+      assetId,
+      output,
+      at,
+      consumedOn: extra.consumedOn,
+      stake: extra.stake,
+    });
+    rows.utxos.push(row);
+    if (row.asset_id === ctx.avaxAssetId) avax.produced += BigInt(row.amount);
   };
   for (const out of (base?.outputs ?? []) as any[]) addOutput(out.assetId, out.output);
 
@@ -222,10 +226,12 @@ export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows:
       credentials: JSON.stringify(cred ? credentialKeys(cred, unsignedHash) : []),
     });
   };
-  for (const input of (base?.inputs ?? []) as any[]) {
+  const consume = (input: any) => {
     touchedAssets.add(idText(input.assetId));
+    if (idText(input.assetId) === ctx.avaxAssetId) avax.consumed += BigInt(input.amount());
     spend(input.utxoID);
-  }
+  };
+  for (const input of (base?.inputs ?? []) as any[]) consume(input);
 
   await ctx.l1Fees?.apply(unsigned, txId);
 
@@ -234,10 +240,7 @@ export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows:
     case 'avm.ImportTx':
     case 'pvm.ImportTx':
       source = idText(unsigned.sourceChain);
-      for (const input of unsigned.ins as any[]) {
-        touchedAssets.add(idText(input.assetId));
-        spend(input.utxoID);
-      }
+      for (const input of unsigned.ins as any[]) consume(input);
       break;
     case 'avm.ExportTx':
     case 'pvm.ExportTx':
@@ -383,7 +386,12 @@ export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows:
       });
       break;
     }
+    case 'pvm.RegisterL1ValidatorTx':
+    case 'pvm.IncreaseL1ValidatorBalanceTx':
+      avax.deposited += BigInt(unsigned.balance.value());
+      break;
     case 'pvm.ConvertSubnetToL1Tx':
+      for (const v of unsigned.validators as any[]) avax.deposited += BigInt(v.balance.value());
       rows.subnetUpdates.push({
         subnet_id: idText(unsigned.subnetID),
         conversion: {
@@ -395,6 +403,8 @@ export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows:
       break;
   }
 
+  const burned = avax.consumed - avax.produced - avax.deposited;
+  if (burned > 0n) rows.burned = (rows.burned ?? 0n) + burned;
   rows.transactions.push({
     tx_hash: txId,
     chain_id: ctx.chainId,

@@ -200,6 +200,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
           hrp: network.hrp,
           manager,
           node,
+          avaxAssetId: network.avaxAssetID,
           rememberStaker: (tx, info) => local.set(tx, info),
           staker: async (tx) => local.get(tx) ?? (await stakerFromStore(db, tx)),
           subnetValidatorTx: (nodeId, subnetId) => subnetValidatorFromStore(db, nodeId, subnetId),
