@@ -25,7 +25,7 @@ import type {
 import { StoreError } from '../internal/errors.js';
 import { renderUtxoDocument } from './utxo-document.js';
 import { writeTransactionAddresses } from './transaction-addresses.js';
-import { addBurned } from './burned.js';
+import { addToTotal, TOTAL } from './supply-totals.js';
 
 export interface SubnetUpdate {
   subnet_id: string;
@@ -47,6 +47,8 @@ export interface L1FeeRows {
   balances: Insertable<L1ValidatorBalanceTable>[];
   fees: Insertable<L1ValidatorFeeTable>[];
   details: Insertable<L1ValidatorTxDetailTable>[];
+  /** What the batch's validators paid in all (nAVAX): added to the running total. */
+  paid: bigint;
 }
 
 export interface BatchRows {
@@ -139,7 +141,7 @@ export async function writeBatch(
 
     await insertAll(trx, 'blocks', rows.blocks);
     await insertAll(trx, 'transactions', rows.transactions);
-    if (rows.burned) await addBurned(trx, rows.transactions[0]!.chain_id, rows.burned);
+    if (rows.burned) await addToTotal(trx, TOTAL.burned(rows.transactions[0]!.chain_id), rows.burned);
     await insertAll(trx, 'asset_transactions', rows.assetTransactions);
     for (const part of chunks(rows.assets))
       await trx
@@ -175,7 +177,10 @@ export async function writeBatch(
           .execute();
     }
     await insertAll(trx, 'blockchains', rows.blockchains);
-    if (rows.l1Fees) await writeL1Fees(trx, rows.l1Fees);
+    if (rows.l1Fees) {
+      await writeL1Fees(trx, rows.l1Fees);
+      await addToTotal(trx, TOTAL.l1ValidatorFees, rows.l1Fees.paid);
+    }
     await insertAll(trx, 'stakers', rows.stakers);
     for (const end of rows.stakerEnds) {
       await trx
@@ -192,6 +197,11 @@ export async function writeBatch(
         .execute();
     }
     await insertAll(trx, 'rewards', rows.rewards);
+    await addToTotal(
+      trx,
+      TOTAL.rewards,
+      rows.rewards.reduce((sum, r) => sum + BigInt(r.amount), 0n),
+    );
     await insertAll(
       trx,
       'reward_addresses',

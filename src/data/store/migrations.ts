@@ -14,6 +14,7 @@ import {
   evmTokenTransfersByToken,
 } from './migrations-evm.js';
 import { primaryNetworkTransactions } from './migrations-pn-transactions.js';
+import { amountText } from './amounts.js';
 
 type AnyDb = Kysely<any>;
 
@@ -365,16 +366,26 @@ async function blockL1Validators(db: AnyDb): Promise<void> {
 }
 
 /**
- * What each primary-network chain's transactions burned (the supply's totalPBurned, totalXBurned
- * and the atomic part of totalCBurned), as running totals kept by the indexer. A store that
- * indexed transactions before counts only those indexed after this migration.
+ * The supply route's running totals, kept by the indexer with each batch: what each
+ * primary-network chain's transactions burned, the rewards paid and the L1 validator fees paid.
+ * The last two start from the rows the store holds; burned amounts were not recorded before, so
+ * a store that indexed transactions before counts only those indexed after this migration.
  */
-async function burnedTotals(db: AnyDb): Promise<void> {
+async function supplyTotals(db: AnyDb): Promise<void> {
   await db.schema
-    .createTable('burned_totals')
-    .addColumn('chain_id', 'text', (c) => c.primaryKey())
+    .createTable('running_totals')
+    .addColumn('name', 'text', (c) => c.primaryKey())
     .addColumn('amount', 'text', (c) => c.notNull())
     .execute();
+  const sum = (rows: { amount: string }[]) => rows.reduce((s, r) => s + BigInt(amountText(r.amount)), 0n);
+  const rewards = sum(await db.selectFrom('rewards').select('amount').execute());
+  const fees = sum(await db.selectFrom('l1_validator_fees').select('fee as amount').execute());
+  for (const [name, amount] of [
+    ['rewards', rewards],
+    ['l1-validator-fees', fees],
+  ] as const)
+    if (amount > 0n)
+      await db.insertInto('running_totals').values({ name, amount: amount.toString() }).execute();
 }
 
 /** Every migration by name; names sort in the order they run. Append only. */
@@ -396,5 +407,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015_evm_icm_messages_by_tx': { up: evmIcmMessagesByTx },
   '0016_l1_validator_fees': { up: l1ValidatorFees },
   '0017_block_l1_validators': { up: blockL1Validators },
-  '0018_burned_totals': { up: burnedTotals },
+  '0018_supply_totals': { up: supplyTotals },
 };

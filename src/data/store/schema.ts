@@ -260,9 +260,9 @@ export interface L1FeeStateTable {
   timestamp: number;
 }
 
-/** AVAX each primary-network chain's transactions burned so far (`store/burned.ts`). */
-export interface BurnedTotalTable {
-  chain_id: string;
+/** The supply route's running totals (`store/supply-totals.ts`): burned per chain, rewards, L1 fees. */
+export interface RunningTotalTable {
+  name: string;
   /** nAVAX, decimal text. */
   amount: string;
 }
@@ -324,5 +324,5 @@ export interface DataSchema extends EvmSchema {
   l1_validator_balances: L1ValidatorBalanceTable;
   l1_validator_fees: L1ValidatorFeeTable;
   l1_validator_tx_details: L1ValidatorTxDetailTable;
-  burned_totals: BurnedTotalTable;
+  running_totals: RunningTotalTable;
 }

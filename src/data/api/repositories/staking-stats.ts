@@ -10,15 +10,10 @@ import { cb58Hex } from '../../networks.js';
 import { NodeRpcError, type NodeClient } from '../../internal/node-client.js';
 import { amountText } from '../../store/amounts.js';
 import type { DataSchema } from '../../store/schema.js';
-import {
-  activeStakeTotals,
-  listOpenStakers,
-  totalL1ValidatorFees,
-  totalRewardsPaid,
-} from '../../store/queries/current-stakers.js';
+import { activeStakeTotals, listOpenStakers } from '../../store/queries/current-stakers.js';
 import type { SortOrder } from '../../store/queries/utxos.js';
 import { createAssetLookup } from '../../store/queries/assets.js';
-import { burnedTotals, evmFeesPaid } from '../../store/burned.js';
+import { evmFeesPaid, readTotals, TOTAL } from '../../store/supply-totals.js';
 import { assetInfo } from './format.js';
 
 export interface StakingStatsDeps {
@@ -265,18 +260,19 @@ export function createStakingStatsReads(deps: StakingStatsDeps) {
      */
     async supply() {
       const now = await deps.now();
-      const [supply, totals, rewards, l1Fees, burned, cGasWei, potential] = await Promise.all([
+      const [supply, totals, running, cGasWei, potential] = await Promise.all([
         currentSupply(),
         activeStakeTotals(db, network.pChainID, now),
-        totalRewardsPaid(db),
-        totalL1ValidatorFees(db),
-        burnedTotals(db),
+        readTotals(db),
         evmFeesPaid(db, network.evmChainID),
         pendingPotentialRewards(),
       ]);
-      const pBurned = (burned.get(network.pChainID) ?? 0n) + l1Fees;
-      const xBurned = burned.get(network.xChainID) ?? 0n;
-      const cBurnedWei = (burned.get(network.cChainID) ?? 0n) * WEI_PER_NAVAX + cGasWei;
+      const total = (name: string) => running.get(name) ?? 0n;
+      const rewards = total(TOTAL.rewards);
+      const l1Fees = total(TOTAL.l1ValidatorFees);
+      const pBurned = total(TOTAL.burned(network.pChainID)) + l1Fees;
+      const xBurned = total(TOTAL.burned(network.xChainID));
+      const cBurnedWei = total(TOTAL.burned(network.cChainID)) * WEI_PER_NAVAX + cGasWei;
       const genesis = supply - rewards - potential;
       const totalWei = (genesis + rewards - pBurned - xBurned) * WEI_PER_NAVAX - cBurnedWei;
       return {

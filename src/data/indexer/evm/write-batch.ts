@@ -9,7 +9,7 @@ import { CheckpointConflictError, readCheckpoint, writeUtxoRows } from '../../st
 import { SPANS, bucketStart, type Span } from '../../metrics/buckets.js';
 import type { AtomicRows } from './atomic-txs.js';
 import { writeTransactionAddresses } from '../../store/transaction-addresses.js';
-import { addBurned } from '../../store/burned.js';
+import { addToTotal, TOTAL } from '../../store/supply-totals.js';
 import type { DecodedBlock } from './decode-block.js';
 import { writeIcmRows } from './write-icm.js';
 
@@ -50,7 +50,8 @@ export function tokenKey(tokenId: bigint): string {
 async function writeAtomicRows(trx: Transaction<DataSchema>, atomic: AtomicRows): Promise<void> {
   for (const part of chunks(atomic.transactions)) await trx.insertInto('transactions').values(part).execute();
   await writeUtxoRows(trx, atomic.utxos, atomic.spends);
-  if (atomic.transactions.length > 0) await addBurned(trx, atomic.transactions[0]!.chain_id, atomic.burned);
+  if (atomic.transactions.length > 0)
+    await addToTotal(trx, TOTAL.burned(atomic.transactions[0]!.chain_id), atomic.burned);
   await writeTransactionAddresses(trx, {
     transactions: atomic.transactions,
     utxos: atomic.utxos,

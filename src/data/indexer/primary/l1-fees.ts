@@ -88,6 +88,8 @@ export class L1FeeReplay {
   private readonly dirtyValidations = new Set<string>();
   private readonly fees = new Map<string, Insertable<L1ValidatorFeeTable>>();
   private readonly details: Insertable<L1ValidatorTxDetailTable>[] = [];
+  /** What this batch's validators paid, for the running total. */
+  private paid = 0n;
 
   private constructor(
     private readonly db: Kysely<DataSchema>,
@@ -255,6 +257,7 @@ export class L1FeeReplay {
       balances: [...this.dirtyValidations].map((id) => toRow(this.validations.get(id)!)),
       fees: [...this.fees.values()],
       details: this.details,
+      paid: this.paid,
     };
   }
 
@@ -297,6 +300,7 @@ export class L1FeeReplay {
       this.fees.set(key, row);
     }
     row.fee = (BigInt(row.fee) + paid).toString();
+    this.paid += paid;
   }
 }
 

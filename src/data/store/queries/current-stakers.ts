@@ -82,15 +82,3 @@ export async function activeStakeTotals(
   }
   return totals;
 }
-
-/** Sum of every staking reward paid so far. */
-/** Every continuous fee L1 validators paid, as the indexer replays it (nAVAX). */
-export async function totalL1ValidatorFees(db: Kysely<DataSchema>): Promise<bigint> {
-  const rows = await db.selectFrom('l1_validator_fees').select('fee').execute();
-  return rows.reduce((s, r) => s + BigInt(r.fee), 0n);
-}
-
-export async function totalRewardsPaid(db: Kysely<DataSchema>): Promise<bigint> {
-  const rows = await db.selectFrom('rewards').select('amount').execute();
-  return rows.reduce((s, r) => s + BigInt(amountText(r.amount)), 0n);
-}
