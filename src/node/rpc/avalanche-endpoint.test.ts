@@ -68,6 +68,16 @@ describe('AvalancheEndpoint', () => {
   it('sends nothing for a notification', async () => {
     assert.equal(await avalanche().handle({ jsonrpc: '2.0', method: 'avm.echo' }, {}), undefined);
   });
+
+  it('sends nothing for a batch of notifications only, and only the calls of a mixed one', async () => {
+    const note = { jsonrpc: '2.0', method: 'avm.echo' };
+    assert.equal(await avalanche().handle([note, note], {}), undefined);
+    const mixed = (await avalanche().handle([note, { ...note, id: 4 }], {})) as any[];
+    assert.deepEqual(
+      mixed.map((r) => r.id),
+      [4],
+    );
+  });
 });
 
 describe('EvmEndpoint', () => {

@@ -57,7 +57,9 @@ export class AvalancheEndpoint {
         );
       }
       const answers = await Promise.all(body.map((item) => this.handleOne(item, ctx)));
-      return answers.filter((a): a is RpcResponse => a !== undefined);
+      const replies = answers.filter((a): a is RpcResponse => a !== undefined);
+      // JSON-RPC 2.0: a batch of notifications only gets no reply at all, not an empty array.
+      return replies.length > 0 ? replies : undefined;
     }
     return this.handleOne(body, ctx);
   }
