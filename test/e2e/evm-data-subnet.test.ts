@@ -84,6 +84,12 @@ test('a Subnet-EVM chain is discovered, listed and indexed', async () => {
   assert.equal(listed.rpcUrl, rpcUrl);
   assert.equal(listed.wsUrl, rpcUrl.replace(/^http/, 'ws').replace(/\/rpc$/, '/ws'));
   assert.equal(listed.networkToken.decimals, 18);
+  // No Multicall3 in this L1's genesis: no utility address, where the C-chain names it.
+  assert.equal(listed.utilityAddresses, undefined);
+  const { chains } = await sdk.data.evm.chains.list({}, at);
+  assert.deepEqual(chains.find((c) => c.platformChainId !== blockchainId)?.utilityAddresses, {
+    multicall: '0xcA11bde05977b3631167028862bE2a173976CA11',
+  });
   for (const id of [String(CHAIN_ID), blockchainId])
     assert.deepEqual(await sdk.data.evm.chains.get({ chainId: id }, at), listed);
 

@@ -388,6 +388,11 @@ async function supplyTotals(db: AnyDb): Promise<void> {
       await db.insertInto('running_totals').values({ name, amount: amount.toString() }).execute();
 }
 
+/** The chains' Multicall3 address (`utilityAddresses.multicall` of the chain routes). */
+async function evmChainMulticall(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('evm_chains').addColumn('multicall_address', 'text').execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -408,4 +413,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016_l1_validator_fees': { up: l1ValidatorFees },
   '0017_block_l1_validators': { up: blockL1Validators },
   '0018_supply_totals': { up: supplyTotals },
+  '0019_evm_chain_multicall': { up: evmChainMulticall },
 };

@@ -24,6 +24,8 @@ export interface EvmChainTable {
   /** JSON array of ChainInfo enabledFeatures. */
   features: string;
   discovered_at: number;
+  /** Multicall3's address when the chain has code there at discovery (migration 0019), else null. */
+  multicall_address?: string | null;
 }
 
 export interface EvmBlockTable {

@@ -4,6 +4,7 @@
  * lists and this node serves (its /rpc answers eth_chainId). Each is recorded in evm_chains so
  * the REST process lists them without asking the node.
  */
+import { MULTICALL3_ADDRESS } from '../../../shared/multicall3.js';
 import type { Kysely } from 'kysely';
 import type { NetworkIdentity } from '../../../shared/networks.js';
 import { VM_IDS } from '../../../shared/networks.js';
@@ -35,6 +36,13 @@ export async function discoverEvmChains(
       .catch(() => undefined)) ?? network.cChainID;
   const cRpc = `${base}/ext/bc/C/rpc`;
   const cEvmId = Number(BigInt(await new EvmRpcClient(cRpc).call<string>('eth_chainId')));
+  /** Multicall3's address where `rpc` has code there; null where not (or the node would not say). */
+  const multicallAt = async (rpc: string): Promise<string | null> => {
+    const code = await new EvmRpcClient(rpc, { timeoutMs: 5_000 })
+      .call<string>('eth_getCode', [MULTICALL3_ADDRESS, 'latest'])
+      .catch(() => '0x');
+    return code !== '0x' ? MULTICALL3_ADDRESS : null;
+  };
   const out: DiscoveredChain[] = [
     {
       blockchain_id: cChainId,
@@ -52,6 +60,7 @@ export async function discoverEvmChains(
       is_testnet: testnet,
       features,
       discovered_at: now,
+      multicall_address: await multicallAt(cRpc),
     },
   ];
 
@@ -95,6 +104,7 @@ export async function discoverEvmChains(
       is_testnet: testnet,
       features,
       discovered_at: now,
+      multicall_address: await multicallAt(rpcUrl),
     });
   }
   return out;

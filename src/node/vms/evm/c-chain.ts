@@ -14,6 +14,7 @@ import { mountEvmRoutes } from './api/routes.js';
 import { DEFAULT_PROOF_WINDOW } from './api/eth.js';
 import { createAvaxApi } from './api/avax.js';
 import { AtomicMempool } from './atomic/atomic-txs.js';
+import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME } from './multicall3.js';
 
 /** The reference local C-chain genesis gas limit (0x5f5e100). */
 export const C_GENESIS_GAS_LIMIT = 100_000_000n;
@@ -27,6 +28,9 @@ export function cChainConfig(ctx: ChainContext): EvmChainConfig {
   const network = ctx.config.network;
   const alloc = new Map<string, GenesisAccount>();
   for (const a of ctx.genesis.cAllocations) alloc.set(a.evmAddress.toLowerCase(), { balance: a.balanceWei });
+  // Multicall3, where fuji and mainnet have it (multicall3.ts).
+  const multicall = MULTICALL3_ADDRESS.toLowerCase();
+  alloc.set(multicall, { balance: alloc.get(multicall)?.balance ?? 0n, code: MULTICALL3_RUNTIME });
   return {
     alias: 'C',
     aliases: ['C', 'evm', network.cChainID],

@@ -52,6 +52,7 @@ function chainInfo(r: ChainRow) {
       decimals: Number(r.token_decimals),
       description: `native token of ${r.name}`,
     },
+    ...(r.multicall_address ? { utilityAddresses: { multicall: r.multicall_address } } : {}),
     private: false,
     enabledFeatures: JSON.parse(r.features) as string[],
   };
