@@ -59,6 +59,7 @@ describe('primary-network transactions in the chain-data service', () => {
   let sdk: Avalanche;
   const at = () => ({ serverURL: data });
   const recipient = utils.hexToBuffer('0x' + '31'.repeat(20));
+  const lockedOwner = utils.hexToBuffer('0x' + '33'.repeat(20));
   const EWOQ_X = fmt('X', EWOQ_ADDR);
   const EWOQ_P = fmt('P', EWOQ_ADDR);
   const feeState = () => pApi.getFeeState();
@@ -79,6 +80,7 @@ describe('primary-network transactions in the chain-data service', () => {
   /** AVAX the txs burned as their builder made them (nAVAX), and the supply's genesis figure. */
   const burned = { p: 0n, cAtomic: 0n };
   let genesisUnlock: string;
+  let lockedAtGenesis: string;
   /** AVAX a built X/P tx burns: inputs (own and imported) less outputs (own, exported, staked). */
   function avaxBurnOf(tx: any): bigint {
     const sum = (list: any[] | undefined) =>
@@ -165,11 +167,14 @@ describe('primary-network transactions in the chain-data service', () => {
   });
 
   it('makes X-chain, C-chain atomic and P-chain activity through the node', async () => {
-    genesisUnlock = (await sdk.avaxSupply.get(at())).genesisUnlock;
+    ({ genesisUnlock, totalLocked: lockedAtGenesis } = await sdk.avaxSupply.get(at()));
     // X: a transfer, a new asset, an export of 5 AVAX to the C-chain.
     const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X] });
+    // With 1.5 AVAX to a third address, locked for a year (the supply's totalLocked).
+    const year = BigInt(Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000) + 365 * 86_400);
     const send = avm.newBaseTx(ctx, [EWOQ_ADDR], utxos, [
       TransferableOutput.fromNative(ctx.avaxAssetID, 3n * AVAX, [recipient]),
+      TransferableOutput.fromNative(ctx.avaxAssetID, (3n * AVAX) / 2n, [lockedOwner], year),
     ]);
     await addTxSignatures({ unsignedTx: send, privateKeys: [EWOQ_KEY] });
     const xSend = (await xApi.issueSignedTx(send.getSignedTx())).txID;
@@ -550,6 +555,8 @@ describe('primary-network transactions in the chain-data service', () => {
         wei(supply.totalCBurned),
     );
     assert.equal(supply.circulatingSupply, supply.totalSupply);
+    // Locked: what genesis locked, and the year-locked X output (still locked after the hour).
+    assert.equal(wei(supply.totalLocked), wei(lockedAtGenesis) + (3n * AVAX * NANO) / 2n);
   });
 
   it('answers bad input with 400 in the documented shape', async () => {

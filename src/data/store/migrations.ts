@@ -393,6 +393,25 @@ async function evmChainMulticall(db: AnyDb): Promise<void> {
   await db.schema.alterTable('evm_chains').addColumn('multicall_address', 'text').execute();
 }
 
+/**
+ * The few outputs with a lock (genesis vesting, timelocked transfers): the supply's totalLocked
+ * reads them through this partial index, not the whole UTXO set.
+ */
+async function lockedUtxos(db: AnyDb): Promise<void> {
+  await db.schema
+    .createIndex('utxos_locked')
+    .on('utxos')
+    .columns(['asset_id', 'consuming_tx'])
+    .where(sql.ref('locktime'), '>', 0)
+    .execute();
+  await db.schema
+    .createIndex('utxos_stakeable_locked')
+    .on('utxos')
+    .columns(['asset_id', 'consuming_tx'])
+    .where(sql.ref('stakeable_locktime'), '>', 0)
+    .execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -414,4 +433,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017_block_l1_validators': { up: blockL1Validators },
   '0018_supply_totals': { up: supplyTotals },
   '0019_evm_chain_multicall': { up: evmChainMulticall },
+  '0020_locked_utxos': { up: lockedUtxos },
 };

@@ -35,6 +35,29 @@ export async function readTotals(db: Kysely<DataSchema>): Promise<Map<string, bi
 }
 
 /**
+ * AVAX in unspent, unstaked outputs that cannot be spent before a time still to come: a
+ * timelock, or a stakeable lock (genesis vesting on the P-chain). Two index probes (0020).
+ */
+export async function lockedAvax(db: Kysely<DataSchema>, avaxAssetId: string, now: number): Promise<bigint> {
+  let total = 0n;
+  for (const column of ['locktime', 'stakeable_locktime'] as const) {
+    const rows = await db
+      .selectFrom('utxos')
+      .select(['utxo_id', 'amount', 'locktime', 'stakeable_locktime'])
+      .where('asset_id', '=', avaxAssetId)
+      .where('consuming_tx', 'is', null)
+      .where(column, '>', 0)
+      .where(column, '>', now)
+      .where('staked', '=', 0)
+      .execute();
+    // An output locked both ways is counted once, with the first column.
+    for (const r of rows)
+      if (column === 'locktime' || !(Number(r.locktime) > now)) total += BigInt(r.amount);
+  }
+  return total;
+}
+
+/**
  * What the EVM chain `evmChainId`'s transactions paid in gas (wei): on the C-chain every fee goes
  * to the burn address. Read from the monthly metric buckets, the fewest rows that cover the chain.
  */

@@ -13,7 +13,7 @@ import type { DataSchema } from '../../store/schema.js';
 import { activeStakeTotals, listOpenStakers } from '../../store/queries/current-stakers.js';
 import type { SortOrder } from '../../store/queries/utxos.js';
 import { createAssetLookup } from '../../store/queries/assets.js';
-import { evmFeesPaid, readTotals, TOTAL } from '../../store/supply-totals.js';
+import { evmFeesPaid, lockedAvax, readTotals, TOTAL } from '../../store/supply-totals.js';
 import { assetInfo } from './format.js';
 
 export interface StakingStatsDeps {
@@ -260,12 +260,13 @@ export function createStakingStatsReads(deps: StakingStatsDeps) {
      */
     async supply() {
       const now = await deps.now();
-      const [supply, totals, running, cGasWei, potential] = await Promise.all([
+      const [supply, totals, running, cGasWei, potential, locked] = await Promise.all([
         currentSupply(),
         activeStakeTotals(db, network.pChainID, now),
         readTotals(db),
         evmFeesPaid(db, network.evmChainID),
         pendingPotentialRewards(),
+        lockedAvax(db, network.avaxAssetID, now),
       ]);
       const total = (name: string) => running.get(name) ?? 0n;
       const rewards = total(TOTAL.rewards);
@@ -282,7 +283,7 @@ export function createStakingStatsReads(deps: StakingStatsDeps) {
         totalCBurned: weiAvaxDecimal(cBurnedWei),
         totalXBurned: avaxDecimal(xBurned),
         totalStaked: avaxDecimal(totals.validators.amount + totals.delegators.amount),
-        totalLocked: '0',
+        totalLocked: avaxDecimal(locked),
         totalRewards: avaxDecimal(rewards),
         lastUpdated: new Date(now * 1000).toISOString(),
         genesisUnlock: avaxDecimal(genesis > 0n ? genesis : 0n),
