@@ -51,8 +51,7 @@ export async function lockedAvax(db: Kysely<DataSchema>, avaxAssetId: string, no
       .where('staked', '=', 0)
       .execute();
     // An output locked both ways is counted once, with the first column.
-    for (const r of rows)
-      if (column === 'locktime' || !(Number(r.locktime) > now)) total += BigInt(r.amount);
+    for (const r of rows) if (column === 'locktime' || !(Number(r.locktime) > now)) total += BigInt(r.amount);
   }
   return total;
 }
