@@ -63,6 +63,8 @@ export async function main(argv: string[]): Promise<number> {
         pruningEnabled: options.pruningEnabled,
         historicalProofQueryWindow: options.historicalProofQueryWindow,
         minStakeDuration: options.minStakeDuration,
+        rpcEvmTimeoutMs: options.rpcEvmTimeoutMs,
+        batchResponseMaxBytes: options.batchResponseMaxBytes,
       },
       logger,
       { proofs },

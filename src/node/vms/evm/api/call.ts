@@ -14,6 +14,7 @@ import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
 import { addressValue, bad, dataValue, quantityValue } from './args.js';
 import { revertReason, vmErrorText } from '../vm-errors.js';
+import { CallTimeout, withDeadline } from './call-deadline.js';
 import { callEnvAt } from './call-env.js';
 import { admitCodeSender, checkCallFunds, fundedGas } from './call-sender.js';
 
@@ -177,7 +178,11 @@ export function impersonatedTx(
 }
 
 export interface PreparedCall {
-  run(gas: bigint): Promise<RunTxResult>;
+  /**
+   * Runs the call with `gas`; with `timeoutMs`, aborts it past that time with CallTimeout
+   * (geth's RPCEVMTimeout), after which this prepared call must not run again.
+   */
+  run(gas: bigint, timeoutMs?: number): Promise<RunTxResult>;
   header: ExecutionHeader;
   vm: VM;
   /** The transaction a run executes (after a first `run`, which fixes the nonce). */
@@ -252,24 +257,30 @@ export async function prepareCall(
           args.to !== undefined &&
           (await state.getCode(new Address(args.to))).length === 0,
       ),
-    run: (gas: bigint) =>
+    run: (gas: bigint, timeoutMs?: number) =>
       exclusive(async () => {
-        nonce ??= (await state.getAccount(from))?.nonce ?? 0n;
+        const runNonce = (nonce ??= (await state.getAccount(from))?.nonce ?? 0n);
         await state.checkpoint();
         let release = () => {};
         try {
           if (!feeCapTooLow) await checkCallFunds(state, from, args, gas);
           // Last before runTx: its hook must follow every tracer's.
           release = await admitCodeSender(vm, state, from);
-          return await runTx(vm, {
-            tx: chain.executableTx(impersonatedTx(chain, args, gas, nonce), header.timestamp),
-            block,
-            skipNonce: true,
-            // Funds were checked as geth checks a call's (checkCallFunds).
-            skipBalance: true,
-            skipBlockGasLimitValidation: true,
-            skipHardForkValidation: true,
-          });
+          return await withDeadline(vm, timeoutMs, () =>
+            runTx(vm, {
+              tx: chain.executableTx(impersonatedTx(chain, args, gas, runNonce), header.timestamp),
+              block,
+              skipNonce: true,
+              // Funds were checked as geth checks a call's (checkCallFunds).
+              skipBalance: true,
+              skipBlockGasLimitValidation: true,
+              skipHardForkValidation: true,
+            }),
+          );
+        } catch (err) {
+          // An aborted run leaves the engine's frames open: the warm environment is not reused.
+          if (err instanceof CallTimeout) env?.discard();
+          throw err;
         } finally {
           release();
           await state.revert();
