@@ -10,6 +10,7 @@ import { AvalancheEndpoint } from './avalanche-endpoint.js';
 import { EvmEndpoint } from './evm-endpoint.js';
 import { parseJsonBody } from './json-body.js';
 import { stringifyJson } from './json-integer.js';
+import { DEFAULT_HTTP_READ_TIMEOUT_MS, readTimeoutOptions } from '../../shared/http-timeouts.js';
 import type { CallContext } from './types.js';
 
 /** A handler that owns the whole HTTP exchange (health GET, docs). */
@@ -29,11 +30,6 @@ export type Route =
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** The EVM endpoints' limit: geth's (and coreth's) defaultBodyLimit, 5 MiB. */
 export const EVM_MAX_BODY_BYTES = 5 * 1024 * 1024;
-/**
- * AvalancheGo's `http-read-header-timeout` and `http-read-timeout` (30 s each): a client that
- * trickles its headers or body is cut off instead of holding a connection for ever.
- */
-export const READ_TIMEOUT_MS = 30_000;
 
 const AVALANCHE_CONTENT_TYPES = new Set(['application/json']);
 const EVM_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
@@ -93,6 +89,8 @@ export interface HttpServerOptions {
   nodeId: string;
   host: string;
   port: number;
+  /** `--http-read-timeout`: how long a client may take to send its request (0: no limit). */
+  readTimeoutMs?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -101,7 +99,8 @@ export class NodeHttpServer {
   private readonly upgraded = new Set<Duplex>();
 
   constructor(private readonly options: HttpServerOptions) {
-    this.server = http.createServer((req, res) => {
+    const timeouts = readTimeoutOptions(options.readTimeoutMs ?? DEFAULT_HTTP_READ_TIMEOUT_MS);
+    this.server = http.createServer(timeouts, (req, res) => {
       this.serve(req, res).catch((err) => {
         options.onError?.(err);
         if (!res.headersSent) sendText(res, 500, 'internal error');
@@ -109,8 +108,6 @@ export class NodeHttpServer {
       });
     });
     this.server.keepAliveTimeout = 65_000;
-    this.server.headersTimeout = READ_TIMEOUT_MS;
-    this.server.requestTimeout = READ_TIMEOUT_MS;
     this.server.on('upgrade', (req, socket, head) => {
       // Upgraded sockets leave the HTTP server's bookkeeping: track them so close() can end them.
       this.upgraded.add(socket);
@@ -242,8 +239,9 @@ const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 /**
  * 413 for a body over the limit, in geth's words on the EVM endpoints (`content length too large
  * (N>5242880)`; `>5242880` alone for a streamed body, whose length is never known). The rest of
- * the body is read and dropped, so a client still writing it sees the answer rather than a reset
- * connection, but no more than MAX_DRAIN_BYTES: past that the connection is cut.
+ * the body is read and dropped (the connection is not closed under a client still writing it,
+ * which would see a reset instead of the answer), but no more than MAX_DRAIN_BYTES: past that
+ * the connection is cut.
  */
 function refuseTooLarge(
   req: http.IncomingMessage,
@@ -255,7 +253,6 @@ function refuseTooLarge(
   const text = evm
     ? `content length too large (${length > limit ? length : ''}>${limit})\n`
     : 'request body too large\n';
-  res.setHeader('connection', 'close');
   sendText(res, 413, text);
   let drained = 0;
   req.on('data', (chunk: Buffer) => {
