@@ -34,6 +34,8 @@ export interface CliOptions {
   rpcEvmTimeoutMs: number;
   /** EVM chains: result bytes one JSON-RPC batch may return (coreth's 25 MB; 0: no cap). */
   batchResponseMaxBytes: number;
+  /** Every HTTP server: ms a client may take to send a request (AvalancheGo's 30 s; 0: none). */
+  httpReadTimeoutMs: number;
   /** `postgres://…` for the data platform's store; absent: SQLite in the data dir. */
   databaseUrl?: string;
   /** Node the `indexer` role reads (and the `api` role asks for live validator figures). */
@@ -66,6 +68,7 @@ const FLAGS = {
   'min-stake-duration': { type: 'string' },
   'rpc-evm-timeout': { type: 'string' },
   'batch-response-max-size': { type: 'string' },
+  'http-read-timeout': { type: 'string' },
   'database-url': { type: 'string' },
   'node-url': { type: 'string' },
   'api-keys-file': { type: 'string' },
@@ -100,6 +103,7 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --historical-proof-query-window N  archival eth_getProof window in blocks, 0 = any (default 43200)
   --min-stake-duration SECONDS   shortest P-chain staking period (default 60)
   --rpc-evm-timeout MS           how long one eth_call may run, 0 = no limit (default 5000)
+  --http-read-timeout MS         time a client may take to send a request, every port, 0 = no limit (default 30000)
   --batch-response-max-size BYTES  result bytes one EVM JSON-RPC batch may return, 0 = no cap (default 25000000)
   --log-level LEVEL              trace|debug|info|warn|error|fatal|silent (default info)
   --json                         print one JSON line with every URL and key instead of the banner
@@ -198,6 +202,7 @@ export function parseOptions(
     minStakeDuration: int('min-stake-duration', 60, 1, 365 * 24 * 3600),
     rpcEvmTimeoutMs: int('rpc-evm-timeout', 5000, 0, 3_600_000),
     batchResponseMaxBytes: int('batch-response-max-size', 25_000_000, 0, Number.MAX_SAFE_INTEGER),
+    httpReadTimeoutMs: int('http-read-timeout', 30_000, 0, 3_600_000),
     databaseUrl,
     nodeUrl,
     apiKeysFile: optional('api-keys-file'),

@@ -28,4 +28,6 @@ export interface NodeConfig {
   readonly rpcEvmTimeoutMs?: number;
   /** EVM chains: the result bytes one JSON-RPC batch may return (coreth's 25 MB; 0: no cap). */
   readonly batchResponseMaxBytes?: number;
+  /** How long a client may take to send a request, in ms (AvalancheGo's `http-read-timeout`; 0: none). */
+  readonly httpReadTimeoutMs?: number;
 }
