@@ -133,6 +133,32 @@ describe('node HTTP transport limits', () => {
     assert.equal(await call(c, 'eth_call', [{ to: LOOPER }, 'latest']), '0x');
   });
 
+  it('keeps answering other requests while a long estimate runs', async () => {
+    // PUSH3 1,500,000; loop: JUMPDEST PUSH1 1 SWAP1 SUB DUP1 PUSH1 4 JUMPI; STOP — about 39M gas,
+    // so the estimate bisects over runs of millions of steps.
+    const counter = '0x6216e3605b600190038060045700';
+    let estimated = 0;
+    const estimate = post(
+      c,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_estimateGas',
+        params: [{ to: LOOPER }, 'latest', { [LOOPER]: { code: counter } }],
+      }),
+    ).then((answer) => {
+      estimated = Date.now();
+      return JSON.parse(answer.text);
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const height = await call(`${net.url}/ext/bc/X`, 'avm.getHeight', {});
+    const answeredAt = Date.now();
+    assert.ok(height.height);
+    const result = await estimate;
+    assert.equal(BigInt(result.result) > 39_000_000n, true, JSON.stringify(result));
+    assert.ok(answeredAt < estimated, 'the X-chain call waited for the whole estimate');
+  });
+
   it('answers the calls of a batch past --batch-response-max-size with -32003', async () => {
     const batch = [0, 1, 2, 3].map((id) => ({
       jsonrpc: '2.0',

@@ -3,8 +3,11 @@
  * (`evm.Cancel()`) and answered `execution aborted (timeout = 5s)`. The engine here runs on the
  * node's one thread, so a timer cannot interrupt it; instead the opcodes every long run must keep
  * executing — jumps (every loop) and calls and creates (every recursion) — check the clock and
- * throw CallTimeout once the deadline of the VM's current run has passed. Without a deadline the
- * check is one comparison.
+ * throw CallTimeout once the deadline of the VM's current run has passed.
+ *
+ * The same jumps let a long run (an eth_call, each run of an estimate, a traced call) give the
+ * thread back every 20 ms: in geth each request has its own goroutine, here one 50M-gas estimate
+ * otherwise froze every chain's API and block building for seconds.
  */
 import type { VM } from '@ethereumjs/vm';
 
@@ -23,6 +26,7 @@ interface Guard {
   deadline: number;
   timeoutMs: number;
   jumps: number;
+  lastYield: number;
 }
 
 /** JUMP, JUMPI; CREATE, CALL, CALLCODE, DELEGATECALL, CREATE2, STATICCALL. */
@@ -30,15 +34,17 @@ const LOOP_OPCODES = [0x56, 0x57];
 const FRAME_OPCODES = [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xfa];
 /** Jumps between two looks at the clock (a jump takes well under a microsecond). */
 const JUMPS_PER_CHECK = 1024;
+/** How long a run keeps the thread before letting other work in. */
+const YIELD_EVERY_MS = 20;
 
 const guards = new WeakMap<VM, Guard>();
 
-type OpEntry = { opHandler: (...args: unknown[]) => unknown };
+type OpEntry = { opHandler: (...args: unknown[]) => unknown; opcodeInfo: { isAsync: boolean } };
 
 function guardOf(vm: VM): Guard {
   let guard = guards.get(vm);
   if (guard) return guard;
-  const g: Guard = { deadline: Infinity, timeoutMs: 0, jumps: 0 };
+  const g: Guard = { deadline: Infinity, timeoutMs: 0, jumps: 0, lastYield: performance.now() };
   const check = () => {
     if (g.deadline !== Infinity && performance.now() > g.deadline) throw new CallTimeout(g.timeoutMs);
   };
@@ -47,14 +53,24 @@ function guardOf(vm: VM): Guard {
   for (const op of LOOP_OPCODES) {
     const entry = map[op];
     const inner = entry.opHandler;
+    // Marked async, so the engine awaits the handler: a long run gives the node's other work
+    // (requests, block building) a turn now and then instead of holding the thread throughout.
+    const info = entry.opcodeInfo;
+    const opcodeInfo = Object.assign(Object.create(Object.getPrototypeOf(info) as object), info, {
+      isAsync: true,
+    });
     map[op] = {
       ...entry,
+      opcodeInfo,
       opHandler: (...args: unknown[]) => {
-        if (++g.jumps >= JUMPS_PER_CHECK) {
-          g.jumps = 0;
-          check();
-        }
-        return inner(...args);
+        const result = inner(...args);
+        if (++g.jumps < JUMPS_PER_CHECK) return result;
+        g.jumps = 0;
+        check();
+        const now = performance.now();
+        if (now - g.lastYield < YIELD_EVERY_MS) return result;
+        g.lastYield = now;
+        return new Promise<void>((resolve) => setImmediate(resolve));
       },
     };
   }
@@ -84,11 +100,11 @@ export async function withDeadline<T>(
   timeoutMs: number | undefined,
   fn: () => Promise<T>,
 ): Promise<T> {
-  if (!timeoutMs) return fn();
   const guard = guardOf(vm);
-  guard.deadline = performance.now() + timeoutMs;
-  guard.timeoutMs = timeoutMs;
+  guard.deadline = timeoutMs ? performance.now() + timeoutMs : Infinity;
+  guard.timeoutMs = timeoutMs ?? 0;
   guard.jumps = 0;
+  guard.lastYield = performance.now();
   try {
     return await fn();
   } finally {
