@@ -48,13 +48,13 @@ export function parseCallArgs(v: unknown, i: number): CallArgs {
   const out: CallArgs = {};
   if (o.from != null) out.from = addressValue(o.from, i, 'from');
   if (o.to != null) out.to = addressValue(o.to, i, 'to');
-  if (o.gas != null) out.gas = quantityValue(o.gas, i, 'gas');
+  if (o.gas != null) out.gas = quantityValue(o.gas, i, 'gas', 64);
   if (o.gasPrice != null) out.gasPrice = quantityValue(o.gasPrice, i, 'gasPrice');
   if (o.maxFeePerGas != null) out.maxFeePerGas = quantityValue(o.maxFeePerGas, i, 'maxFeePerGas');
   if (o.maxPriorityFeePerGas != null)
     out.maxPriorityFeePerGas = quantityValue(o.maxPriorityFeePerGas, i, 'maxPriorityFeePerGas');
   if (o.value != null) out.value = quantityValue(o.value, i, 'value');
-  if (o.nonce != null) out.nonce = quantityValue(o.nonce, i, 'nonce');
+  if (o.nonce != null) out.nonce = quantityValue(o.nonce, i, 'nonce', 64);
   const input = o.input ?? o.data;
   if (o.input != null && o.data != null && o.input !== o.data)
     bad(i, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
@@ -84,7 +84,7 @@ export function parseStateOverrides(v: unknown, i: number): Map<string, StateOve
     addressValue(addr, i, 'override address');
     const o: StateOverride = {};
     if (raw.balance != null) o.balance = quantityValue(raw.balance, i, 'balance');
-    if (raw.nonce != null) o.nonce = quantityValue(raw.nonce, i, 'nonce');
+    if (raw.nonce != null) o.nonce = quantityValue(raw.nonce, i, 'nonce', 64);
     if (raw.code != null) o.code = dataValue(raw.code, i, 'code');
     // coreth's StateOverride.Apply refuses this as it applies the overrides: -32000.
     if (raw.state != null && raw.stateDiff != null)
@@ -133,8 +133,8 @@ export function parseBlockOverrides(v: unknown, i: number): BlockOverride | unde
   // Only the fields given: the overrides are spread over a pending call's next-block values.
   const out: BlockOverride = {};
   if (o.number != null) out.number = quantityValue(o.number, i, 'number');
-  if (o.time != null) out.time = quantityValue(o.time, i, 'time');
-  if (o.gasLimit != null) out.gasLimit = quantityValue(o.gasLimit, i, 'gasLimit');
+  if (o.time != null) out.time = quantityValue(o.time, i, 'time', 64);
+  if (o.gasLimit != null) out.gasLimit = quantityValue(o.gasLimit, i, 'gasLimit', 64);
   const baseFee = o.baseFee ?? o.baseFeePerGas;
   if (baseFee != null) out.baseFee = quantityValue(baseFee, i, 'baseFee');
   if (o.coinbase != null) out.coinbase = addressValue(o.coinbase, i, 'coinbase');

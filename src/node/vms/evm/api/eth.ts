@@ -479,7 +479,7 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     eth_maxPriorityFeePerGas: (params) => (arity(params, 0), q(suggestedTip(chain))),
     eth_feeHistory: (params) => {
       arity(params, 3, 2);
-      const count = quantityValue(params[0], 0, 'blockCount');
+      const count = quantityValue(params[0], 0, 'blockCount', 64);
       if (typeof params[1] === 'object') bad(1, 'hex string without 0x prefix');
       const ref = blockRef(params, 1);
       const percentiles = (params[2] ?? []) as number[];
