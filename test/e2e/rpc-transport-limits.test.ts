@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { connect as netConnect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { cChainClients, EWOQ } from '../helpers/cchain-clients.js';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
@@ -91,6 +92,24 @@ describe('node HTTP transport limits', () => {
       });
     });
     assert.equal(status, 413);
+    assert.equal(await call(c, 'eth_chainId', []), '0xa868');
+  });
+
+  it('takes a client that hangs up mid-request as no failure of its own', async () => {
+    const { hostname, port } = new URL(c);
+    for (const path of ['/ext/bc/C/rpc', '/ext/bc/X', '/ext/health']) {
+      await new Promise<void>((resolve) => {
+        const socket = netConnect(Number(port), hostname, () => {
+          socket.write(
+            `POST ${path} HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`,
+          );
+          setTimeout(() => socket.destroy(), 50);
+        });
+        socket.on('close', () => resolve());
+      });
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    assert.doesNotMatch(net.stderr(), /request failed/);
     assert.equal(await call(c, 'eth_chainId', []), '0xa868');
   });
 

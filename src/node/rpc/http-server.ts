@@ -159,6 +159,8 @@ export class NodeHttpServer {
 
     const limit = route.kind === 'evm' ? EVM_MAX_BODY_BYTES : MAX_BODY_BYTES;
     const body = await readBody(req, limit);
+    // The client went away before its request was whole: nothing to answer, nothing wrong here.
+    if (body === null) return;
     if (body === undefined) return refuseTooLarge(req, res, route.kind === 'evm', limit);
 
     if (route.kind === 'raw') return route.handler(req, res, body);
@@ -206,13 +208,14 @@ function mediaType(contentType: string): string {
 }
 
 /**
- * The request body, or undefined once it passes `limit` bytes: a declared length above the limit
+ * The request body; null when the client hung up before sending all of it (not a server error:
+ * it was logged as a failed request); or undefined once it passes `limit` bytes: a declared length above the limit
  * is refused before any of it is read, and a streamed body stops being kept (and waited for) at
  * the limit, so neither memory nor the wait grows with what a client sends.
  */
-function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | undefined> {
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | undefined | null> {
   if (declaredLength(req) > limit) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -224,7 +227,7 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | un
     };
     req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('error', () => resolve(null));
   });
 }
 
