@@ -51,6 +51,22 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     }
   });
 
+  it('refuses -0 where a uint64 is due, as strconv.ParseUint does', async () => {
+    // Sent as text: JSON.stringify writes -0 as 0.
+    const res = await fetch(p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"platform.getBlockByHeight","params":{"height":-0,"encoding":"hex"}}',
+    });
+    const body = (await res.json()) as any;
+    assert.match(
+      body.error.message,
+      /couldn't unmarshal an argument.*\(height: expected an unsigned 64-bit integer/,
+    );
+    const zero = await rpc(p, 'platform.getBlockByHeight', { height: 0, encoding: 'hex' });
+    assert.ok(zero.body.result.block);
+  });
+
   it('refuses malformed container ids on the index API instead of reporting them absent', async () => {
     const index = `${net.url}/ext/index/X/block`;
     for (const method of ['index.getContainerByID', 'index.getIndex', 'index.isAccepted']) {
