@@ -63,6 +63,9 @@ export async function main(argv: string[]): Promise<number> {
         pruningEnabled: options.pruningEnabled,
         historicalProofQueryWindow: options.historicalProofQueryWindow,
         minStakeDuration: options.minStakeDuration,
+        rpcEvmTimeoutMs: options.rpcEvmTimeoutMs,
+        batchResponseMaxBytes: options.batchResponseMaxBytes,
+        httpReadTimeoutMs: options.httpReadTimeoutMs,
       },
       logger,
       { proofs },
@@ -104,6 +107,7 @@ export async function main(argv: string[]): Promise<number> {
         apiKeysFile: options.apiKeysFile,
         apiKeysJson: process.env.FLURRY_API_KEYS,
         batchSize: options.indexerBatchSize,
+        httpReadTimeoutMs: options.httpReadTimeoutMs,
         logger,
         version: FLURRY_VERSION,
       });
@@ -179,6 +183,7 @@ async function runDataRole(
       apiKeysFile: options.apiKeysFile,
       apiKeysJson: process.env.FLURRY_API_KEYS,
       batchSize: options.indexerBatchSize,
+      httpReadTimeoutMs: options.httpReadTimeoutMs,
       // The indexer may be started before its node (or while it restarts): wait for it.
       waitForNode: { signal: abort.signal },
       logger,

@@ -30,6 +30,12 @@ export interface CliOptions {
   pruningEnabled: boolean;
   historicalProofQueryWindow: number;
   minStakeDuration: number;
+  /** EVM chains: ms one `eth_call` may run (geth's RPCEVMTimeout, 5 s; 0: no limit). */
+  rpcEvmTimeoutMs: number;
+  /** EVM chains: result bytes one JSON-RPC batch may return (coreth's 25 MB; 0: no cap). */
+  batchResponseMaxBytes: number;
+  /** Every HTTP server: ms a client may take to send a request (AvalancheGo's 30 s; 0: none). */
+  httpReadTimeoutMs: number;
   /** `postgres://…` for the data platform's store; absent: SQLite in the data dir. */
   databaseUrl?: string;
   /** Node the `indexer` role reads (and the `api` role asks for live validator figures). */
@@ -60,6 +66,9 @@ const FLAGS = {
   'pruning-enabled': { type: 'string' },
   'historical-proof-query-window': { type: 'string' },
   'min-stake-duration': { type: 'string' },
+  'rpc-evm-timeout': { type: 'string' },
+  'batch-response-max-size': { type: 'string' },
+  'http-read-timeout': { type: 'string' },
   'database-url': { type: 'string' },
   'node-url': { type: 'string' },
   'api-keys-file': { type: 'string' },
@@ -93,6 +102,9 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --pruning-enabled true|false   C-chain eth_getProof only within 32 blocks of the head (default false)
   --historical-proof-query-window N  archival eth_getProof window in blocks, 0 = any (default 43200)
   --min-stake-duration SECONDS   shortest P-chain staking period (default 60)
+  --rpc-evm-timeout MS           how long one eth_call may run, 0 = no limit (default 5000)
+  --http-read-timeout MS         time a client may take to send a request, every port, 0 = no limit (default 30000)
+  --batch-response-max-size BYTES  result bytes one EVM JSON-RPC batch may return, 0 = no cap (default 25000000)
   --log-level LEVEL              trace|debug|info|warn|error|fatal|silent (default info)
   --json                         print one JSON line with every URL and key instead of the banner
   --database-url URL             postgres://… store for the data platform (default SQLite in the data dir)
@@ -188,6 +200,9 @@ export function parseOptions(
     pruningEnabled: bool('pruning-enabled', false),
     historicalProofQueryWindow: int('historical-proof-query-window', 43_200, 0, Number.MAX_SAFE_INTEGER),
     minStakeDuration: int('min-stake-duration', 60, 1, 365 * 24 * 3600),
+    rpcEvmTimeoutMs: int('rpc-evm-timeout', 5000, 0, 3_600_000),
+    batchResponseMaxBytes: int('batch-response-max-size', 25_000_000, 0, Number.MAX_SAFE_INTEGER),
+    httpReadTimeoutMs: int('http-read-timeout', 30_000, 0, 3_600_000),
     databaseUrl,
     nodeUrl,
     apiKeysFile: optional('api-keys-file'),

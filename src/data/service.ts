@@ -43,6 +43,8 @@ export interface DataServiceOptions {
   apiKeysJson?: string;
   /** Containers per indexer transaction (≤ 1024). */
   batchSize?: number;
+  /** REST and metrics ports: ms a client may take to send a request (0: none). */
+  httpReadTimeoutMs?: number;
   logger: Logger;
   version: string;
   /**
@@ -149,6 +151,7 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
         access: access!,
         nodeUrl: options.nodeUrl,
         version: options.version,
+        readTimeoutMs: options.httpReadTimeoutMs,
         logger,
       };
       const extra = [
@@ -178,6 +181,7 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
           logger,
           version: options.version,
           network,
+          readTimeoutMs: options.httpReadTimeoutMs,
         });
     }
     await evmStarting;

@@ -24,4 +24,10 @@ export interface NodeConfig {
   readonly historicalProofQueryWindow?: number;
   /** Minimum staking period on the P-chain, in seconds (devnet-sized; the reference uses 24 h). */
   readonly minStakeDuration?: number;
+  /** EVM chains: how long one `eth_call` may run, in ms (geth's RPCEVMTimeout; 0: no limit). */
+  readonly rpcEvmTimeoutMs?: number;
+  /** EVM chains: the result bytes one JSON-RPC batch may return (coreth's 25 MB; 0: no cap). */
+  readonly batchResponseMaxBytes?: number;
+  /** How long a client may take to send a request, in ms (AvalancheGo's `http-read-timeout`; 0: none). */
+  readonly httpReadTimeoutMs?: number;
 }

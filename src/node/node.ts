@@ -193,6 +193,7 @@ async function assemble(
     nodeId: self.nodeID,
     host: config.host,
     port: config.port,
+    readTimeoutMs: config.httpReadTimeoutMs,
     onError: (err) => logger.error({ err }, 'request failed'),
   });
   port = await server.listen();

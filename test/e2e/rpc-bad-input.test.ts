@@ -51,6 +51,22 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     }
   });
 
+  it('refuses -0 where a uint64 is due, as strconv.ParseUint does', async () => {
+    // Sent as text: JSON.stringify writes -0 as 0.
+    const res = await fetch(p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"platform.getBlockByHeight","params":{"height":-0,"encoding":"hex"}}',
+    });
+    const body = (await res.json()) as any;
+    assert.match(
+      body.error.message,
+      /couldn't unmarshal an argument.*\(height: expected an unsigned 64-bit integer/,
+    );
+    const zero = await rpc(p, 'platform.getBlockByHeight', { height: 0, encoding: 'hex' });
+    assert.ok(zero.body.result.block);
+  });
+
   it('refuses malformed container ids on the index API instead of reporting them absent', async () => {
     const index = `${net.url}/ext/index/X/block`;
     for (const method of ['index.getContainerByID', 'index.getIndex', 'index.isAccepted']) {
@@ -250,6 +266,41 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     assert.equal((await rpc(c, 'eth_getUncleCountByBlockNumber', ['0x0'])).body.result, '0x0');
     assert.equal((await rpc(c, 'eth_getUncleCountByBlockNumber', ['0x999'])).body.result, null);
   });
+  it("refuses EVM quantities wider than geth's types instead of running with them", async () => {
+    const wide = '0x1' + '0'.repeat(100); // 401 bits
+    const to = '0x00000000000000000000000000000000000000aa';
+    const refusal = async (method: string, params: unknown[]) => {
+      const { body } = await rpc(c, method, params);
+      assert.ok(body.error, `${method} ${JSON.stringify(params)} answered ${JSON.stringify(body.result)}`);
+      assert.equal(body.error.code, -32602);
+      return body.error.message as string;
+    };
+    const big = (arg: number, field: string) =>
+      `invalid argument ${arg}: json: cannot unmarshal hex number > 256 bits into Go value of type hexutil.Big (${field})`;
+    const uint64 = (arg: number, field: string) =>
+      `invalid argument ${arg}: json: cannot unmarshal hex number > 64 bits into Go value of type hexutil.Uint64 (${field})`;
+    assert.equal(await refusal('eth_call', [{ to, value: wide }, 'latest']), big(0, 'value'));
+    assert.equal(await refusal('eth_call', [{ to, gasPrice: wide }, 'latest']), big(0, 'gasPrice'));
+    // gas and nonce are uint64: a 65-bit gas ran as the cap, a wide nonce reached the engine.
+    assert.equal(await refusal('eth_call', [{ to, gas: '0x10000000000000000' }, 'latest']), uint64(0, 'gas'));
+    assert.equal(await refusal('eth_estimateGas', [{ to, nonce: wide }]), uint64(0, 'nonce'));
+    assert.equal(await refusal('eth_createAccessList', [{ to, gas: wide }, 'latest']), uint64(0, 'gas'));
+    assert.equal(
+      await refusal('eth_call', [{ to }, 'latest', { [to]: { balance: wide } }]),
+      big(2, 'balance'),
+    );
+    assert.equal(await refusal('eth_call', [{ to }, 'latest', null, { time: wide }]), uint64(3, 'time'));
+    assert.equal(await refusal('eth_feeHistory', [wide, 'latest', []]), uint64(0, 'blockCount'));
+    // The widest values each type holds still run.
+    const max256 = '0x' + 'f'.repeat(64);
+    const ok = await rpc(c, 'eth_call', [
+      { to, gas: '0xffffffffffffffff' },
+      'latest',
+      { [to]: { balance: max256 } },
+    ]);
+    assert.equal(ok.body.result, '0x');
+  });
+
   it('answers every method, whatever its params, with a result or an error object of its flavour', async () => {
     // Every method the public SDKs call, on its endpoint, with params of every wrong shape and
     // values a careless or hostile client sends: an oversized string (ids and addresses are

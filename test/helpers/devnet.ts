@@ -20,6 +20,8 @@ export interface Devnet {
   stop(): Promise<number | null>;
   /** SIGKILL, as a crash would. */
   kill(): Promise<void>;
+  /** What the process wrote to stderr so far (its log at FLURRY_LOG_LEVEL, warn by default). */
+  stderr(): string;
 }
 
 export interface DevnetOptions {
@@ -86,6 +88,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       child.kill('SIGTERM');
       return exited;
     },
+    stderr: () => stderr,
     async kill() {
       if (child.exitCode !== null) return;
       child.kill('SIGKILL');

@@ -32,12 +32,15 @@ import pendingRewardsRoute from './routes/primary-network/pending-rewards.js';
 import supplyRoute from './routes/primary-network/supply.js';
 import verticesRoute from './routes/primary-network/vertices.js';
 import primaryNetworkTransactionsRoute from './routes/primary-network/transactions.js';
+import { DEFAULT_HTTP_READ_TIMEOUT_MS, fastifyReadTimeouts } from '../../shared/http-timeouts.js';
 
 export interface AppOptions {
   deps: RouteDeps;
   access: ApiAccessConfig;
   limiter: RateLimiter;
   version: string;
+  /** How long a client may take to send a request, in ms (default 30 s; 0: none). */
+  readTimeoutMs?: number;
   logger?: Logger;
   /** The network of an indexed EVM chain, for API keys restricted to some networks. */
   chainNetwork?: ChainNetworkLookup;
@@ -71,6 +74,9 @@ export async function buildDataApp(options: AppOptions): Promise<FastifyInstance
   const app = Fastify({
     // Requests are not logged one by one; failures are logged by the error handler.
     logger: false,
+    // Fastify waits for a request body for ever by default: a client trickling one held its
+    // connection open indefinitely.
+    ...fastifyReadTimeouts(options.readTimeoutMs ?? DEFAULT_HTTP_READ_TIMEOUT_MS),
     bodyLimit: 1 << 20,
     return503OnClosing: true,
     ajv: {

@@ -29,6 +29,8 @@ export interface DataApiConfig {
   /** Node for live figures (validator uptime, potential rewards); optional. */
   nodeUrl?: string;
   version: string;
+  /** How long a client may take to send a request, in ms (default 30 s; 0: none). */
+  readTimeoutMs?: number;
   logger?: Logger;
   extraRoutes?: AppOptions['extraRoutes'];
 }
@@ -87,6 +89,7 @@ export async function startDataApi(config: DataApiConfig): Promise<RunningDataAp
     access: config.access,
     limiter,
     version: config.version,
+    readTimeoutMs: config.readTimeoutMs,
     logger: config.logger,
     chainNetwork: async (chainId) => {
       try {

@@ -57,6 +57,7 @@ import { readValidatorAddresses, type ValidatorAddressCursor } from './validator
 import { readBtcbBridgers, type BtcbCursor } from './btcb-bridged.js';
 import { parseCb58Id, parseNodeIdParam, resolveNetwork } from '../networks.js';
 import type { NetworkIdentity } from '../../shared/networks.js';
+import { DEFAULT_HTTP_READ_TIMEOUT_MS, fastifyReadTimeouts } from '../../shared/http-timeouts.js';
 
 /** The real metrics service's budget per client address. */
 export const METRICS_PUBLISHED_TIER = { cuPerMinute: 8000, cuPerDay: 1_200_000 };
@@ -77,6 +78,8 @@ export interface MetricsServiceOptions {
   version?: string;
   /** The indexed network: which `{network}` the staking metrics answer (any, when not given). */
   network?: NetworkIdentity;
+  /** How long a client may take to send a request, in ms (default 30 s; 0: none). */
+  readTimeoutMs?: number;
 }
 
 export interface RunningMetricsService {
@@ -289,6 +292,7 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
   }
   const app = Fastify({
     logger: false,
+    ...fastifyReadTimeouts(options.readTimeoutMs ?? DEFAULT_HTTP_READ_TIMEOUT_MS),
     ajv: { customOptions: { coerceTypes: true, useDefaults: true } },
     schemaController: { compilersFactory: lazySchemaCompilers() },
     // Malformed URLs and over-long path params are refused before routing: same body as the rest.

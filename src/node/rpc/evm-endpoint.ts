@@ -7,13 +7,23 @@ import { RpcCode, RpcError } from './errors.js';
 import { isObject } from './params.js';
 import type { CallContext, RpcResponse } from './types.js';
 import { MAX_BATCH_ITEMS } from './avalanche-endpoint.js';
+import { stringifyJson } from './json-integer.js';
+
+/** coreth's `batch-response-max-size` default (25 MB): the most result bytes one batch returns. */
+export const BATCH_RESPONSE_MAX_BYTES = 25 * 1000 * 1000;
+/** geth's errcodeResponseTooLarge. */
+const RESPONSE_TOO_LARGE_CODE = -32003;
 
 export type EvmHandler = (params: unknown[], ctx: CallContext) => unknown;
 
 export class EvmEndpoint {
   private readonly methods = new Map<string, EvmHandler>();
 
-  constructor(readonly name: string) {}
+  /** @param batchResponseMaxBytes the batch result cap (0: none), as coreth's `batch-response-max-size` */
+  constructor(
+    readonly name: string,
+    private readonly batchResponseMaxBytes = BATCH_RESPONSE_MAX_BYTES,
+  ) {}
 
   register(method: string, handler: EvmHandler): this {
     this.methods.set(method, handler);
@@ -38,10 +48,24 @@ export class EvmEndpoint {
         return [errorResponse(firstId, RpcCode.invalidRequest, 'batch too large')];
       }
       const answers: RpcResponse[] = [];
+      let resultBytes = 0;
       // Sequential, so a batch of dependent calls (send, then read) sees its own effects in order.
-      for (const item of body) {
-        const answer = await this.handleOne(item, ctx);
-        if (answer) answers.push(answer);
+      for (let i = 0; i < body.length; i++) {
+        const answer = await this.handleOne(body[i], ctx);
+        if (!answer) continue;
+        answers.push(answer);
+        if (answer.result === undefined) continue;
+        // geth's BatchResponseMaxSize: once the results passed the cap, every call not run yet is
+        // answered -32003 `response too large` instead, so one batch cannot build an unbounded reply.
+        resultBytes += Buffer.byteLength(stringifyJson(answer.result));
+        if (resultBytes > this.batchResponseMaxBytes) {
+          for (const rest of body.slice(i + 1)) {
+            if (isObject(rest) && rest.id === undefined) continue;
+            const restId = isObject(rest) ? ((rest.id ?? null) as RpcResponse['id']) : null;
+            answers.push(errorResponse(restId, RESPONSE_TOO_LARGE_CODE, 'response too large'));
+          }
+          break;
+        }
       }
       // geth writes nothing for a batch of notifications only (not an empty array).
       return answers.length > 0 ? answers : undefined;

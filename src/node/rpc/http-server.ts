@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AvalancheEndpoint } from './avalanche-endpoint.js';
 import { EvmEndpoint } from './evm-endpoint.js';
+import { parseJsonBody } from './json-body.js';
 import { stringifyJson } from './json-integer.js';
+import { DEFAULT_HTTP_READ_TIMEOUT_MS, readTimeoutOptions } from '../../shared/http-timeouts.js';
 import type { CallContext } from './types.js';
 
 /** A handler that owns the whole HTTP exchange (health GET, docs). */
@@ -24,8 +26,10 @@ export type Route =
   | { kind: 'evm'; endpoint: EvmEndpoint }
   | { kind: 'raw'; handler: RawHandler };
 
-/** Bodies above this are refused with 413 before they are parsed. */
+/** Bodies above this are refused with 413 before they are parsed (non-EVM and raw routes). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** The EVM endpoints' limit: geth's (and coreth's) defaultBodyLimit, 5 MiB. */
+export const EVM_MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 const AVALANCHE_CONTENT_TYPES = new Set(['application/json']);
 const EVM_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
@@ -85,6 +89,8 @@ export interface HttpServerOptions {
   nodeId: string;
   host: string;
   port: number;
+  /** `--http-read-timeout`: how long a client may take to send its request (0: no limit). */
+  readTimeoutMs?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -93,7 +99,8 @@ export class NodeHttpServer {
   private readonly upgraded = new Set<Duplex>();
 
   constructor(private readonly options: HttpServerOptions) {
-    this.server = http.createServer((req, res) => {
+    const timeouts = readTimeoutOptions(options.readTimeoutMs ?? DEFAULT_HTTP_READ_TIMEOUT_MS);
+    this.server = http.createServer(timeouts, (req, res) => {
       this.serve(req, res).catch((err) => {
         options.onError?.(err);
         if (!res.headersSent) sendText(res, 500, 'internal error');
@@ -150,8 +157,11 @@ export class NodeHttpServer {
     const route = this.options.router.lookup(req.url ?? '/');
     if (!route) return sendText(res, 404, '404 page not found\n');
 
-    const body = await readBody(req);
-    if (body === undefined) return sendText(res, 413, 'request body too large\n');
+    const limit = route.kind === 'evm' ? EVM_MAX_BODY_BYTES : MAX_BODY_BYTES;
+    const body = await readBody(req, limit);
+    // The client went away before its request was whole: nothing to answer, nothing wrong here.
+    if (body === null) return;
+    if (body === undefined) return refuseTooLarge(req, res, route.kind === 'evm', limit);
 
     if (route.kind === 'raw') return route.handler(req, res, body);
     if (route.kind === 'avalanche') {
@@ -163,7 +173,7 @@ export class NodeHttpServer {
       if (!AVALANCHE_CONTENT_TYPES.has(mediaType(contentType))) {
         return sendText(res, 415, `rpc: unrecognized Content-Type: ${contentType}`);
       }
-      const parsed = parseJson(body);
+      const parsed = parseJsonBody(body);
       if (!parsed.ok) {
         return sendJson(res, {
           jsonrpc: '2.0',
@@ -182,7 +192,7 @@ export class NodeHttpServer {
     if (!EVM_CONTENT_TYPES.has(mediaType(contentType))) {
       return sendText(res, 415, 'invalid content type, only application/json is supported\n');
     }
-    const parsed = parseJson(body);
+    const parsed = parseJsonBody(body);
     if (!parsed.ok)
       return sendJson(res, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
     const ctx: CallContext = {};
@@ -197,27 +207,62 @@ function mediaType(contentType: string): string {
   return contentType.split(';')[0].trim().toLowerCase();
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
+/**
+ * The request body; null when the client hung up before sending all of it (not a server error:
+ * it was logged as a failed request); or undefined once it passes `limit` bytes: a declared length above the limit
+ * is refused before any of it is read, and a streamed body stops being kept (and waited for) at
+ * the limit, so neither memory nor the wait grows with what a client sends.
+ */
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | undefined | null> {
+  if (declaredLength(req) > limit) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', () => resolve(null));
   });
 }
 
-function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: JSON.parse(body.toString('utf8')) };
-  } catch (err) {
-    return { ok: false, message: err instanceof Error ? err.message : 'invalid JSON' };
-  }
+function declaredLength(req: http.IncomingMessage): number {
+  const header = req.headers['content-length'];
+  return header === undefined ? 0 : Number(header);
+}
+
+/** What is read and dropped of a refused body, so its client can read the 413, before closing. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * 413 for a body over the limit, in geth's words on the EVM endpoints (`content length too large
+ * (N>5242880)`; `>5242880` alone for a streamed body, whose length is never known). The rest of
+ * the body is read and dropped (the connection is not closed under a client still writing it,
+ * which would see a reset instead of the answer), but no more than MAX_DRAIN_BYTES: past that
+ * the connection is cut.
+ */
+function refuseTooLarge(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  evm: boolean,
+  limit: number,
+): void {
+  const length = declaredLength(req);
+  const text = evm
+    ? `content length too large (${length > limit ? length : ''}>${limit})\n`
+    : 'request body too large\n';
+  sendText(res, 413, text);
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > MAX_DRAIN_BYTES) req.socket.destroy();
+  });
+  req.resume();
 }
 
 export function sendJson(res: http.ServerResponse, value: unknown, status = 200): void {

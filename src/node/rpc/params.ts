@@ -145,7 +145,8 @@ const MAX_UINT64 = (1n << 64n) - 1n;
 /** A uint64 as a JSON number or a decimal string; `name` labels the error. */
 export function parseUint64(v: unknown, name = 'value'): bigint {
   let n: bigint;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) {
+  // `-0` is not a uint64 to Go's strconv.ParseUint (JSON.parse keeps its sign, so it can be told).
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && !Object.is(v, -0)) {
     n = BigInt(v);
   } else if (typeof v === 'string' && /^[0-9]+$/.test(v)) {
     n = BigInt(v);

@@ -12,6 +12,8 @@ import type { EvmChainConfig, GenesisAccount } from './chain-config.js';
 import { createEvmChain } from './evm-chain.js';
 import { mountEvmRoutes } from './api/routes.js';
 import { DEFAULT_PROOF_WINDOW } from './api/eth.js';
+import { DEFAULT_RPC_EVM_TIMEOUT_MS } from './api/call-deadline.js';
+import { BATCH_RESPONSE_MAX_BYTES } from '../../rpc/evm-endpoint.js';
 import { createAvaxApi } from './api/avax.js';
 import { AtomicMempool } from './atomic/atomic-txs.js';
 import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME } from './multicall3.js';
@@ -55,6 +57,8 @@ export function cChainConfig(ctx: ChainContext): EvmChainConfig {
     atomicTxs: true,
     blockTimeMs: ctx.config.blockTimeMs,
     debugApi: ctx.config.debugApi,
+    rpcEvmTimeoutMs: ctx.config.rpcEvmTimeoutMs ?? DEFAULT_RPC_EVM_TIMEOUT_MS,
+    batchResponseMaxBytes: ctx.config.batchResponseMaxBytes ?? BATCH_RESPONSE_MAX_BYTES,
     pruning: ctx.config.pruningEnabled === true,
     historicalProofQueryWindow: BigInt(ctx.config.historicalProofQueryWindow ?? DEFAULT_PROOF_WINDOW),
   };

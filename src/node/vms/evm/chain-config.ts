@@ -43,6 +43,10 @@ export interface EvmChainConfig {
   /** 0: a block as soon as transactions arrive; otherwise one block per interval. */
   readonly blockTimeMs: number;
   readonly debugApi: boolean;
+  /** geth's RPCEVMTimeout: how long one `eth_call` may run, in ms (0: no limit). */
+  readonly rpcEvmTimeoutMs: number;
+  /** coreth's `batch-response-max-size`: the result bytes one batch may return (0: no cap). */
+  readonly batchResponseMaxBytes: number;
   /** eth_getProof windows (see docs/evm.md). */
   readonly pruning: boolean;
   readonly historicalProofQueryWindow: bigint;

@@ -12,6 +12,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import type { ChainContext } from '../../../chains/chain.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
+import { parseJsonBody } from '../../../rpc/json-body.js';
 import type { RawHandler } from '../../../rpc/http-server.js';
 import type { EvmChain } from '../evm-chain.js';
 import { chainConfigJson } from '../chain-config.js';
@@ -137,16 +138,15 @@ export function adminRoute(endpoint: AvalancheEndpoint): RawHandler {
       res.writeHead(405).end(`rpc: POST method required, received ${req.method}`);
       return;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
+    const decoded = parseJsonBody(body);
+    if (!decoded.ok) {
       return send(200, {
         jsonrpc: '2.0',
         error: { code: -32700, message: 'parse error', data: null },
         id: null,
       });
     }
+    const parsed = decoded.value;
     const rename = (r: unknown) => {
       if (r && typeof r === 'object' && typeof (r as any).method === 'string') {
         const m = (r as any).method as string;

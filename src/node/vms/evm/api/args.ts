@@ -60,7 +60,18 @@ export function dataValue(v: unknown, i: number, field: string, length?: number)
   return out;
 }
 
-export function quantityValue(v: unknown, i: number, field = 'quantity'): bigint {
+/**
+ * A hex quantity as geth decodes it: `bits` 256 for a hexutil.Big (values, prices, balances),
+ * 64 for a hexutil.Uint64 (gas, nonces, times); a wider number is refused as geth refuses it
+ * (`hex number > 256 bits`) rather than carried into the engine; `unbounded` for a caller that
+ * words its own refusal (block numbers).
+ */
+export function quantityValue(
+  v: unknown,
+  i: number,
+  field = 'quantity',
+  bits: 64 | 256 | 'unbounded' = 256,
+): bigint {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
   if (typeof v !== 'string')
     bad(i, `json: cannot unmarshal non-string into Go value of type hexutil.Big (${field})`);
@@ -73,7 +84,12 @@ export function quantityValue(v: unknown, i: number, field = 'quantity'): bigint
     bad(i, `json: cannot unmarshal hex number with leading zero digits (${field})`);
   if (!HEX_QUANTITY.test(v))
     bad(i, `json: cannot unmarshal invalid hex string into Go value of type hexutil.Big (${field})`);
-  return BigInt(v);
+  const value = BigInt(v);
+  if (bits !== 'unbounded' && value >> BigInt(bits) !== 0n) {
+    const type = bits === 64 ? 'hexutil.Uint64' : 'hexutil.Big';
+    bad(i, `json: cannot unmarshal hex number > ${bits} bits into Go value of type ${type} (${field})`);
+  }
+  return value;
 }
 
 export function quantity(params: unknown[], i: number): bigint {
@@ -113,7 +129,7 @@ export function blockRef(params: unknown[], i: number, fallback = 'latest'): Blo
       return { kind: 'tag', tag: v };
     if (/^0x[0-9a-fA-F]{64}$/.test(v))
       return { kind: 'hash', hash: Uint8Array.from(Buffer.from(v.slice(2), 'hex')) };
-    const number = quantityValue(v, i, 'block number');
+    const number = quantityValue(v, i, 'block number', 'unbounded');
     // geth's BlockNumber: a uint64 that also fits an int64 (negative numbers are its tags).
     if (number >= 1n << 64n) bad(i, 'hex number > 64 bits');
     if (number >= 1n << 63n) bad(i, 'block number larger than int64');

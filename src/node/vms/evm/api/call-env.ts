@@ -46,6 +46,11 @@ export class CallEnv {
     return run;
   }
 
+  /** Drops this environment: the next call at its block builds a fresh one. */
+  discard(): void {
+    if (current.get(this.chain) === this) current.delete(this.chain);
+  }
+
   get worn(): boolean {
     return this.state.cachedAccounts() > MAX_CACHED_ACCOUNTS;
   }

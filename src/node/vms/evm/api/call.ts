@@ -14,6 +14,7 @@ import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
 import { addressValue, bad, dataValue, quantityValue } from './args.js';
 import { revertReason, vmErrorText } from '../vm-errors.js';
+import { CallTimeout, withDeadline } from './call-deadline.js';
 import { callEnvAt } from './call-env.js';
 import { admitCodeSender, checkCallFunds, fundedGas } from './call-sender.js';
 
@@ -47,13 +48,13 @@ export function parseCallArgs(v: unknown, i: number): CallArgs {
   const out: CallArgs = {};
   if (o.from != null) out.from = addressValue(o.from, i, 'from');
   if (o.to != null) out.to = addressValue(o.to, i, 'to');
-  if (o.gas != null) out.gas = quantityValue(o.gas, i, 'gas');
+  if (o.gas != null) out.gas = quantityValue(o.gas, i, 'gas', 64);
   if (o.gasPrice != null) out.gasPrice = quantityValue(o.gasPrice, i, 'gasPrice');
   if (o.maxFeePerGas != null) out.maxFeePerGas = quantityValue(o.maxFeePerGas, i, 'maxFeePerGas');
   if (o.maxPriorityFeePerGas != null)
     out.maxPriorityFeePerGas = quantityValue(o.maxPriorityFeePerGas, i, 'maxPriorityFeePerGas');
   if (o.value != null) out.value = quantityValue(o.value, i, 'value');
-  if (o.nonce != null) out.nonce = quantityValue(o.nonce, i, 'nonce');
+  if (o.nonce != null) out.nonce = quantityValue(o.nonce, i, 'nonce', 64);
   const input = o.input ?? o.data;
   if (o.input != null && o.data != null && o.input !== o.data)
     bad(i, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
@@ -83,7 +84,7 @@ export function parseStateOverrides(v: unknown, i: number): Map<string, StateOve
     addressValue(addr, i, 'override address');
     const o: StateOverride = {};
     if (raw.balance != null) o.balance = quantityValue(raw.balance, i, 'balance');
-    if (raw.nonce != null) o.nonce = quantityValue(raw.nonce, i, 'nonce');
+    if (raw.nonce != null) o.nonce = quantityValue(raw.nonce, i, 'nonce', 64);
     if (raw.code != null) o.code = dataValue(raw.code, i, 'code');
     // coreth's StateOverride.Apply refuses this as it applies the overrides: -32000.
     if (raw.state != null && raw.stateDiff != null)
@@ -132,8 +133,8 @@ export function parseBlockOverrides(v: unknown, i: number): BlockOverride | unde
   // Only the fields given: the overrides are spread over a pending call's next-block values.
   const out: BlockOverride = {};
   if (o.number != null) out.number = quantityValue(o.number, i, 'number');
-  if (o.time != null) out.time = quantityValue(o.time, i, 'time');
-  if (o.gasLimit != null) out.gasLimit = quantityValue(o.gasLimit, i, 'gasLimit');
+  if (o.time != null) out.time = quantityValue(o.time, i, 'time', 64);
+  if (o.gasLimit != null) out.gasLimit = quantityValue(o.gasLimit, i, 'gasLimit', 64);
   const baseFee = o.baseFee ?? o.baseFeePerGas;
   if (baseFee != null) out.baseFee = quantityValue(baseFee, i, 'baseFee');
   if (o.coinbase != null) out.coinbase = addressValue(o.coinbase, i, 'coinbase');
@@ -177,7 +178,11 @@ export function impersonatedTx(
 }
 
 export interface PreparedCall {
-  run(gas: bigint): Promise<RunTxResult>;
+  /**
+   * Runs the call with `gas`; with `timeoutMs`, aborts it past that time with CallTimeout
+   * (geth's RPCEVMTimeout), after which this prepared call must not run again.
+   */
+  run(gas: bigint, timeoutMs?: number): Promise<RunTxResult>;
   header: ExecutionHeader;
   vm: VM;
   /** The transaction a run executes (after a first `run`, which fixes the nonce). */
@@ -252,24 +257,30 @@ export async function prepareCall(
           args.to !== undefined &&
           (await state.getCode(new Address(args.to))).length === 0,
       ),
-    run: (gas: bigint) =>
+    run: (gas: bigint, timeoutMs?: number) =>
       exclusive(async () => {
-        nonce ??= (await state.getAccount(from))?.nonce ?? 0n;
+        const runNonce = (nonce ??= (await state.getAccount(from))?.nonce ?? 0n);
         await state.checkpoint();
         let release = () => {};
         try {
           if (!feeCapTooLow) await checkCallFunds(state, from, args, gas);
           // Last before runTx: its hook must follow every tracer's.
           release = await admitCodeSender(vm, state, from);
-          return await runTx(vm, {
-            tx: chain.executableTx(impersonatedTx(chain, args, gas, nonce), header.timestamp),
-            block,
-            skipNonce: true,
-            // Funds were checked as geth checks a call's (checkCallFunds).
-            skipBalance: true,
-            skipBlockGasLimitValidation: true,
-            skipHardForkValidation: true,
-          });
+          return await withDeadline(vm, timeoutMs, () =>
+            runTx(vm, {
+              tx: chain.executableTx(impersonatedTx(chain, args, gas, runNonce), header.timestamp),
+              block,
+              skipNonce: true,
+              // Funds were checked as geth checks a call's (checkCallFunds).
+              skipBalance: true,
+              skipBlockGasLimitValidation: true,
+              skipHardForkValidation: true,
+            }),
+          );
+        } catch (err) {
+          // An aborted run leaves the engine's frames open: the warm environment is not reused.
+          if (err instanceof CallTimeout) env?.discard();
+          throw err;
         } finally {
           release();
           await state.revert();

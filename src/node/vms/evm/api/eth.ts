@@ -3,6 +3,7 @@
  * reference C-chain's extras (`eth_baseFee`, `eth_maxPriorityFeePerGas`, `eth_getChainConfig`).
  * Handlers only translate: parse positional args, ask the chain, format geth's JSON.
  */
+import { CallTimeout } from './call-deadline.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import {
@@ -346,7 +347,9 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
       );
       const gas = callGas(args);
       // geth's doCall wraps a refused call this way.
-      const result = await call.run(gas).catch((err: Error) => {
+      const result = await call.run(gas, chain.config.rpcEvmTimeoutMs).catch((err: Error) => {
+        // geth's DoCall: `execution aborted (timeout = 5s)` for a call cut off by RPCEVMTimeout.
+        if (err instanceof CallTimeout) throw new RpcError(RpcCode.server, err.message);
         throw new RpcError(RpcCode.server, `err: ${gethTxError(err, args.from)} (supplied gas ${gas})`);
       });
       return h(callOutput(result));
@@ -476,7 +479,7 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     eth_maxPriorityFeePerGas: (params) => (arity(params, 0), q(suggestedTip(chain))),
     eth_feeHistory: (params) => {
       arity(params, 3, 2);
-      const count = quantityValue(params[0], 0, 'blockCount');
+      const count = quantityValue(params[0], 0, 'blockCount', 64);
       if (typeof params[1] === 'object') bad(1, 'hex string without 0x prefix');
       const ref = blockRef(params, 1);
       const percentiles = (params[2] ?? []) as number[];

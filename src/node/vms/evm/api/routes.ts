@@ -15,7 +15,7 @@ import { createWsUpgrade } from './ws.js';
 
 export function mountEvmRoutes(ctx: ChainContext, chain: EvmChain, options: EthApiOptions): EvmEndpoint {
   const filters = createFilterApi(chain);
-  const endpoint = new EvmEndpoint(`${chain.alias}/rpc`)
+  const endpoint = new EvmEndpoint(`${chain.alias}/rpc`, chain.config.batchResponseMaxBytes)
     .registerAll(createEthApi(chain))
     .registerAll(createWalletApi(chain, options))
     .registerAll(createAccessListApi(chain))

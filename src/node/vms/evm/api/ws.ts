@@ -6,6 +6,7 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EvmEndpoint } from '../../../rpc/evm-endpoint.js';
+import { parseJsonBody } from '../../../rpc/json-body.js';
 import type { CallContext } from '../../../rpc/types.js';
 
 /** Larger messages close the connection (geth's default read limit is 32 MB). */
@@ -75,13 +76,12 @@ export function createWsUpgrade(
     });
     ws.on('error', () => ws.terminate());
     ws.on('message', (raw) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.toString());
-      } catch {
+      const parsed = parseJsonBody(raw.toString());
+      if (!parsed.ok) {
         send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
         return;
       }
+      const body = parsed.value;
       const replied: (() => void)[] = [];
       const ctx: CallContext = {
         connection: { send, onClose, afterReply: (l) => replied.push(l), subscriptions },

@@ -15,6 +15,8 @@ import type { PlatformChain } from '../../platformvm/chain.js';
 import type { ChainRecord } from '../../platformvm/state/platform-state.js';
 import { mountEvmRoutes } from '../api/routes.js';
 import { DEFAULT_PROOF_WINDOW } from '../api/eth.js';
+import { DEFAULT_RPC_EVM_TIMEOUT_MS } from '../api/call-deadline.js';
+import { BATCH_RESPONSE_MAX_BYTES } from '../../../rpc/evm-endpoint.js';
 import type { EvmChainConfig } from '../chain-config.js';
 import { enableWarp } from '../warp/enable.js';
 import { createSubnetEvmApi } from './api.js';
@@ -91,6 +93,8 @@ export async function startSubnetEvmChain(
     atomicTxs: false,
     blockTimeMs: ctx.config.blockTimeMs,
     debugApi: ctx.config.debugApi,
+    rpcEvmTimeoutMs: ctx.config.rpcEvmTimeoutMs ?? DEFAULT_RPC_EVM_TIMEOUT_MS,
+    batchResponseMaxBytes: ctx.config.batchResponseMaxBytes ?? BATCH_RESPONSE_MAX_BYTES,
     pruning: false,
     historicalProofQueryWindow: DEFAULT_PROOF_WINDOW,
   };
