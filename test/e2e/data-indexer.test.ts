@@ -223,6 +223,20 @@ describe('indexer as its own process', () => {
     }
   });
 
+  it('`flurry api` on a store no indexer has written reports its indexer as waiting, not up', async () => {
+    const api = await startRole(['api', '--data-dir', tempDir('flurry-empty-'), '--data-port', '0']);
+    try {
+      const res = await fetch(`${api.facts.urls.data}/v1/health-check`);
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as any;
+      assert.equal(body.status, 'ok');
+      assert.equal(body.info.indexer.status, 'waiting');
+      assert.match(body.info.indexer.message, /no indexer has written/);
+    } finally {
+      assert.equal(await stopRole(api), 0);
+    }
+  });
+
   it('`flurry api --workers 2` serves one port from two processes that share page tokens', async () => {
     const dataDir = tempDir('flurry-workers-');
     const database = await indexTo({ dataDir }, false);

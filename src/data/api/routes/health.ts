@@ -50,7 +50,15 @@ export default async function healthRoute(app: FastifyInstance, deps: RouteDeps)
         const silent = Object.entries(heartbeats)
           .filter(([, at]) => now - at > HEARTBEAT_STALE_MS)
           .map(([source, at]) => `${source} (${Math.round((now - at) / 1000)} s)`);
-        if (silent.length === 0) info.indexer = { status: 'up', checkpoints, lastSeen };
+        // A store no indexer has written to yet (an api started first) serves empty answers:
+        // healthy, but not 'up' about an indexer nobody has seen.
+        if (Object.keys(heartbeats).length === 0)
+          info.indexer = {
+            status: 'waiting',
+            message: 'no indexer has written to this store yet',
+            checkpoints,
+          };
+        else if (silent.length === 0) info.indexer = { status: 'up', checkpoints, lastSeen };
         else
           error.indexer = {
             status: 'down',
