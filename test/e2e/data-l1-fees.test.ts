@@ -358,6 +358,38 @@ describe('L1 validator fees through chainkit', () => {
     assert.deepEqual(burned(disable), []);
   });
 
+  it('lists the P-chain transactions of one L1 validation (l1ValidationId), newest first', async () => {
+    const fuji = new Avalanche({
+      network: 'fuji',
+      enableTelemetry: false,
+      retryConfig: { strategy: 'none' },
+    });
+    const at = { serverURL: net.facts.urls.data! };
+    const of = async (l1ValidationId: string, extra: Record<string, unknown> = {}) =>
+      (
+        await collectPages<any>(
+          await fuji.data.primaryNetwork.transactions.listLatest(
+            { blockchainId: 'p-chain', l1ValidationId, pageSize: 1, ...extra },
+            at,
+          ),
+          'transactions',
+        )
+      ).items.map((t) => t.txHash);
+    const byNode = (n: number) => validations.find((v) => v.nodeId === testNodeId(90 + n))!.id;
+    // Registered, then removed; converted, then topped up; converted, then disabled.
+    assert.deepEqual(await of(removed), [txs.remove, txs.register]);
+    assert.deepEqual(await of(byNode(0)), [txs.increase, txs.convert]);
+    assert.deepEqual(await of(byNode(1)), [txs.disable, txs.convert]);
+    assert.deepEqual(await of(byNode(0), { sortOrder: 'asc' }), [txs.convert, txs.increase]);
+    assert.deepEqual(await of(byNode(1), { txTypes: ['DisableL1ValidatorTx'] }), [txs.disable]);
+    // A validation id no transaction names lists nothing; one that is not an id is a 400.
+    assert.deepEqual(await of(subnetId), []);
+    const bad = await fetch(
+      `${net.facts.urls.data}/v1/networks/fuji/blockchains/p-chain/transactions?l1ValidationId=not-an-id`,
+    );
+    assert.equal(bad.status, 400);
+  });
+
   it("gives each P-chain block the L1 validators active after it and the fee counter's value", async () => {
     const at = { serverURL: net.facts.urls.data! };
     const fuji = new Avalanche({

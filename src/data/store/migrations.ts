@@ -412,6 +412,18 @@ async function lockedUtxos(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * The P-chain transactions of one L1 validation (the transactions list's `l1ValidationId`
+ * filter) by the validation, not by a scan of every L1 validator change.
+ */
+async function l1ValidatorTxsByValidation(db: AnyDb): Promise<void> {
+  await db.schema
+    .createIndex('l1_validator_tx_details_by_validation')
+    .on('l1_validator_tx_details')
+    .columns(['validation_id', 'tx_hash'])
+    .execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -434,4 +446,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0018_supply_totals': { up: supplyTotals },
   '0019_evm_chain_multicall': { up: evmChainMulticall },
   '0020_locked_utxos': { up: lockedUtxos },
+  '0021_l1_validator_txs_by_validation': { up: l1ValidatorTxsByValidation },
 };

@@ -22,6 +22,8 @@ export interface ChainTxQuery {
   /** bech32 without chain prefix, or lower-case 0x EVM addresses; empty for every transaction. */
   addresses: string[];
   txTypes?: string[];
+  /** cb58 L1 validation id: only the txs that registered or changed it (`l1_validator_tx_details`). */
+  validationId?: string;
   startTimestamp?: number;
   endTimestamp?: number;
   sortOrder: SortOrder;
@@ -49,6 +51,15 @@ export async function listChainTransactions(
   const types = q.txTypes && q.txTypes.length > 0 ? q.txTypes : undefined;
   /** The time window, the cursor, the order and the length every range shares. */
   const bounded = (sel: any, ts: 'ts' | 'timestamp'): Promise<Key[]> => {
+    if (q.validationId !== undefined)
+      sel = sel.where(
+        'tx_hash',
+        'in',
+        db
+          .selectFrom('l1_validator_tx_details')
+          .select('tx_hash')
+          .where('validation_id', '=', q.validationId),
+      );
     if (q.startTimestamp !== undefined) sel = sel.where(ts, '>=', q.startTimestamp);
     if (q.endTimestamp !== undefined) sel = sel.where(ts, '<=', q.endTimestamp);
     if (q.after) {

@@ -120,16 +120,17 @@ export default async function primaryNetworkTransactionsRoute(app: FastifyInstan
       const q = request.query as Static<typeof Query>;
       const network = resolveNetwork(deps.network, params.network);
       const chain = resolveChain(network, params.blockchainId);
-      if (q.l1ValidationId !== undefined)
-        throw new InvalidParameterError(
-          'l1ValidationId is not supported: this service does not index L1 validations',
-        );
       const f = listFilters(network, q, true);
+      // The P-chain txs that registered or changed the validation (conversion, registration,
+      // weight, top-up, disable), as the indexer's L1 fee replay recorded them.
+      const validationId =
+        q.l1ValidationId === undefined ? undefined : parseCb58Id(q.l1ValidationId, 'l1ValidationId');
       const scope = [
         'pnTxs',
         chain.blockchainId,
         f.addresses,
         f.txTypes,
+        validationId,
         f.startTimestamp,
         f.endTimestamp,
         f.sortOrder,
@@ -138,6 +139,7 @@ export default async function primaryNetworkTransactionsRoute(app: FastifyInstan
       const { transactions, next } = await deps.repo.transactions({
         chainId: chain.blockchainId,
         ...f,
+        validationId,
         after,
         limit: q.pageSize,
       });
