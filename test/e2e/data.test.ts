@@ -834,6 +834,32 @@ describe('chain-data service over the primary network', () => {
       all.items.map((v) => v.txHash).reverse(),
     );
 
+    // The other orders: time remaining (the end time) and delegation fee, ties in index order,
+    // walked one a page both ways and the same as sorting the whole list.
+    const rank = (v: any, by: string) =>
+      by === 'timeRemaining' ? v.endTimestamp : v.delegationFee === undefined ? -1 : Number(v.delegationFee);
+    for (const sortBy of ['timeRemaining', 'delegationFee'])
+      for (const sortOrder of ['asc', 'desc'] as const) {
+        const sign = sortOrder === 'asc' ? 1 : -1;
+        const index = new Map(all.items.map((v, i) => [v.txHash, i]));
+        const want = [...all.items]
+          .sort(
+            (a, b) =>
+              sign * (rank(a, sortBy) - rank(b, sortBy) || index.get(a.txHash)! - index.get(b.txHash)!),
+          )
+          .map((v) => v.txHash);
+        const paged = await list({ pageSize: 1, sortBy, sortOrder });
+        assert.deepEqual(
+          paged.items.map((v) => v.txHash),
+          want,
+          `${sortBy} ${sortOrder}`,
+        );
+      }
+    const byEnd = (await list({ pageSize: 100, sortBy: 'timeRemaining' })).items.map((v) => v.txHash);
+    assert.ok(byEnd.indexOf(shortTx) < byEnd.indexOf(longTx));
+    const byFee = (await list({ pageSize: 100, sortBy: 'delegationFee', sortOrder: 'desc' })).items;
+    assert.ok(byFee.findIndex((v) => v.txHash === shortTx) < byFee.findIndex((v) => v.txHash === longTx));
+
     // Filters the store answers.
     const txs = async (query: Record<string, unknown>) => (await list(query)).items.map((v) => v.txHash);
     assert.deepEqual(await txs({ nodeIds: `${shortNode},${longNode}` }), [shortTx, longTx]);
@@ -857,6 +883,8 @@ describe('chain-data service over the primary network', () => {
       'pageToken=forged',
       `validationStatus=active&pageSize=1&pageToken=${first.nextPageToken}`,
       'sortBy=uptimePerformance',
+      'sortBy=delegationCapacity',
+      `sortBy=timeRemaining&pageSize=1&pageToken=${first.nextPageToken}`,
       'minUptimePerformance=90',
       'subnetId=zzz',
     ]) {

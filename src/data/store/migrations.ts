@@ -424,6 +424,15 @@ async function l1ValidatorTxsByValidation(db: AnyDb): Promise<void> {
     .execute();
 }
 
+/**
+ * The validator list's other orders: time remaining (end time) and delegation fee (none = -1),
+ * each with `seq` last, so their keyset pages are index ranges too.
+ */
+async function validatorOrders(db: AnyDb): Promise<void> {
+  await db.schema.createIndex('stakers_by_end').on('stakers').columns(['kind', 'end_ts', 'seq']).execute();
+  await sql`create index stakers_by_fee on stakers (kind, coalesce(delegation_shares, -1), seq)`.execute(db);
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -447,4 +456,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019_evm_chain_multicall': { up: evmChainMulticall },
   '0020_locked_utxos': { up: lockedUtxos },
   '0021_l1_validator_txs_by_validation': { up: l1ValidatorTxsByValidation },
+  '0022_validator_orders': { up: validatorOrders },
 };

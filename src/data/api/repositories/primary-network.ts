@@ -21,7 +21,9 @@ import {
   type DelegationStatus,
   type StakerRow,
   type ValidationStatus,
+  type ValidatorCursor,
   type ValidatorFilter,
+  type ValidatorOrder,
 } from '../../store/queries/stakers.js';
 import {
   getBlockchain,
@@ -347,7 +349,14 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
     },
 
     /** Validation periods of every node (`GET /v1/networks/{network}/validators`), in index order. */
-    async allValidators(q: ValidatorFilter & { sortOrder: SortOrder; afterSeq?: number; limit: number }) {
+    async allValidators(
+      q: ValidatorFilter & {
+        sortBy?: ValidatorOrder;
+        sortOrder: SortOrder;
+        after?: ValidatorCursor;
+        limit: number;
+      },
+    ) {
       const t = await now();
       const { rows, next } = await listAllValidations(db, { ...q, now: t });
       return { validators: await formatValidators(rows, t), next };

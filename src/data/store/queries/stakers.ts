@@ -1,5 +1,5 @@
 /** Validation periods of one node (validators), with their delegators and rewards. */
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DataSchema, RewardTable, StakerTable } from '../schema.js';
 import type { SortOrder } from './utxos.js';
 import { cutPage } from '../keyset-page.js';
@@ -95,16 +95,47 @@ export interface ValidatorFilter {
 }
 
 /**
- * One page of validation periods of every node, keyset on `seq` (index `stakers_by_kind`), every
- * filter in the query, so a page costs the same wherever it starts. `validationStatus` is the
- * one `validationStatus()` computes, written as conditions on the same columns and `now`.
+ * The validator list's orders: index order (`seq`), time remaining (the end time: every ended
+ * validation has 0 left, and they follow in end order), delegation fee (validators without one,
+ * permissioned subnet validators, first as -1); ties in index order.
+ */
+export type ValidatorOrder = 'blockIndex' | 'timeRemaining' | 'delegationFee';
+const ORDER_KEY = {
+  timeRemaining: sql<number>`end_ts`,
+  delegationFee: sql<number>`coalesce(delegation_shares, -1)`,
+} as const;
+
+/** Where the next page of the validator list starts: the last row's sort key (not for blockIndex) and seq. */
+export interface ValidatorCursor {
+  key?: number;
+  seq: number;
+}
+
+/**
+ * One page of validation periods of every node, keyset on the order's key and `seq` (indexes
+ * `stakers_by_kind`, `stakers_by_end`, `stakers_by_fee`), every filter in the query, so a page
+ * costs the same wherever it starts. `validationStatus` is the one `validationStatus()` computes,
+ * written as conditions on the same columns and `now`.
  */
 export async function listAllValidations(
   db: Kysely<DataSchema>,
-  q: ValidatorFilter & { sortOrder: SortOrder; afterSeq?: number; limit: number; now: number },
-): Promise<{ rows: StakerRow[]; next?: number }> {
+  q: ValidatorFilter & {
+    sortBy?: ValidatorOrder;
+    sortOrder: SortOrder;
+    after?: ValidatorCursor;
+    limit: number;
+    now: number;
+  },
+): Promise<{ rows: StakerRow[]; next?: ValidatorCursor }> {
+  const by = q.sortBy ?? 'blockIndex';
+  const key = by === 'blockIndex' ? undefined : ORDER_KEY[by];
+  const cmp = q.sortOrder === 'asc' ? '>' : '<';
   let sel = db.selectFrom('stakers').selectAll().where('kind', '=', 'validator');
-  if (q.afterSeq !== undefined) sel = sel.where('seq', q.sortOrder === 'asc' ? '>' : '<', q.afterSeq);
+  if (q.after !== undefined) {
+    const { seq } = q.after;
+    if (!key) sel = sel.where('seq', cmp, seq);
+    else sel = sel.where(sql<boolean>`(${key}, seq) ${sql.raw(cmp)} (${q.after.key ?? 0}, ${seq})`);
+  }
   if (q.subnetId !== undefined) sel = sel.where('subnet_id', '=', q.subnetId);
   if (q.nodeIds.length > 0)
     sel = sel.where((eb) => eb.or(q.nodeIds.map((n) => eb('node_id', 'like', `%${n}%`))));
@@ -135,13 +166,16 @@ export async function listAllValidations(
     sel = sel.where('delegation_shares', '>=', Math.ceil(q.minFeePercentage * 10_000));
   if (q.maxFeePercentage !== undefined)
     sel = sel.where('delegation_shares', '<=', Math.floor(q.maxFeePercentage * 10_000));
-  return seqPage(
-    await sel
-      .orderBy('seq', q.sortOrder)
-      .limit(q.limit + 1)
-      .execute(),
-    q.limit,
-  );
+  if (key) sel = sel.orderBy(key, q.sortOrder);
+  const rows = await sel
+    .orderBy('seq', q.sortOrder)
+    .limit(q.limit + 1)
+    .execute();
+  return cutPage(rows, q.limit, (last) => ({
+    ...(by === 'timeRemaining' ? { key: Number(last.end_ts) } : {}),
+    ...(by === 'delegationFee' ? { key: Number(last.delegation_shares ?? -1) } : {}),
+    seq: Number(last.seq),
+  }));
 }
 
 export type DelegationStatus = 'completed' | 'active' | 'pending';

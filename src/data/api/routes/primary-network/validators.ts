@@ -13,6 +13,7 @@ import {
 } from '../../schemas/common.js';
 import { ValidatorList } from '../../schemas/primary-network.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
+import type { ValidatorCursor } from '../../../store/queries/stakers.js';
 
 const Params = Type.Object({ network: Network });
 const Status = StringEnum(['completed', 'active', 'pending', 'removed'] as const);
@@ -83,10 +84,12 @@ export default async function validatorsRoute(app: FastifyInstance, deps: RouteD
           throw new InvalidParameterError(
             `${name} is not supported by this service (see docs/compatibility.md)`,
           );
-      if (q.sortBy !== undefined && q.sortBy !== 'blockIndex')
+      // Capacity and uptime are the node's live figures, which the store cannot order by.
+      if (q.sortBy === 'delegationCapacity' || q.sortBy === 'uptimePerformance')
         throw new InvalidParameterError(
-          `sortBy=${q.sortBy} is not supported by this service; use blockIndex`,
+          `sortBy=${q.sortBy} is not supported by this service; use blockIndex, timeRemaining or delegationFee`,
         );
+      const sortBy = q.sortBy ?? 'blockIndex';
       const nodeIds = q.nodeIds
         ? [
             ...new Set(
@@ -112,13 +115,18 @@ export default async function validatorsRoute(app: FastifyInstance, deps: RouteD
         minFeePercentage: q.minFeePercentage,
         maxFeePercentage: q.maxFeePercentage,
       };
-      const scope = ['validators', filter, sortOrder];
-      const afterSeq = q.pageToken ? deps.tokens.open<number>(scope, q.pageToken) : undefined;
-      if (q.pageToken && typeof afterSeq !== 'number') throw new InvalidParameterError('invalid pageToken');
+      const scope = ['validators', filter, sortBy, sortOrder];
+      const after = q.pageToken ? deps.tokens.open<ValidatorCursor>(scope, q.pageToken) : undefined;
+      if (
+        q.pageToken &&
+        (typeof after?.seq !== 'number' || (sortBy !== 'blockIndex' && typeof after.key !== 'number'))
+      )
+        throw new InvalidParameterError('invalid pageToken');
       const { validators, next } = await deps.repo.allValidators({
         ...filter,
+        sortBy,
         sortOrder,
-        afterSeq,
+        after,
         limit: q.pageSize,
       });
       return { ...(next !== undefined ? { nextPageToken: deps.tokens.issue(scope, next) } : {}), validators };
