@@ -66,6 +66,19 @@ describe('devnet foundation', () => {
     assert.equal(upgrades.graniteEpochDuration, 300_000_000_000);
     const { networkName } = await client.info.getNetworkName();
     assert.equal(networkName, 'local');
+    // Beside the VMs, the feature extensions the node installs, by id (api/info.GetVMsReply).
+    const vms = await client.info.getVMs();
+    assert.deepEqual(vms.fxs, {
+      spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ: 'secp256k1fx',
+      qd2U4HDWUvMrVUeTcCHp6xH3Qpnn1XbU5MDdnBoiifFqvgXwT: 'nftfx',
+      rXJsCSEYXg2TehWxCEEGj6JU2PWKTkd6cBdNLjoe2SpsKD9cy: 'propertyfx',
+    });
+    assert.deepEqual(vms.vms.jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq, ['avm']);
+    // An unknown alias is refused in the words of the reference's chain aliaser.
+    await assert.rejects(client.info.getBlockchainID({ alias: 'Q' }), (err: any) => {
+      assert.match(err.details, /^there is no ID with alias: Q$/);
+      return true;
+    });
   });
 
   it('answers info and health over raw HTTP with the reference conventions', async () => {
@@ -108,6 +121,10 @@ describe('devnet foundation', () => {
     assert.equal(all.healthy, true);
     assert.deepEqual(Object.keys(all.checks).sort(), ['C', 'P', 'X', 'bootstrapped', 'network']);
     assert.deepEqual(all.checks.bootstrapped.message, []);
+    // The network check counts the peers info.peers lists (not the chains), and its send fail rate.
+    const { numPeers } = await client.info.peers({ nodeIDs: [] });
+    assert.equal(all.checks.network.message.connectedPeers, Number(numPeers));
+    assert.equal(all.checks.network.message.sendFailRate, 0);
     for (const check of Object.values<any>(all.checks)) {
       assert.deepEqual(Object.keys(check).sort(), ['duration', 'message', 'timestamp']);
     }

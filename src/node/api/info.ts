@@ -14,6 +14,7 @@ import type { NodeConfig } from '../config.js';
 import type { Genesis, GenesisValidator } from '../genesis/genesis.js';
 import { FLURRY_VERSION } from '../version.js';
 import { EPOCH_SECONDS } from '../index/proposer-block.js';
+import { FX, FX_IDS } from '../vms/xvm/constants.js';
 
 export interface InfoDeps {
   config: NodeConfig;
@@ -65,7 +66,8 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
     getBlockchainID: (params) => {
       const alias = params.string('alias');
       const id = resolveChain(alias);
-      if (!id) fail(`there is no chain with alias/ID '${alias}'`);
+      // The reference's chain aliaser words it so (isBootstrapped words its own refusal).
+      if (!id) fail(`there is no ID with alias: ${alias}`);
       return { blockchainID: id };
     },
     getNodeID: () => ({
@@ -89,6 +91,12 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
         [VM_IDS.evm]: ['evm'],
         [VM_IDS.platform]: ['platform'],
         [VM_IDS.subnetEvm]: ['subnetevm'],
+      },
+      // The reference lists the three feature extensions it installs beside the VMs.
+      fxs: {
+        [FX_IDS[FX.secp256k1]!]: 'secp256k1fx',
+        [FX_IDS[FX.nft]!]: 'nftfx',
+        [FX_IDS[FX.property]!]: 'propertyfx',
       },
     }),
     isBootstrapped: (params) => {
