@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
 import { createAvalancheClient } from '@avalanche-sdk/client';
 import { avalancheLocal } from '@avalanche-sdk/client/chains';
 import { call, rpc, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
@@ -144,6 +145,34 @@ describe('devnet foundation', () => {
     const readyGet = (await (await fetch(`${net.url}/ext/health/readiness`)).json()) as any;
     assert.deepEqual(Object.keys(readyGet.checks), ['bootstrapped']);
     assert.deepEqual(await client.health.liveness(), { checks: {}, healthy: true });
+  });
+  it('answers a WebSocket upgrade where no WebSocket is served as the plain request', async () => {
+    // The SDK's `ws` transport sends its P/X/info sub-clients to the gorilla endpoints over
+    // WebSocket; the reference's handlers ignore the Upgrade header and answer the GET.
+    const refusal = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const socket = new WebSocket(`${net.url.replace(/^http/, 'ws')}${path}`);
+        socket.once('open', () => reject(new Error(`${path} upgraded`)));
+        socket.once('error', reject);
+        socket.once('unexpected-response', (_req, res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+      });
+    assert.deepEqual(await refusal('/ext/bc/P'), {
+      status: 405,
+      body: 'rpc: POST method required, received GET',
+    });
+    assert.deepEqual(await refusal('/ext/nope'), { status: 404, body: '404 page not found\n' });
+    const client: any = createAvalancheClient({
+      chain: avalancheLocal,
+      // No reconnecting once the refusal is seen (the devnet stops after this file).
+      transport: { type: 'ws', url: net.facts.urls.cChainWs, config: { reconnect: false, retryCount: 0 } },
+    });
+    await assert.rejects(client.pChain.getHeight(), /Unexpected server response: 405/);
+    // The node still answers plain requests after those.
+    assert.equal((await call(`${net.url}/ext/info`, 'info.getNetworkID')).networkID, '12345');
   });
   it('answers bad requests in the documented shapes', async () => {
     const info = `${net.url}/ext/info`;
