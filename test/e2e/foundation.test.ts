@@ -45,6 +45,13 @@ describe('devnet foundation', () => {
     assert.match(version.version, /^avalanchego\/\d+\.\d+\.\d+/);
     const fees = await client.info.getTxFee();
     assert.equal(String(fees.txFee), '1000000');
+    // The reference's default table (every network but mainnet and fuji): 0.1 AVAX for the
+    // subnet, transform and chain fees, 1 milliAVAX for subnet stakers.
+    assert.deepEqual(
+      [fees.createSubnetTxFee, fees.transformSubnetTxFee, fees.createBlockchainTxFee],
+      [100_000_000n, 100_000_000n, 100_000_000n],
+    );
+    assert.deepEqual([fees.addSubnetValidatorFee, fees.addSubnetDelegatorFee], [1_000_000n, 1_000_000n]);
     const peers = await client.info.peers({ nodeIDs: [] });
     assert.equal(Number(peers.numPeers), 4);
     // The fields of the reference's peer.Info (v1.14.0) and api/info.Peer, no others.
