@@ -182,7 +182,10 @@ async function assemble(
     startedAtMs,
   });
   router.mount('/ext/info', { kind: 'avalanche', endpoint: info });
-  const health = createHealthEndpoint((kind, tags) => healthReport(chains, startedAtMs, tags, kind));
+  const peerCount = genesis.validators.filter((v) => v.nodeID !== self.nodeID).length;
+  const health = createHealthEndpoint((kind, tags) =>
+    healthReport({ chains, startedAtMs, peerCount }, tags, kind),
+  );
   router.mount('/ext/health', { kind: 'avalanche', endpoint: health.endpoint, raw: health.get('health') });
   router.mount('/ext/health/health', { kind: 'raw', handler: health.get('health') });
   router.mount('/ext/health/readiness', { kind: 'raw', handler: health.get('readiness') });

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
 import { createAvalancheClient } from '@avalanche-sdk/client';
 import { avalancheLocal } from '@avalanche-sdk/client/chains';
 import { call, rpc, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
@@ -44,6 +45,13 @@ describe('devnet foundation', () => {
     assert.match(version.version, /^avalanchego\/\d+\.\d+\.\d+/);
     const fees = await client.info.getTxFee();
     assert.equal(String(fees.txFee), '1000000');
+    // The reference's default table (every network but mainnet and fuji): 0.1 AVAX for the
+    // subnet, transform and chain fees, 1 milliAVAX for subnet stakers.
+    assert.deepEqual(
+      [fees.createSubnetTxFee, fees.transformSubnetTxFee, fees.createBlockchainTxFee],
+      [100_000_000n, 100_000_000n, 100_000_000n],
+    );
+    assert.deepEqual([fees.addSubnetValidatorFee, fees.addSubnetDelegatorFee], [1_000_000n, 1_000_000n]);
     const peers = await client.info.peers({ nodeIDs: [] });
     assert.equal(Number(peers.numPeers), 4);
     // The fields of the reference's peer.Info (v1.14.0) and api/info.Peer, no others.
@@ -66,6 +74,19 @@ describe('devnet foundation', () => {
     assert.equal(upgrades.graniteEpochDuration, 300_000_000_000);
     const { networkName } = await client.info.getNetworkName();
     assert.equal(networkName, 'local');
+    // Beside the VMs, the feature extensions the node installs, by id (api/info.GetVMsReply).
+    const vms = await client.info.getVMs();
+    assert.deepEqual(vms.fxs, {
+      spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ: 'secp256k1fx',
+      qd2U4HDWUvMrVUeTcCHp6xH3Qpnn1XbU5MDdnBoiifFqvgXwT: 'nftfx',
+      rXJsCSEYXg2TehWxCEEGj6JU2PWKTkd6cBdNLjoe2SpsKD9cy: 'propertyfx',
+    });
+    assert.deepEqual(vms.vms.jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq, ['avm']);
+    // An unknown alias is refused in the words of the reference's chain aliaser.
+    await assert.rejects(client.info.getBlockchainID({ alias: 'Q' }), (err: any) => {
+      assert.match(err.details, /^there is no ID with alias: Q$/);
+      return true;
+    });
   });
 
   it('answers info and health over raw HTTP with the reference conventions', async () => {
@@ -108,6 +129,10 @@ describe('devnet foundation', () => {
     assert.equal(all.healthy, true);
     assert.deepEqual(Object.keys(all.checks).sort(), ['C', 'P', 'X', 'bootstrapped', 'network']);
     assert.deepEqual(all.checks.bootstrapped.message, []);
+    // The network check counts the peers info.peers lists (not the chains), and its send fail rate.
+    const { numPeers } = await client.info.peers({ nodeIDs: [] });
+    assert.equal(all.checks.network.message.connectedPeers, Number(numPeers));
+    assert.equal(all.checks.network.message.sendFailRate, 0);
     for (const check of Object.values<any>(all.checks)) {
       assert.deepEqual(Object.keys(check).sort(), ['duration', 'message', 'timestamp']);
     }
@@ -127,6 +152,34 @@ describe('devnet foundation', () => {
     const readyGet = (await (await fetch(`${net.url}/ext/health/readiness`)).json()) as any;
     assert.deepEqual(Object.keys(readyGet.checks), ['bootstrapped']);
     assert.deepEqual(await client.health.liveness(), { checks: {}, healthy: true });
+  });
+  it('answers a WebSocket upgrade where no WebSocket is served as the plain request', async () => {
+    // The SDK's `ws` transport sends its P/X/info sub-clients to the gorilla endpoints over
+    // WebSocket; the reference's handlers ignore the Upgrade header and answer the GET.
+    const refusal = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const socket = new WebSocket(`${net.url.replace(/^http/, 'ws')}${path}`);
+        socket.once('open', () => reject(new Error(`${path} upgraded`)));
+        socket.once('error', reject);
+        socket.once('unexpected-response', (_req, res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+      });
+    assert.deepEqual(await refusal('/ext/bc/P'), {
+      status: 405,
+      body: 'rpc: POST method required, received GET',
+    });
+    assert.deepEqual(await refusal('/ext/nope'), { status: 404, body: '404 page not found\n' });
+    const client: any = createAvalancheClient({
+      chain: avalancheLocal,
+      // No reconnecting once the refusal is seen (the devnet stops after this file).
+      transport: { type: 'ws', url: net.facts.urls.cChainWs, config: { reconnect: false, retryCount: 0 } },
+    });
+    await assert.rejects(client.pChain.getHeight(), /Unexpected server response: 405/);
+    // The node still answers plain requests after those.
+    assert.equal((await call(`${net.url}/ext/info`, 'info.getNetworkID')).networkID, '12345');
   });
   it('answers bad requests in the documented shapes', async () => {
     const info = `${net.url}/ext/info`;

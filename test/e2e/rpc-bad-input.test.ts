@@ -103,6 +103,15 @@ describe('node JSON-RPC refuses bad input clearly', () => {
       /\(startIndex: expected an unsigned 64-bit integer .*got -1\)/,
     );
     assert.match(await avalancheError(x, 'avm.getUTXOs', [1]), /\(params must be .*got \[1\]\)/);
+    // Integers too wide for the Go field they decode into fail to unmarshal, like any bad param.
+    assert.match(
+      await avalancheError(p, 'platform.getBlockByHeight', { height: '18446744073709551616' }),
+      /^couldn't unmarshal an argument\. .*\(height: 18446744073709551616 overflows uint64\)$/,
+    );
+    assert.match(
+      await avalancheError(p, 'platform.sampleValidators', { size: 65_536 }),
+      /^couldn't unmarshal an argument\. .*\(size: 65536 overflows uint16\)$/,
+    );
     assert.match(
       await avalancheError(x, 'avm.getBlockByHeight', { height: '0', encoding: 'xml' }),
       /\(encoding: "xml" is not one of hex, hexnc, hexc, json\)/,

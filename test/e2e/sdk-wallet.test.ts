@@ -88,6 +88,14 @@ describe('@avalanche-sdk/client wallet flows', () => {
     await net?.stop();
   });
 
+  it("reports Fuji's fee table in info.getTxFee, as a Fuji node does", async () => {
+    const fees = await call(`${net.url}/ext/info`, 'info.getTxFee');
+    assert.deepEqual(
+      [fees.txFee, fees.createSubnetTxFee, fees.transformSubnetTxFee, fees.createBlockchainTxFee],
+      ['1000000', '100000000', '1000000000', '100000000'],
+    );
+  });
+
   it('sends AVAX on the C-chain: the recipient gets the amount, the sender also pays the gas', async () => {
     const amount = 10n ** 18n;
     const [meBefore, otherBefore] = [await cBalance(me.evmAddress), await cBalance(other.evmAddress)];

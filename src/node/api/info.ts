@@ -14,6 +14,7 @@ import type { NodeConfig } from '../config.js';
 import type { Genesis, GenesisValidator } from '../genesis/genesis.js';
 import { FLURRY_VERSION } from '../version.js';
 import { EPOCH_SECONDS } from '../index/proposer-block.js';
+import { FX, FX_IDS } from '../vms/xvm/constants.js';
 
 export interface InfoDeps {
   config: NodeConfig;
@@ -34,19 +35,37 @@ export interface InfoDeps {
 const ACTIVE_SINCE = '2020-12-05T05:00:00Z';
 const UNSCHEDULED = '9999-12-01T00:00:00Z';
 
+const MILLI_AVAX = 1_000_000n;
+
+/**
+ * The pre-Etna fees `info.getTxFee` still reports beside the X-chain's, by network as the
+ * reference's mainnet, fuji and default (every other network) tables give them.
+ */
+function legacyTxFees(networkID: number) {
+  const [createSubnet, transformSubnet, createBlockchain] =
+    networkID === 1
+      ? [1000n * MILLI_AVAX, 10_000n * MILLI_AVAX, 1000n * MILLI_AVAX]
+      : networkID === 5
+        ? [100n * MILLI_AVAX, 1000n * MILLI_AVAX, 100n * MILLI_AVAX]
+        : [100n * MILLI_AVAX, 100n * MILLI_AVAX, 100n * MILLI_AVAX];
+  return {
+    createSubnetTxFee: createSubnet.toString(),
+    transformSubnetTxFee: transformSubnet.toString(),
+    createBlockchainTxFee: createBlockchain.toString(),
+    addPrimaryNetworkValidatorFee: '0',
+    addPrimaryNetworkDelegatorFee: '0',
+    addSubnetValidatorFee: MILLI_AVAX.toString(),
+    addSubnetDelegatorFee: MILLI_AVAX.toString(),
+  };
+}
+
 export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
   const { config, genesis } = deps;
   const endpoint = new AvalancheEndpoint('info');
   const fees = {
     txFee: config.network.xTxFee.toString(),
     createAssetTxFee: config.network.xCreateAssetTxFee.toString(),
-    createSubnetTxFee: '1000000000',
-    transformSubnetTxFee: '10000000000',
-    createBlockchainTxFee: '1000000000',
-    addPrimaryNetworkValidatorFee: '0',
-    addPrimaryNetworkDelegatorFee: '0',
-    addSubnetValidatorFee: config.network.xTxFee.toString(),
-    addSubnetDelegatorFee: config.network.xTxFee.toString(),
+    ...legacyTxFees(config.network.networkID),
   };
   const resolveChain = (alias: string): string | undefined => {
     const byAlias: Record<string, string> = {
@@ -65,7 +84,8 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
     getBlockchainID: (params) => {
       const alias = params.string('alias');
       const id = resolveChain(alias);
-      if (!id) fail(`there is no chain with alias/ID '${alias}'`);
+      // The reference's chain aliaser words it so (isBootstrapped words its own refusal).
+      if (!id) fail(`there is no ID with alias: ${alias}`);
       return { blockchainID: id };
     },
     getNodeID: () => ({
@@ -89,6 +109,12 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
         [VM_IDS.evm]: ['evm'],
         [VM_IDS.platform]: ['platform'],
         [VM_IDS.subnetEvm]: ['subnetevm'],
+      },
+      // The reference lists the three feature extensions it installs beside the VMs.
+      fxs: {
+        [FX_IDS[FX.secp256k1]!]: 'secp256k1fx',
+        [FX_IDS[FX.nft]!]: 'nftfx',
+        [FX_IDS[FX.property]!]: 'propertyfx',
       },
     }),
     isBootstrapped: (params) => {

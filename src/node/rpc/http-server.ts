@@ -4,7 +4,7 @@
  * WebSocket upgrades are routed through the same table.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AvalancheEndpoint } from './avalanche-endpoint.js';
 import { EvmEndpoint } from './evm-endpoint.js';
@@ -113,11 +113,20 @@ export class NodeHttpServer {
       this.upgraded.add(socket);
       socket.once('close', () => this.upgraded.delete(socket));
       const handler = options.router.lookupUpgrade(req.url ?? '/');
-      if (!handler) {
-        socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
-        return;
-      }
-      handler(req, socket, head);
+      if (handler) return handler(req, socket, head);
+      // No WebSocket here: answer as the plain request, as the reference's handlers ignore the
+      // Upgrade header (a gorilla endpoint's GET is a 405, an unknown path a 404).
+      const res = new http.ServerResponse(req);
+      res.shouldKeepAlive = false;
+      res.assignSocket(socket as Socket);
+      res.once('finish', () => {
+        res.detachSocket(socket as Socket);
+        socket.end();
+      });
+      this.serve(req, res).catch((err) => {
+        options.onError?.(err);
+        socket.destroy();
+      });
     });
   }
 

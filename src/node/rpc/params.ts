@@ -3,7 +3,6 @@
  * case-insensitively, unknown keys are ignored, and 64-bit integers arrive as numbers or strings.
  */
 import { fromCb58 } from '../../shared/encoding.js';
-import { fail } from './errors.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -153,7 +152,8 @@ export function parseUint64(v: unknown, name = 'value'): bigint {
   } else {
     throw expected(name, 'an unsigned 64-bit integer (a JSON number or a decimal string)', v);
   }
-  if (n > MAX_UINT64) fail(`${name}: value ${n} overflows uint64`);
+  // Go's strconv.ParseUint fails on it while decoding, so it is a params error like any other.
+  if (n > MAX_UINT64) throw new ParamsShapeError(`${name}: ${n} overflows uint64`);
   return n;
 }
 

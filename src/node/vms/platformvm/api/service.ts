@@ -15,7 +15,7 @@ import {
   type Encoding,
 } from '../../../rpc/encoding-param.js';
 import { fail } from '../../../rpc/errors.js';
-import type { Params } from '../../../rpc/params.js';
+import { ParamsShapeError, type Params } from '../../../rpc/params.js';
 import { packStruct, parseSignedTx, unpackUtxo } from '../codec.js';
 import type { StoredBlock } from '../state/platform-state.js';
 import { gasPrice, validatorFeePrice } from '../fees/dynamic-fee.js';
@@ -520,7 +520,8 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     sampleValidators: (params) => {
       const subnet = subnetParam(params);
       const size = params.uint64('size');
-      if (size > 65_535n) fail(`size ${size} is larger than a uint16`);
+      // The reference reads `size` as a json.Uint16: a larger one does not decode.
+      if (size > 65_535n) throw new ParamsShapeError(`size: ${size} overflows uint16`);
       try {
         const drawn = sampleByWeight(state.validators.at(subnet), Number(size));
         // The reference sorts the sample, so its order says nothing about the draw.
