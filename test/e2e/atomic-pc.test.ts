@@ -152,7 +152,7 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
     const { utxos } = await pApi.getUTXOs({ addresses: [`P-${BECH}`], sourceChain: 'C' });
     assert.equal(utxos.length, 1);
     const feeState = await pApi.getFeeState();
-    const build = () =>
+    const build = (memo?: Uint8Array) =>
       pvm.e.newImportTx(
         {
           sourceChainId: context.cBlockchainID,
@@ -160,6 +160,7 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
           toAddressesBytes: [EWOQ],
           utxos,
           feeState,
+          ...(memo ? { memo } : {}),
         },
         context,
       );
@@ -171,19 +172,7 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
     assert.equal((await pBalance()) - before, amount - fee);
 
     // A new import tx of the same UTXOs (a memo makes it another tx): the reference's words.
-    const twice = await signed(
-      pvm.e.newImportTx(
-        {
-          sourceChainId: context.cBlockchainID,
-          fromAddressesBytes: [EWOQ],
-          toAddressesBytes: [EWOQ],
-          utxos,
-          feeState,
-          memo: new Uint8Array([1]),
-        },
-        context,
-      ),
-    );
+    const twice = await signed(build(new Uint8Array([1])));
     const refused = await rpc(P(), 'platform.issueTx', { tx: signedHex(twice), encoding: 'hex' });
     assert.match(
       refused.body.error.message,

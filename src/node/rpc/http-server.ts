@@ -217,10 +217,10 @@ function mediaType(contentType: string): string {
 }
 
 /**
- * The request body; null when the client hung up before sending all of it (not a server error:
- * it was logged as a failed request); or undefined once it passes `limit` bytes: a declared length above the limit
- * is refused before any of it is read, and a streamed body stops being kept (and waited for) at
- * the limit, so neither memory nor the wait grows with what a client sends.
+ * The request body; null when the client hung up before sending all of it (not a server error,
+ * nothing to answer); or undefined once it passes `limit` bytes: a declared length above the
+ * limit is refused before any of it is read, and a streamed body stops being kept (and waited
+ * for) at the limit, so neither memory nor the wait grows with what a client sends.
  */
 function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | undefined | null> {
   if (declaredLength(req) > limit) return Promise.resolve(undefined);

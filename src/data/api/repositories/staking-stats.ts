@@ -24,28 +24,39 @@ export interface StakingStatsDeps {
   now(): Promise<number>;
 }
 
-/** nAVAX as AVAX in decimal (`1500000000` → `1.5`), as the real supply route writes amounts. */
-export function avaxDecimal(nAvax: bigint): string {
-  const whole = nAvax / 1_000_000_000n;
-  const frac = (nAvax % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
-  return frac ? `${whole}.${frac}` : whole.toString();
+/**
+ * An amount of AVAX's smallest units as AVAX in decimal: nAVAX by default (`1500000000` → `1.5`),
+ * wei with 18 places; as the real supply route writes amounts. A negative amount (a total read
+ * while the store lags the node) reads 0.
+ */
+export function avaxDecimal(amount: bigint, places = 9): string {
+  if (amount <= 0n) return '0';
+  const unit = 10n ** BigInt(places);
+  const frac = (amount % unit).toString().padStart(places, '0').replace(/0+$/, '');
+  return frac ? `${amount / unit}.${frac}` : (amount / unit).toString();
 }
 
 const WEI_PER_NAVAX = 1_000_000_000n;
+const weiAvaxDecimal = (wei: bigint) => avaxDecimal(wei, 18);
 
-/** wei as AVAX in decimal, up to 18 places (a negative amount, from a lagging store, reads 0). */
-function weiAvaxDecimal(wei: bigint): string {
-  if (wei <= 0n) return '0';
-  const unit = WEI_PER_NAVAX * WEI_PER_NAVAX;
-  const frac = (wei % unit).toString().padStart(18, '0').replace(/0+$/, '');
-  return frac ? `${wei / unit}.${frac}` : (wei / unit).toString();
+/**
+ * The potential rewards of `validators` (as `getCurrentValidators` lists them) and of their
+ * delegators; with `accrued`, also each validator's share of its ended delegations, which waits
+ * until the validator's own end.
+ */
+function potentialRewards(validators: any[], accrued: boolean): bigint {
+  let sum = 0n;
+  for (const v of validators) {
+    sum += BigInt(v.potentialReward ?? 0);
+    if (accrued) sum += BigInt(v.accruedDelegateeReward ?? 0);
+    for (const d of (v.delegators ?? []) as any[]) sum += BigInt(d.potentialReward ?? 0);
+  }
+  return sum;
 }
 
 /** A ratio of two amounts as a decimal string with up to 8 places. */
 function ratio(part: bigint, whole: bigint): string {
-  if (whole === 0n) return '0';
-  const scaled = (part * 100_000_000n) / whole;
-  return avaxDecimal(scaled * 10n).replace(/(\.\d{0,8})\d*$/, '$1');
+  return whole === 0n ? '0' : avaxDecimal((part * 100_000_000n) / whole, 8);
 }
 
 export interface L1ValidatorCursor {
@@ -77,20 +88,14 @@ export function createStakingStatsReads(deps: StakingStatsDeps) {
   }
 
   /**
-   * The potential rewards of the primary network's current validators and delegators, and the
-   * delegation fees validators accrued: counted in the current supply, not yet paid. Delegators are listed only for named validators, as on
+   * What the primary network's current validators and delegators are still due: counted in the
+   * current supply, not yet paid. Delegators are listed only for named validators, as on
    * AvalancheGo, so the validators are named from a first call.
    */
   async function pendingPotentialRewards(): Promise<bigint> {
     const all = await currentValidators();
     if (all.length === 0) return 0n;
-    let potential = 0n;
-    for (const v of await currentValidators(all.map((v) => String(v.nodeID)))) {
-      // A validator's share of its ended delegations waits, accrued, until its own end.
-      potential += BigInt(v.potentialReward ?? 0) + BigInt(v.accruedDelegateeReward ?? 0);
-      for (const d of (v.delegators ?? []) as any[]) potential += BigInt(d.potentialReward ?? 0);
-    }
-    return potential;
+    return potentialRewards(await currentValidators(all.map((v) => String(v.nodeID))), true);
   }
 
   /** Node id → node version for the node and its peers (the devnet's validators). */
@@ -116,11 +121,7 @@ export function createStakingStatsReads(deps: StakingStatsDeps) {
         currentSupply(),
         nodeVersions(),
       ]);
-      let potential = 0n;
-      for (const v of validators) {
-        potential += BigInt(v.potentialReward ?? 0);
-        for (const d of (v.delegators ?? []) as any[]) potential += BigInt(d.potentialReward ?? 0);
-      }
+      const potential = potentialRewards(validators, false);
       const byVersion = new Map<string, { amount: bigint; count: number }>();
       for (const [nodeId, amount] of totals.validators.nodeAmounts) {
         const version = versions.get(nodeId) ?? 'unknown';
@@ -286,7 +287,7 @@ export function createStakingStatsReads(deps: StakingStatsDeps) {
         totalLocked: avaxDecimal(locked),
         totalRewards: avaxDecimal(rewards),
         lastUpdated: new Date(now * 1000).toISOString(),
-        genesisUnlock: avaxDecimal(genesis > 0n ? genesis : 0n),
+        genesisUnlock: avaxDecimal(genesis),
         l1ValidatorFees: avaxDecimal(l1Fees),
       };
     },

@@ -13,7 +13,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { formatNodeId, plainHex, toCb58 } from '../../../shared/encoding.js';
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type {
   DataSchema,
   L1ValidatorBalanceTable,
@@ -90,6 +90,8 @@ export class L1FeeReplay {
   private readonly details: Insertable<L1ValidatorTxDetailTable>[] = [];
   /** What this batch's validators paid, for the running total. */
   private paid = 0n;
+  /** How many validations are active (kept by `put`, not counted per block). */
+  private active: number;
 
   private constructor(
     private readonly db: Kysely<DataSchema>,
@@ -97,7 +99,11 @@ export class L1FeeReplay {
     private readonly rules: ValidatorFeeRules,
     private state: ValidatorFeeState,
     private readonly validations: Map<string, Validation>,
-  ) {}
+  ) {
+    // `load` starts the map with exactly the active validations; others join it through `put`
+    // or, already inactive or removed, through `validation`.
+    this.active = validations.size;
+  }
 
   /** The replay as the store left it; undefined where the store does not follow it (`feeState`). */
   static async load(
@@ -235,9 +241,7 @@ export class L1FeeReplay {
 
   /** The L1 validators active now (the P-chain's `NumActiveL1Validators`). */
   activeCount(): number {
-    let n = 0;
-    for (const v of this.validations.values()) if (v.status === 'active') n++;
-    return n;
+    return this.active;
   }
 
   /** The fee each active validator has accrued since the start (the P-chain's `AccruedFees`). */
@@ -262,6 +266,8 @@ export class L1FeeReplay {
   }
 
   private put(v: Validation): void {
+    if (this.validations.get(v.validationId)?.status === 'active') this.active--;
+    if (v.status === 'active') this.active++;
     this.validations.set(v.validationId, v);
     this.dirtyValidations.add(v.validationId);
   }
@@ -304,14 +310,7 @@ export class L1FeeReplay {
   }
 }
 
-function fromRow(r: {
-  validation_id: string;
-  subnet_id: string;
-  node_id: string;
-  end_fee: string;
-  status: string;
-  weight: string;
-}): Validation {
+function fromRow(r: Selectable<L1ValidatorBalanceTable>): Validation {
   return {
     validationId: r.validation_id,
     subnetId: r.subnet_id,
