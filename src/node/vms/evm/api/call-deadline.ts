@@ -122,3 +122,45 @@ export function goDuration(ms: number): string {
   if (minutes < 60) return `${minutes}m${seconds}s`;
   return `${Math.floor(minutes / 60)}h${minutes % 60}m${seconds}s`;
 }
+
+const DURATION_UNITS_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3, // U+00B5
+  μs: 1e-3, // U+03BC
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+/**
+ * Go's time.ParseDuration (a tracer's `timeout`: `"300ms"`, `"1.5s"`, `"2m30s"`), in
+ * milliseconds; throws with Go's own words for text it refuses.
+ */
+export function parseGoDuration(text: string): number {
+  const quoted = JSON.stringify(text);
+  const invalid = () => new Error(`time: invalid duration ${quoted}`);
+  let rest = text;
+  let sign = 1;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    sign = rest.startsWith('-') ? -1 : 1;
+    rest = rest.slice(1);
+  }
+  if (rest === '0') return 0;
+  if (rest === '') throw invalid();
+  let total = 0;
+  while (rest !== '') {
+    const number = /^(\d*)(?:\.(\d*))?/.exec(rest)!;
+    if (number[1] === '' && (number[2] ?? '') === '') throw invalid();
+    rest = rest.slice(number[0].length);
+    const unit = /^[^\d.]*/.exec(rest)![0];
+    if (unit === '') throw new Error(`time: missing unit in duration ${quoted}`);
+    const scale = DURATION_UNITS_MS[unit];
+    if (scale === undefined)
+      throw new Error(`time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`);
+    rest = rest.slice(unit.length);
+    total += Number(`${number[1] || '0'}.${number[2] || '0'}`) * scale;
+  }
+  return sign * total;
+}

@@ -3,7 +3,7 @@
  * transaction, block and call traces with geth's `callTracer` or the default struct logger,
  * computed by replaying the block on a throwaway copy of its parent's state.
  */
-import type { TransactionType } from '@ethereumjs/tx';
+import type { TransactionType, TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import { encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm';
 import type { Log } from '@ethereumjs/evm';
@@ -11,7 +11,8 @@ import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { makeTracer, type Tracer } from '../trace/tracers.js';
-import { arity, bad, blockRef, data } from './args.js';
+import { arity, bad, blockRef, data, jsonKind } from './args.js';
+import { CallTimeout, parseGoDuration, withDeadline } from './call-deadline.js';
 import {
   callGas,
   gethTxError,
@@ -34,44 +35,95 @@ function tracerFrom(params: unknown[], i: number): Tracer {
   }
 }
 
-/** Replays block `n`, tracing the transactions `want` selects; returns their traces in order. */
+/** coreth's defaultTraceTimeout: how long one transaction's trace may run unless told otherwise. */
+const DEFAULT_TRACE_TIMEOUT_MS = 5_000;
+/** The reason geth's tracers stop with when a trace's timeout passes. */
+const TRACE_TIMEOUT = 'execution timeout';
+
+/**
+ * The trace config's `timeout` (a Go duration, `"5s"` when absent), in ms. Go's deadline of zero
+ * or less has already passed; withDeadline reads 0 as none, so it is made the smallest delay.
+ */
+function traceTimeoutOf(params: unknown[], i: number): number {
+  const value = (params[i] as Record<string, unknown> | null | undefined)?.timeout;
+  if (value === undefined || value === null) return DEFAULT_TRACE_TIMEOUT_MS;
+  if (typeof value !== 'string')
+    bad(
+      i,
+      `json: cannot unmarshal ${jsonKind(value)} into Go struct field TraceConfig.timeout of type string`,
+    );
+  let ms: number;
+  try {
+    ms = parseGoDuration(value);
+  } catch (err) {
+    throw new RpcError(RpcCode.server, (err as Error).message);
+  }
+  return ms > 0 ? ms : Number.MIN_VALUE;
+}
+
+/** One transaction's place in a block trace: its result, or why its trace stopped. */
+type TxTrace = { txHash: string; result: unknown } | { txHash: string; error: string };
+
+/**
+ * Replays block `n`, tracing the transactions `want` selects, each within `timeoutMs`; returns
+ * their traces in order. A trace cut off by its timeout is that transaction's `error`, as in
+ * coreth's block tracers, and the block goes on from the transaction's real outcome.
+ */
 async function traceBlock(
   chain: EvmChain,
   n: bigint,
   want: (index: number) => boolean,
   newTracer: () => Tracer,
-): Promise<{ txHash: string; result: unknown }[]> {
+  timeoutMs: number,
+): Promise<TxTrace[]> {
   if (n === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
   const found = chain.headerAt(n);
   if (!found) throw new RpcError(RpcCode.server, `block #${n} not found`);
-  const state = chain.scratchStateAt(n - 1n);
-  const vm = await chain.vmFor(state, found.header.timestamp);
   const block = chain.executionBlock(chain.executionHeaderOf(found.header));
-  const out: { txHash: string; result: unknown }[] = [];
-  let gasUsed = 0n;
   const stored = chain.store.txsOfBlock(n);
+  const freshVm = () => chain.vmFor(chain.scratchStateAt(n - 1n), found.header.timestamp);
+  const execute = (vm: Awaited<ReturnType<typeof freshVm>>, tx: TypedTransaction, gasUsed: bigint) =>
+    runTx(vm, {
+      tx: chain.executableTx(tx, found.header.timestamp),
+      block,
+      blockGasUsed: gasUsed,
+      skipBlockGasLimitValidation: true,
+      skipHardForkValidation: true,
+    });
+  let vm = await freshVm();
+  const out: TxTrace[] = [];
+  let gasUsed = 0n;
   const last = stored.reduce((m, t) => (want(t.index) ? t.index : m), -1);
   for (const t of stored) {
     if (t.index > last) break;
+    const txHash = bytesToHex(t.hash);
     const tx = decodeStoredTx(chain.common, t);
-    const tracing = want(t.index);
-    const tracer = tracing ? newTracer() : undefined;
-    tracer?.attach(vm);
+    if (!want(t.index)) {
+      gasUsed += (await execute(vm, tx, gasUsed)).totalGasSpent;
+      continue;
+    }
+    const tracer = newTracer();
+    tracer.attach(vm);
     let run: RunTxResult;
     try {
-      run = await runTx(vm, {
-        tx: chain.executableTx(tx, found.header.timestamp),
-        block,
-        blockGasUsed: gasUsed,
-        skipBlockGasLimitValidation: true,
-        skipHardForkValidation: true,
-      });
-    } finally {
-      tracer?.detach(vm);
+      run = await withDeadline(vm, timeoutMs, () => execute(vm, tx, gasUsed));
+    } catch (err) {
+      if (!(err instanceof CallTimeout)) throw err;
+      out.push({ txHash, error: TRACE_TIMEOUT });
+      // The aborted run left the engine's frames open: the block so far is replayed, untraced
+      // and unhurried, on a fresh copy of the parent state.
+      tracer.detach(vm);
+      vm = await freshVm();
+      gasUsed = 0n;
+      for (const p of stored) {
+        if (p.index > t.index) break;
+        gasUsed += (await execute(vm, decodeStoredTx(chain.common, p), gasUsed)).totalGasSpent;
+      }
+      continue;
     }
+    tracer.detach(vm);
     gasUsed += run.totalGasSpent;
-    if (tracer)
-      out.push({ txHash: bytesToHex(t.hash), result: tracer.result(tx, bytesToHex(t.sender), run) });
+    out.push({ txHash, result: tracer.result(tx, bytesToHex(t.sender), run) });
   }
   return out;
 }
@@ -101,12 +153,15 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
         stored.blockNumber,
         (i) => i === stored.index,
         () => tracerFrom(params, 1),
+        traceTimeoutOf(params, 1),
       );
+      if ('error' in trace) throw new RpcError(RpcCode.server, trace.error);
       return trace.result;
     },
     debug_traceBlockByNumber: async (params) => {
       arity(params, 2, 1);
       tracerFrom(params, 1);
+      const timeoutMs = traceTimeoutOf(params, 1);
       const n = byRef(params);
       return (
         recorded(params[1], n) ??
@@ -115,12 +170,14 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
           n,
           () => true,
           () => tracerFrom(params, 1),
+          timeoutMs,
         )
       );
     },
     debug_traceBlockByHash: async (params) => {
       arity(params, 2, 1);
       tracerFrom(params, 1);
+      const timeoutMs = traceTimeoutOf(params, 1);
       const n = chain.store.numberOfHash(data(params, 0, 32));
       if (n === undefined) throw new RpcError(RpcCode.server, 'block not found');
       return (
@@ -130,6 +187,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
           n,
           () => true,
           () => tracerFrom(params, 1),
+          timeoutMs,
         )
       );
     },
@@ -156,11 +214,13 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
         parseBlockOverrides(cfg.blockOverrides, 2),
       );
       const gas = callGas(args);
+      const timeoutMs = traceTimeoutOf(params, 2);
       tracer.attach(call.vm);
       let run: RunTxResult;
       try {
-        run = await call.run(gas);
+        run = await call.run(gas, timeoutMs);
       } catch (err) {
+        if (err instanceof CallTimeout) throw new RpcError(RpcCode.server, TRACE_TIMEOUT);
         // coreth's traceTx wraps a refused message this way.
         throw new RpcError(RpcCode.server, `tracing failed: ${gethTxError(err as Error, args.from)}`);
       } finally {
