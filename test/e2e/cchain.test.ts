@@ -72,6 +72,40 @@ describe('C-chain through viem', () => {
     assert.equal(block.hash, receipt.blockHash);
   });
 
+  it("offers coreth's slow, normal and fast fee choices (eth_suggestPriceOptions)", async () => {
+    // The base fee read either side, so a second boundary between the reads cannot fail the test.
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(
+        ['eth_baseFee', 'eth_suggestPriceOptions', 'eth_maxPriorityFeePerGas', 'eth_baseFee'].map(
+          (method, id) => ({
+            jsonrpc: '2.0',
+            id,
+            method,
+            params: [],
+          }),
+        ),
+      ),
+    });
+    const [before, options, tip, after] = ((await res.json()) as any[]).map((r) => r.result);
+    assert.deepEqual(Object.keys(options), ['slow', 'normal', 'fast']);
+    const tips = ['slow', 'normal', 'fast'].map((k) => BigInt(options[k].maxPriorityFeePerGas));
+    const doubled = new Set(
+      ['slow', 'normal', 'fast'].map(
+        (k) => BigInt(options[k].maxFeePerGas) - BigInt(options[k].maxPriorityFeePerGas),
+      ),
+    );
+    // Each cap is twice the next block's base fee plus its tip; normal's tip is the suggested tip.
+    assert.equal(doubled.size, 1);
+    assert.ok([BigInt(before) * 2n, BigInt(after) * 2n].includes([...doubled][0]));
+    assert.equal(tips[1], BigInt(tip));
+    assert.equal(tips[0], (BigInt(tip) * 95n) / 100n > 1n ? (BigInt(tip) * 95n) / 100n : 1n);
+    assert.equal(tips[2], (BigInt(tip) * 105n) / 100n);
+    const extra = (await rpc(url, 'eth_suggestPriceOptions', [1])).body.error;
+    assert.deepEqual(extra, { code: -32602, message: 'too many arguments, want at most 0' });
+  });
+
   it('answers eth_feeHistory with reward percentiles, and refuses bad ones as coreth does', async () => {
     const head = await client.getBlockNumber();
     const history = await client.getFeeHistory({ blockCount: 2, rewardPercentiles: [25, 75] });

@@ -1,6 +1,7 @@
 /**
  * Mounts an EVM chain's endpoints: JSON-RPC at `/rpc` and WebSocket at `/ws` under every alias,
- * with the `debug_` namespace only when the chain's config enables it.
+ * with the `debug_` namespace only when the chain's config enables it, and coreth's C-chain extras
+ * (the admin API, `eth_suggestPriceOptions`) on the C-chain.
  */
 import type { ChainContext } from '../../../chains/chain.js';
 import { EvmEndpoint } from '../../../rpc/evm-endpoint.js';
@@ -10,6 +11,7 @@ import { adminRoute, createAdminApi } from './admin.js';
 import { createDebugApi } from './debug.js';
 import { createEthApi, type EthApiOptions } from './eth.js';
 import { createFilterApi, createSubscriptionApi } from './filters.js';
+import { createPriceOptionsApi } from './price-options.js';
 import { createWalletApi } from './wallet.js';
 import { createWsUpgrade } from './ws.js';
 
@@ -22,6 +24,8 @@ export function mountEvmRoutes(ctx: ChainContext, chain: EvmChain, options: EthA
     .registerAll(filters.handlers)
     .registerAll(createSubscriptionApi(chain));
   if (chain.config.debugApi) endpoint.registerAll(createDebugApi(chain));
+  // coreth's wallet fee choices; Subnet-EVM does not serve them.
+  if (chain.config.atomicTxs) endpoint.registerAll(createPriceOptionsApi(chain));
   ctx.router.mountChain(chain.aliases, 'rpc', { kind: 'evm', endpoint });
   const ws = createWsUpgrade(endpoint);
   ctx.router.mountChainUpgrade(chain.aliases, 'ws', ws.upgrade);
