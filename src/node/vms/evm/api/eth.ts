@@ -4,6 +4,7 @@
  * Handlers only translate: parse positional args, ask the chain, format geth's JSON.
  */
 import { CallTimeout } from './call-deadline.js';
+import { revertReason, vmErrorText } from '../vm-errors.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import {
@@ -272,6 +273,38 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     return resolveBlockNumber(chain, ref);
   }
 
+  /** geth's DoCall for eth_call and eth_callDetailed: args, block, state overrides, block overrides. */
+  const runCall = async (params: unknown[], overrides: ReturnType<typeof parseBlockOverrides>) => {
+    const args = parseCallArgs(params[0], 0);
+    const ref = blockRef(params, 1);
+    const n = stateBlockOf(chain, ref);
+    // coreth's DoCall runs a `pending` call as the next block would: the number after the
+    // head's, the time now, the next base fee; block overrides apply on top.
+    const pending =
+      ref.kind === 'tag' && ref.tag === 'pending'
+        ? {
+            number: n + 1n,
+            time: maxBig(BigInt(chain.ctx.clock.nowSeconds()), chain.latest.header.timestamp),
+            baseFee: chain.nextBaseFee(),
+            coinbase: chain.executionCoinbase().bytes,
+          }
+        : undefined;
+    const call = await prepareCall(
+      chain,
+      args,
+      n,
+      parseStateOverrides(params[2], 2),
+      pending || overrides ? { ...pending, ...overrides } : undefined,
+      true,
+    );
+    const gas = callGas(args);
+    // geth's doCall wraps a refused call this way.
+    return call.run(gas, chain.config.rpcEvmTimeoutMs).catch((err: Error) => {
+      // geth's DoCall: `execution aborted (timeout = 5s)` for a call cut off by RPCEVMTimeout.
+      if (err instanceof CallTimeout) throw new RpcError(RpcCode.server, err.message);
+      throw new RpcError(RpcCode.server, `err: ${gethTxError(err, args.from)} (supplied gas ${gas})`);
+    });
+  };
   return {
     web3_clientVersion: (params) => (arity(params, 0), `Flurry/${COMPATIBLE_NODE_VERSION}`),
     web3_sha3: (params) => (arity(params, 1, 1), bytesToHex(keccak_256(data(params, 0)))),
@@ -322,38 +355,29 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
 
     eth_call: async (params) => {
       arity(params, 4, 1);
-      const args = parseCallArgs(params[0], 0);
-      const ref = blockRef(params, 1);
-      const n = stateBlockOf(chain, ref);
-      // coreth's DoCall runs a `pending` call as the next block would: the number after the
-      // head's, the time now, the next base fee; block overrides apply on top.
-      const pending =
-        ref.kind === 'tag' && ref.tag === 'pending'
-          ? {
-              number: n + 1n,
-              time: maxBig(BigInt(chain.ctx.clock.nowSeconds()), chain.latest.header.timestamp),
-              baseFee: chain.nextBaseFee(),
-              coinbase: chain.executionCoinbase().bytes,
-            }
-          : undefined;
-      const overrides = parseBlockOverrides(params[3], 3);
-      const call = await prepareCall(
-        chain,
-        args,
-        n,
-        parseStateOverrides(params[2], 2),
-        pending || overrides ? { ...pending, ...overrides } : undefined,
-        true,
-      );
-      const gas = callGas(args);
-      // geth's doCall wraps a refused call this way.
-      const result = await call.run(gas, chain.config.rpcEvmTimeoutMs).catch((err: Error) => {
-        // geth's DoCall: `execution aborted (timeout = 5s)` for a call cut off by RPCEVMTimeout.
-        if (err instanceof CallTimeout) throw new RpcError(RpcCode.server, err.message);
-        throw new RpcError(RpcCode.server, `err: ${gethTxError(err, args.from)} (supplied gas ${gas})`);
-      });
-      return h(callOutput(result));
+      return h(callOutput(await runCall(params, parseBlockOverrides(params[3], 3))));
     },
+    /**
+     * coreth's (and subnet-evm's) eth_call with the whole outcome: the gas used, and a failure as
+     * `errCode`/`err` beside the return data instead of a JSON-RPC error (code 3 for a revert with
+     * data, else 0). A call refused before running is still an error, as in eth_call.
+     */
+    eth_callDetailed: async (params) => {
+      arity(params, 3, 1);
+      const result = await runCall(params, undefined);
+      const failure = result.execResult.exceptionError;
+      const returnData = result.execResult.returnValue;
+      let errCode = 0;
+      let err = '';
+      if (failure?.error === 'revert' && returnData.length > 0) {
+        const reason = revertReason(returnData);
+        errCode = RpcCode.executionReverted;
+        err = reason ? `execution reverted: ${reason}` : 'execution reverted';
+      } else if (failure) err = vmErrorText(failure.error);
+      return { gas: Number(result.totalGasSpent), errCode, err, returnData: h(returnData) };
+    },
+    /** coreth serves the bad blocks it met; a devnet's node builds every block it accepts. */
+    eth_getBadBlocks: (params) => (arity(params, 0), []),
     eth_estimateGas: async (params) => {
       arity(params, 3, 1);
       const args = parseCallArgs(params[0], 0);
