@@ -3,15 +3,17 @@
  * transaction, block and call traces with geth's `callTracer` or the default struct logger,
  * computed by replaying the block on a throwaway copy of its parent's state.
  */
-import type { TransactionType, TypedTransaction } from '@ethereumjs/tx';
+import type { TransactionType } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import { encodeReceipt, runTx, type RunTxResult } from '@ethereumjs/vm';
+import { encodeReceipt, type RunTxResult } from '@ethereumjs/vm';
 import type { Log } from '@ethereumjs/evm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { makeTracer, type Tracer } from '../trace/tracers.js';
 import { arity, bad, blockRef, data, jsonKind } from './args.js';
+import { blockReplay } from './block-replay.js';
+import { storageRangeAt } from './storage-range.js';
 import { CallTimeout, parseGoDuration, withDeadline } from './call-deadline.js';
 import {
   callGas,
@@ -77,48 +79,33 @@ async function traceBlock(
   timeoutMs: number,
 ): Promise<TxTrace[]> {
   if (n === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
-  const found = chain.headerAt(n);
-  if (!found) throw new RpcError(RpcCode.server, `block #${n} not found`);
-  const block = chain.executionBlock(chain.executionHeaderOf(found.header));
-  const stored = chain.store.txsOfBlock(n);
-  const freshVm = () => chain.vmFor(chain.scratchStateAt(n - 1n), found.header.timestamp);
-  const execute = (vm: Awaited<ReturnType<typeof freshVm>>, tx: TypedTransaction, gasUsed: bigint) =>
-    runTx(vm, {
-      tx: chain.executableTx(tx, found.header.timestamp),
-      block,
-      blockGasUsed: gasUsed,
-      skipBlockGasLimitValidation: true,
-      skipHardForkValidation: true,
-    });
-  let vm = await freshVm();
+  const replay = blockReplay(chain, n);
+  if (!replay) throw new RpcError(RpcCode.server, `block #${n} not found`);
+  let { vm } = await replay.fresh();
   const out: TxTrace[] = [];
   let gasUsed = 0n;
-  const last = stored.reduce((m, t) => (want(t.index) ? t.index : m), -1);
-  for (const t of stored) {
+  const last = replay.txs.reduce((m, t) => (want(t.index) ? t.index : m), -1);
+  for (const t of replay.txs) {
     if (t.index > last) break;
     const txHash = bytesToHex(t.hash);
     const tx = decodeStoredTx(chain.common, t);
     if (!want(t.index)) {
-      gasUsed += (await execute(vm, tx, gasUsed)).totalGasSpent;
+      gasUsed += (await replay.execute(vm, tx, gasUsed)).totalGasSpent;
       continue;
     }
     const tracer = newTracer();
     tracer.attach(vm);
     let run: RunTxResult;
     try {
-      run = await withDeadline(vm, timeoutMs, () => execute(vm, tx, gasUsed));
+      run = await withDeadline(vm, timeoutMs, () => replay.execute(vm, tx, gasUsed));
     } catch (err) {
       if (!(err instanceof CallTimeout)) throw err;
       out.push({ txHash, error: TRACE_TIMEOUT });
       // The aborted run left the engine's frames open: the block so far is replayed, untraced
       // and unhurried, on a fresh copy of the parent state.
       tracer.detach(vm);
-      vm = await freshVm();
-      gasUsed = 0n;
-      for (const p of stored) {
-        if (p.index > t.index) break;
-        gasUsed += (await execute(vm, decodeStoredTx(chain.common, p), gasUsed)).totalGasSpent;
-      }
+      ({ vm } = await replay.fresh());
+      gasUsed = await replay.runPrefix(vm, t.index + 1);
       continue;
     }
     tracer.detach(vm);
@@ -228,6 +215,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       }
       return tracer.result(call.tx(gas), bytesToHex(args.from ?? new Uint8Array(20)), run);
     },
+    debug_storageRangeAt: storageRangeAt(chain),
     debug_getRawBlock: (params) => {
       arity(params, 1, 1);
       const b = chain.store.blockByNumber(byRef(params));

@@ -1,0 +1,70 @@
+/**
+ * geth's `debug_storageRangeAt` (what Remix's and Truffle's debuggers read a contract's storage
+ * with): a page of a contract's storage as it stood before transaction `txIndex` of a block, in
+ * the storage trie's order of hashed slot keys, with the key to ask for next. Slot preimages are
+ * not kept, as on a coreth node without `preimages-enabled`, so every entry's `key` is null.
+ */
+import { RLP } from '@ethereumjs/rlp';
+import {
+  Address,
+  bytesToHex,
+  equalsBytes,
+  hexToBytes,
+  KECCAK256_RLP,
+  setLengthLeft,
+  setLengthRight,
+} from '@ethereumjs/util';
+import { RpcCode, RpcError } from '../../../rpc/errors.js';
+import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
+import type { EvmChain } from '../evm-chain.js';
+import { address, arity, bad, blockRef, data, jsonKind } from './args.js';
+import { blockReplay } from './block-replay.js';
+import { resolveBlockNumber } from './eth.js';
+
+/** A Go `int` parameter as encoding/json reads it. */
+function goInt(params: unknown[], i: number): number {
+  const v = params[i];
+  if (typeof v !== 'number') bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type int`);
+  if (!Number.isSafeInteger(v)) bad(i, `json: cannot unmarshal number ${v} into Go value of type int`);
+  return v;
+}
+
+export function storageRangeAt(chain: EvmChain): EvmHandler {
+  return async (params) => {
+    arity(params, 5, 5);
+    const ref = blockRef(params, 0);
+    const txIndex = goInt(params, 1);
+    const contract = new Address(address(params, 2));
+    // The trie iterator seeks to the first key at or after the given bytes (a prefix).
+    const start = setLengthRight(data(params, 3).slice(0, 32), 32);
+    const maxResult = goInt(params, 4);
+    const n = resolveBlockNumber(chain, ref);
+    if (n === undefined) {
+      const named =
+        ref.kind === 'hash' ? bytesToHex(ref.hash) : ref.kind === 'number' ? String(ref.number) : ref.tag;
+      throw new RpcError(RpcCode.server, `block ${named} not found`);
+    }
+    // coreth's stateAtTransaction.
+    if (n === 0n) throw new RpcError(RpcCode.server, 'no transaction in genesis');
+    const replay = blockReplay(chain, n)!;
+    if (txIndex < 0 || txIndex >= replay.txs.length) {
+      const hash = chain.headerAt(n)!.hash;
+      throw new RpcError(
+        RpcCode.server,
+        `transaction index ${txIndex} out of range for block ${bytesToHex(hash)}`,
+      );
+    }
+    const { vm, state } = await replay.fresh();
+    await replay.runPrefix(vm, txIndex);
+    const account = await state.getAccount(contract);
+    if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return { storage: null, nextKey: null };
+    const page = await state.dumpStorageRange(contract, BigInt(bytesToHex(start)), Math.max(maxResult, 0));
+    const storage: Record<string, { key: null; value: string }> = {};
+    for (const [key, { value }] of Object.entries(page.storage))
+      storage[key] = {
+        key: null,
+        value: bytesToHex(setLengthLeft(RLP.decode(hexToBytes(value as `0x${string}`)) as Uint8Array, 32)),
+      };
+    return { storage, nextKey: page.nextKey };
+  };
+}
