@@ -75,6 +75,19 @@ contract Proxy {
   fallback() external payable { assembly { let impl := sload(SLOT) calldatacopy(0, 0, calldatasize()) let r := delegatecall(gas(), impl, 0, calldatasize(), 0, 0) returndatacopy(0, 0, returndatasize()) switch r case 0 { revert(0, returndatasize()) } default { return(0, returndatasize()) } } }
 }
 
+/** WAVAX's shape (WETH9): deposit() mints with a Deposit event, no Transfer. */
+contract Wrapped {
+  string public name = "Wrapped AVAX"; string public symbol = "WAVAX"; uint8 public decimals = 18;
+  mapping(address => uint256) public balanceOf;
+  event Transfer(address indexed from, address indexed to, uint256 value);
+  event Deposit(address indexed dst, uint256 wad);
+  function totalSupply() external view returns (uint256) { return address(this).balance; }
+  function deposit() external payable { balanceOf[msg.sender] += msg.value; emit Deposit(msg.sender, msg.value); }
+  function transfer(address to, uint256 v) external returns (bool) {
+    require(balanceOf[msg.sender] >= v); balanceOf[msg.sender] -= v; balanceOf[to] += v; emit Transfer(msg.sender, to, v); return true;
+  }
+}
+
 contract Doomed { constructor() payable {} function die(address payable to) external { selfdestruct(to); } }
 
 contract Spray {
@@ -169,6 +182,17 @@ before(async () => {
   for (const t of ['zero', 'big', 'late'])
     await write(addr[t], 'Tok', 'transfer', [addr.spray, 10n], `fund ${t}`);
   await write(addr.spray, 'Spray', 'spray', [[addr.zero, addr.big, addr.late], carol, 3n], 'spray');
+  addr.wrapped = await deploy('Wrapped', []);
+  const deposit = await wallet.writeContract({
+    address: addr.wrapped,
+    abi: c.Wrapped.abi,
+    functionName: 'deposit',
+    value: 10n,
+    chain: wallet.chain,
+    account: wallet.account!,
+  });
+  await mined(deposit, 'deposit');
+  await write(addr.wrapped, 'Wrapped', 'transfer', [carol, 3n], 'unwrap part');
   addr.doomed = await deploy('Doomed', [], parseEther('2'));
   await write(addr.doomed, 'Doomed', 'die', [carol], 'selfdestruct');
   const boom = await wallet.sendTransaction({
@@ -326,4 +350,55 @@ test('each odd transaction is its receipt: logs of three tokens, a self-destruct
       .balance,
     '0',
   );
+});
+
+test("ERC-20 balances are the chain's balanceOf: WAVAX minted by deposit() with no Transfer event", async () => {
+  const balanceOf = (who: Hex, blockNumber?: bigint) =>
+    pub.readContract({
+      address: addr.wrapped,
+      abi: c.Wrapped.abi,
+      functionName: 'balanceOf',
+      args: [who],
+      blockNumber,
+    }) as Promise<bigint>;
+  assert.equal(await balanceOf(alice), 7n);
+  for (const [who, expected] of [
+    [alice, 7n],
+    [carol, 3n],
+  ] as const) {
+    const page = await sdk.data.evm.address.balances.listErc20(
+      { chainId, address: who, contractAddresses: addr.wrapped, filterSpamTokens: false },
+      at,
+    );
+    assert.deepEqual(
+      page.result.erc20TokenBalances.map((b) => [b.address, b.symbol, b.balance]),
+      [[addr.wrapped, 'WAVAX', String(expected)]],
+      who,
+    );
+  }
+  // At the transfer's block, as the chain had it then; the whole list too, page by page.
+  const then = (await pub.getTransactionReceipt({ hash: txs['unwrap part'] })).blockNumber;
+  const all: any[] = [];
+  for await (const page of await sdk.data.evm.address.balances.listErc20(
+    { chainId, address: alice, blockNumber: String(then), pageSize: 1, filterSpamTokens: false },
+    at,
+  ))
+    all.push(...page.result.erc20TokenBalances);
+  const wrapped = all.find((b) => b.address === addr.wrapped);
+  assert.equal(wrapped?.balance, String(await balanceOf(alice, then)));
+  // Every token listed with what balanceOf gives then; those without one (Maker, Rude, Padded
+  // emit a mint only) with what their events sum to.
+  assert.ok(all.length >= 6);
+  for (const b of all) {
+    const onChain = await pub
+      .readContract({
+        address: b.address,
+        abi: c.Tok.abi,
+        functionName: 'balanceOf',
+        args: [alice],
+        blockNumber: then,
+      })
+      .catch(() => undefined);
+    assert.equal(b.balance, String(onChain ?? 1000n), b.symbol);
+  }
 });
