@@ -566,12 +566,12 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       };
     },
 
-    /** ERC-20 balances at a block (see tokenBalances) with the contracts' name, symbol, decimals. */
     /**
-     * ERC-20 balances: the tokens the address has Transfers of, each at what the chain's
-     * `balanceOf` says when `chainBalances` is given. Balances that do not follow the Transfer
-     * events are common: WAVAX (WETH9) mints on `deposit()` with a Deposit event, rebasing and
-     * fee-on-transfer tokens move balances without one.
+     * ERC-20 balances at a block (see tokenBalances) with the contracts' name, symbol, decimals:
+     * the tokens the address has Transfers of, each at what the chain's `balanceOf` says when
+     * `chainBalances` is given. Balances that do not follow the Transfer events are common:
+     * WAVAX (WETH9) mints on `deposit()` with a Deposit event, rebasing and fee-on-transfer tokens
+     * move balances without one.
      */
     async erc20Balances(args: BalanceArgs & { chainBalances?: ChainBalanceReader }) {
       const page = await tokenBalances(db, 'erc20', args);
