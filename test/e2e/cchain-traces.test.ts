@@ -23,6 +23,14 @@ contract Logger {
     try this.failing() {} catch {}
     emit Ping(3, "after");
   }
+}
+contract Doomed {
+  constructor() payable {}
+  function die(address payable to) external { selfdestruct(to); }
+}
+contract DiesAtBirth { constructor(address payable to) payable { selfdestruct(to); } }
+contract Maker {
+  function make(address payable to) external payable { new DiesAtBirth{value: msg.value}(to); }
 }`;
 
 describe('C-chain call traces with logs', () => {
@@ -85,6 +93,76 @@ describe('C-chain call traces with logs', () => {
       ])
     ).body.result;
     assert.deepEqual(call.logs, trace.logs);
+  });
+
+  it('reports each SELFDESTRUCT as a frame of the one that ran it, moving its balance, as geth', async () => {
+    const { client, wallet, url } = suite;
+    const to: Hex = '0x000000000000000000000000000000000000d1e5';
+    const deployed = await wallet.deployContract({
+      abi: artifacts.Doomed.abi,
+      bytecode: artifacts.Doomed.bytecode,
+      value: 7n,
+    });
+    const doomed = (await client.waitForTransactionReceipt({ hash: deployed })).contractAddress as Hex;
+    const hash = await wallet.writeContract({
+      address: doomed,
+      abi: artifacts.Doomed.abi,
+      functionName: 'die',
+      args: [to],
+    });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    const frame = (from: string, value: bigint) => ({
+      type: 'SELFDESTRUCT',
+      from: from.toLowerCase(),
+      to,
+      value: `0x${value.toString(16)}`,
+      gas: '0x0',
+      gasUsed: '0x0',
+      input: '0x',
+    });
+    const trace = (await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])).body.result;
+    assert.deepEqual(trace.calls, [frame(doomed, 7n)]);
+    assert.equal(await client.getBalance({ address: to }), 7n);
+    // As recorded when the block was built.
+    const block = (
+      await rpc(url, 'debug_traceBlockByNumber', [
+        `0x${receipt.blockNumber.toString(16)}`,
+        { tracer: 'callTracer' },
+      ])
+    ).body.result;
+    assert.deepEqual(block[0].result, trace);
+    // Inside a creation: the child created with value gives it all away from its constructor.
+    const made = await wallet.deployContract({
+      abi: artifacts.Maker.abi,
+      bytecode: artifacts.Maker.bytecode,
+    });
+    const maker = (await client.waitForTransactionReceipt({ hash: made })).contractAddress as Hex;
+    const make = await wallet.writeContract({
+      address: maker,
+      abi: artifacts.Maker.abi,
+      functionName: 'make',
+      args: [to],
+      value: 5n,
+    });
+    await client.waitForTransactionReceipt({ hash: make });
+    const nested = (await rpc(url, 'debug_traceTransaction', [make, { tracer: 'callTracer' }])).body.result;
+    const [create] = nested.calls;
+    assert.equal(create.type, 'CREATE');
+    assert.deepEqual(create.calls, [frame(create.to, 5n)]);
+    // A call that is simulated is traced the same way.
+    const simulated = (
+      await rpc(url, 'debug_traceCall', [
+        {
+          from: EWOQ,
+          to: maker,
+          value: '0x3',
+          data: encodeFunctionData({ abi: artifacts.Maker.abi, functionName: 'make', args: [to] }),
+        },
+        'latest',
+        { tracer: 'callTracer' },
+      ])
+    ).body.result;
+    assert.deepEqual(simulated.calls[0].calls, [frame(simulated.calls[0].to, 3n)]);
   });
 
   it('reports the refund counter in struct logs, as geth', async () => {

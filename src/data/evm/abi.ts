@@ -77,7 +77,9 @@ export function words(data: string): string[] {
 
 /**
  * Decodes an ABI `string` return; falls back to a right-padded bytes32 (old tokens such as MKR).
- * Undefined when the data is neither.
+ * Undefined when the data is neither. NUL characters are dropped: tokens that build their name
+ * from a bytes32 return it padded with them, and PostgreSQL's text type cannot hold one (the
+ * insert fails, so a single such token would stop the indexer at its block).
  */
 export function decodeStringReturn(data: string | undefined): string | undefined {
   if (!data || data === '0x') return undefined;
@@ -94,8 +96,9 @@ export function decodeStringReturn(data: string | undefined): string | undefined
   const length = Number(BigInt('0x' + body.slice(offset * 2, offset * 2 + 64)));
   const start = offset * 2 + 64;
   if (!Number.isSafeInteger(length) || start + length * 2 > body.length) return undefined;
-  const text = Buffer.from(body.slice(start, start + length * 2), 'hex').toString('utf8');
-  return text;
+  return Buffer.from(body.slice(start, start + length * 2), 'hex')
+    .toString('utf8')
+    .replaceAll('\0', '');
 }
 
 /** Decodes a uint return that must fit `max` (e.g. decimals as uint8). */

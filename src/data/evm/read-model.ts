@@ -68,6 +68,12 @@ interface BalanceArgs {
   limit: number;
 }
 
+/**
+ * The chain's own balances of the address in some token contracts at the listing's block
+ * (`balanceOf`); a token it cannot read (no such method, a revert) is left out of the map.
+ */
+export type ChainBalanceReader = (tokens: string[]) => Promise<Map<string, bigint>>;
+
 interface TokenBalance {
   /** `erc20`, `erc721` or `erc1155`. */
   kind: string;
@@ -162,7 +168,7 @@ function compareKeys(a: string[], b: string[]): number {
 export async function tokenBalances(
   db: Kysely<DataSchema>,
   kinds: 'erc20' | 'erc721' | 'erc1155' | ('erc721' | 'erc1155')[],
-  args: Omit<BalanceArgs, 'after'> & { after?: string[] },
+  args: Omit<BalanceArgs, 'after'> & { after?: string[]; chainBalances?: ChainBalanceReader },
 ): Promise<{ items: TokenBalance[]; next?: string[] }> {
   const several = Array.isArray(kinds);
   let q = db
@@ -189,10 +195,24 @@ export async function tokenBalances(
     balances.set(id, b);
   }
   const after = args.after;
-  const ordered = [...balances.values()]
-    .filter((b) => b.balance > 0n)
+  const candidates = [...balances.values()]
     .filter((b) => !after || compareKeys(balanceKey(b).slice(0, after.length), after) > 0)
     .sort((a, b) => compareKeys(balanceKey(a), balanceKey(b)));
+  let ordered = candidates.filter((b) => b.balance > 0n);
+  if (args.chainBalances) {
+    // The chain's balanceOf where it answers, the summed events where not (see erc20Balances);
+    // read in page-sized chunks until the page and one more are known to be non-zero.
+    ordered = [];
+    const chunk = Math.min(40, args.limit + 1);
+    for (let i = 0; i < candidates.length && ordered.length <= args.limit; i += chunk) {
+      const part = candidates.slice(i, i + chunk);
+      const read = await args.chainBalances(part.map((b) => b.token));
+      for (const b of part) {
+        b.balance = read.get(b.token) ?? b.balance;
+        if (b.balance > 0n) ordered.push(b);
+      }
+    }
+  }
   const page = ordered.slice(0, args.limit);
   const last = page[page.length - 1];
   return {
@@ -546,8 +566,14 @@ export function createEvmReadModel(db: Kysely<DataSchema>) {
       };
     },
 
-    /** ERC-20 balances at a block (see tokenBalances) with the contracts' name, symbol, decimals. */
-    async erc20Balances(args: BalanceArgs) {
+    /**
+     * ERC-20 balances at a block (see tokenBalances) with the contracts' name, symbol, decimals:
+     * the tokens the address has Transfers of, each at what the chain's `balanceOf` says when
+     * `chainBalances` is given. Balances that do not follow the Transfer events are common:
+     * WAVAX (WETH9) mints on `deposit()` with a Deposit event, rebasing and fee-on-transfer tokens
+     * move balances without one.
+     */
+    async erc20Balances(args: BalanceArgs & { chainBalances?: ChainBalanceReader }) {
       const page = await tokenBalances(db, 'erc20', args);
       const contracts = await contractsByAddress(
         db,

@@ -12,6 +12,7 @@ import { createHeartbeat } from '../../store/queries/heartbeats.js';
 import { decodeAtomicTxs, type AtomicNetwork, type AtomicRows } from './atomic-txs.js';
 import { decodeBlock, type DecodedBlock, type RawBlock } from './decode-block.js';
 import { fetchRange, type FetchCapabilities } from './fetch-range.js';
+import { firstTokenEvents } from './first-token-events.js';
 import { EvmRpcClient } from './rpc-client.js';
 import { checkEvmParent, checkEvmStoredChain, EvmChainMismatchError } from './continuity.js';
 import { readContractInfo } from './token-info.js';
@@ -49,6 +50,11 @@ export class EvmChainIndexer {
   private readonly caps: FetchCapabilities = { blockReceipts: true, tracing: true };
   /** Contracts whose standard and metadata are already stored. */
   private readonly knownContracts = new Set<string>();
+  /**
+   * Contracts whose metadata was read once they were tokens (at or after their first token
+   * event), so their later transfers need no look-up; see first-token-events.ts.
+   */
+  private readonly readAsTokens = new Set<string>();
   private stopped = false;
   private loop?: Promise<void>;
   private wake?: () => void;
@@ -145,6 +151,7 @@ export class EvmChainIndexer {
         if (first) await checkEvmParent(this.db, chain, first.block);
         await writeEvmBatch(this.db, this.source, prepared.from, prepared.to + 1, prepared.batch);
         for (const c of prepared.batch.contracts) this.knownContracts.add(c.address);
+        for (const b of prepared.batch.blocks) for (const t of b.tokens.keys()) this.readAsTokens.add(t);
         next = prepared.to + 1;
         this.advanced(prepared.to);
         failures = 0;
@@ -184,11 +191,16 @@ export class EvmChainIndexer {
       decodeBlock(this.chain.evmChainId, f.block, f.receipts, f.traces),
     );
     const fresh = new Map<string, 'ERC-20' | 'ERC-721' | 'ERC-1155' | undefined>();
+    const known = new Map<string, 'ERC-20' | 'ERC-721' | 'ERC-1155'>();
     for (const b of blocks) {
       for (const d of b.deployments) if (!this.knownContracts.has(d.address)) fresh.set(d.address, undefined);
       for (const [address, kind] of b.tokens)
         if (!this.knownContracts.has(address) || fresh.has(address)) fresh.set(address, kind);
+        else if (!this.readAsTokens.has(address)) known.set(address, kind);
     }
+    // Stored at deployment but only now a token (a proxy initialised later): read them again.
+    for (const address of await firstTokenEvents(this.db, this.chain.evmChainId, from, known.keys()))
+      fresh.set(address, known.get(address));
     const contracts = await readContractInfo(this.rpc, fresh, 'latest');
     const atomic = this.atomicTxsOf(fetched.map((f) => f.block));
     return {

@@ -182,6 +182,9 @@ test('TransferBatch with mismatched arrays is ignored; string returns decode, by
   assert.equal(decodeStringReturn(abiString), 'ABC');
   assert.equal(decodeStringReturn('0x' + Buffer.from('MKR').toString('hex').padEnd(64, '0')), 'MKR');
   assert.equal(decodeStringReturn('0x'), undefined);
+  // A bytes32 turned string keeps its NUL padding on the chain; the store holds no NULs.
+  const padded = Buffer.from('Pad\0ded').toString('hex').padEnd(64, '0');
+  assert.equal(decodeStringReturn('0x' + word(32) + word(32) + padded), 'Padded');
   assert.equal(
     checksumAddress('0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed'),
     '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',

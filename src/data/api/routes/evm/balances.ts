@@ -1,7 +1,8 @@
 /**
  * `balances:getNative` (the node's balance at the block, priced from the configured source),
- * `balances:listErc20` and `balances:listErc1155` (balances at the block from the indexed
- * transfers), `balances:listErc721` (the ERC-721 tokens held now, from the same transfers),
+ * `balances:listErc20` (the tokens the indexed transfers name, each at the node's `balanceOf` at
+ * the block), `balances:listErc1155` (balances at the block from the indexed transfers),
+ * `balances:listErc721` (the ERC-721 tokens held now, from the same transfers),
  * `balances:listCollectibles` (both NFT standards in one list).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
@@ -11,7 +12,7 @@ import { CURRENCIES, type Currency } from '../../api-keys.js';
 import { ERROR_RESPONSES, PageToken, StringEnum, pageSize } from '../../schemas/common.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
-import { callChainNode } from './node-rpc.js';
+import { callChainNode, erc20BalancesAt } from './node-rpc.js';
 import { nativeTokenPrice } from './prices.js';
 import {
   CollectibleBalanceList,
@@ -158,9 +159,13 @@ export function balanceRoutes(evm: EvmRouteDeps) {
       const blockNumber = requested ?? cursor?.[2] ?? (await evm.read.head(chainId));
       const after = cursor ? ([cursor[0], cursor[1]] as [string, string]) : undefined;
       const args = { chain: chainId, address, blockNumber, contracts, after, limit: q.pageSize };
+      const tag = blockNumber === undefined ? 'latest' : '0x' + blockNumber.toString(16);
       const page =
         kind === 'erc20'
-          ? await evm.read.erc20Balances(args)
+          ? await evm.read.erc20Balances({
+              ...args,
+              chainBalances: (tokens) => erc20BalancesAt(chain, address, tokens, tag),
+            })
           : kind === 'erc721'
             ? await evm.read.erc721Balances(args)
             : await evm.read.erc1155Balances(args);

@@ -10,6 +10,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { revertReason, vmErrorText } from '../vm-errors.js';
 import { PrestateTracer, type PrestateConfig } from './prestate-tracer.js';
+import { onSelfdestruct, type SelfdestructEvent } from './selfdestruct-hook.js';
 import { FourByteTracer, MuxTracer, NoopTracer } from './small-tracers.js';
 
 const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
@@ -119,6 +120,22 @@ export class CallTracer implements Tracer {
     }
   };
 
+  /** geth's SELFDESTRUCT frame: a child of the frame that ran it, moving its whole balance. */
+  private readonly onSelfdestruct = (event: SelfdestructEvent) => {
+    const frame = this.stack[this.stack.length - 1];
+    if (!frame) return;
+    (frame.calls ??= []).push({
+      type: 'SELFDESTRUCT',
+      from: event.contract,
+      to: event.beneficiary,
+      value: q(event.balance),
+      gas: '0x0',
+      gasUsed: '0x0',
+      input: '0x',
+    });
+  };
+  private unhook?: () => void;
+
   constructor(
     private readonly onlyTopCall = false,
     private readonly withLog = false,
@@ -128,12 +145,15 @@ export class CallTracer implements Tracer {
     vm.evm.events!.on('beforeMessage', this.onBefore);
     vm.evm.events!.on('afterMessage', this.onAfter);
     if (this.withLog) vm.evm.events!.on('step', this.onStep);
+    this.unhook = onSelfdestruct(vm, this.onSelfdestruct);
   }
 
   detach(vm: VM): void {
     vm.evm.events!.off('beforeMessage', this.onBefore);
     vm.evm.events!.off('afterMessage', this.onAfter);
     if (this.withLog) vm.evm.events!.off('step', this.onStep);
+    this.unhook?.();
+    this.unhook = undefined;
   }
 
   result(tx: TypedTransaction, from: string, run: RunTxResult): CallFrame {
