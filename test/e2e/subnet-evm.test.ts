@@ -7,7 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pvm } from '@avalabs/avalanchejs';
-import { createPublicClient, parseEventLogs, webSocket, type Hex } from 'viem';
+import {
+  createPublicClient,
+  encodeFunctionData,
+  parseEventLogs,
+  webSocket,
+  zeroAddress,
+  type Hex,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
@@ -204,7 +211,12 @@ describe('Subnet-EVM chain', () => {
           initialMint: { [minted]: '0x3e8' },
         },
         feeManagerConfig: { blockTimestamp: 0, adminAddresses: [EWOQ_EVM] },
-        rewardManagerConfig: { blockTimestamp: 0, adminAddresses: [EWOQ_EVM] },
+        // The zero reward address disables rewards (fees to the blackhole), as the reference.
+        rewardManagerConfig: {
+          blockTimestamp: 0,
+          adminAddresses: [EWOQ_EVM],
+          initialRewardConfig: { rewardAddress: '0x0000000000000000000000000000000000000000' },
+        },
         upgrades: {
           precompileUpgrades: [
             { txAllowListConfig: { blockTimestamp: upgradeAt, disable: true } },
@@ -256,6 +268,11 @@ describe('Subnet-EVM chain', () => {
     assert.deepEqual(cfg.result.contractDeployerAllowListConfig, {
       blockTimestamp: 0,
       adminAddresses: [EWOQ_EVM.toLowerCase()],
+    });
+    // Go writes both fields of the initial reward config (omitempty keeps an array).
+    assert.deepEqual(cfg.result.rewardManagerConfig.initialRewardConfig, {
+      allowFeeRecipients: false,
+      rewardAddress: '0x0000000000000000000000000000000000000000',
     });
     assert.equal(cfg.result.upgrades.precompileUpgrades.length, 2);
     // Go's omitempty: a false allowFeeRecipients is not written.
@@ -486,11 +503,43 @@ describe('Subnet-EVM chain', () => {
     const paidIn = await c.client.getBlock({ blockNumber: paid.blockNumber });
     assert.equal(paidIn.miner.toLowerCase(), rewardee.toLowerCase());
 
-    assert.equal(
-      (await send(ewoq, PRECOMPILES.rewardManager, REWARD_ABI, 'allowFeeRecipients')).status,
-      'success',
+    // The reference refuses the zero address (disableRewards is how fees are burned), in its words.
+    const { body: empty } = await rpc(rpcUrl, 'eth_call', [
+      {
+        from: EWOQ_EVM,
+        to: PRECOMPILES.rewardManager,
+        data: encodeFunctionData({ abi: REWARD_ABI, functionName: 'setRewardAddress', args: [zeroAddress] }),
+      },
+      'latest',
+    ]);
+    assert.match(empty.error.message, /reward address cannot be empty/);
+    const { body: refused } = await rpc(rpcUrl, 'eth_call', [
+      {
+        from: third.address,
+        to: PRECOMPILES.rewardManager,
+        data: encodeFunctionData({ abi: REWARD_ABI, functionName: 'disableRewards' }),
+      },
+      'latest',
+    ]);
+    assert.match(
+      refused.error.message,
+      new RegExp(`non-enabled cannot call disableRewards: ${third.address}$`),
     );
+
+    const allowed = await send(ewoq, PRECOMPILES.rewardManager, REWARD_ABI, 'allowFeeRecipients');
+    assert.equal(allowed.status, 'success');
+    // 21,000 + 4 calldata bytes × 16, then the reference's write (20,000 + an allow-list read
+    // of 5,000) and its one-topic event (375 + 2 × 375).
+    assert.equal(allowed.gasUsed, 21_064n + 25_000n + 1_125n);
     assert.equal(await read('areFeeRecipientsAllowed'), true);
+    // Stored as the reference's common.Hash{'a','f','r','a','v'}, whose last 20 bytes (the
+    // address currentRewardAddress reads) are all zero.
+    const rask = `0x${Buffer.from('rask').toString('hex').padEnd(64, '0')}` as Hex;
+    assert.equal(
+      await c.client.getStorageAt({ address: PRECOMPILES.rewardManager, slot: rask }),
+      `0x${Buffer.from('afrav').toString('hex').padEnd(64, '0')}`,
+    );
+    assert.equal(await read('currentRewardAddress'), zeroAddress);
     assert.equal(
       (await send(ewoq, PRECOMPILES.rewardManager, REWARD_ABI, 'disableRewards')).status,
       'success',

@@ -71,7 +71,9 @@ export function parseAllowListConfig(json: Record<string, unknown>, key: string)
 }
 
 export function allowListJson(cfg: AllowListConfig): Record<string, unknown> {
-  const out: Record<string, unknown> = { adminAddresses: cfg.adminAddresses };
+  // Go's omitempty on each list.
+  const out: Record<string, unknown> = {};
+  if (cfg.adminAddresses.length) out.adminAddresses = cfg.adminAddresses;
   if (cfg.managerAddresses.length) out.managerAddresses = cfg.managerAddresses;
   if (cfg.enabledAddresses.length) out.enabledAddresses = cfg.enabledAddresses;
   return out;

@@ -6,7 +6,14 @@
  */
 import { EVMError, type ExecResult } from '@ethereumjs/evm';
 import type { Log } from '@ethereumjs/evm';
-import { Account, Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
+import {
+  Account,
+  Address,
+  bigIntToBytes,
+  bytesToBigInt,
+  setLengthLeft,
+  toChecksumAddress,
+} from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { PrecompileCall } from './registry.js';
@@ -112,6 +119,9 @@ export function success(
 ): ExecResult {
   return { executionGasUsed: gasUsed, returnValue, ...(logs && logs.length ? { logs } : {}) };
 }
+
+/** An address as Go's `%s` prints a `common.Address` in the reference's errors: EIP-55 checksummed. */
+export const goAddress = (a: Address): string => toChecksumAddress(a.toString());
 
 /** `Error(string)` revert data, so calls and estimates say why. */
 export function revertReason(message: string): Uint8Array {

@@ -206,9 +206,14 @@ export function parseSubnetEvmGenesis(bytes: Uint8Array, ctx: ModuleContext): Su
     const cfg = config[key];
     if (cfg === undefined || cfg === null) continue;
     if (!isObj(cfg)) throw new SubnetEvmGenesisError(`config.${key} must be an object`);
-    precompileConfigs[key] = cfg;
-    if (cfg.disable === true) continue;
-    modules.push(moduleFor(key, timestampOf(cfg, `config.${key}`), cfg, ctx));
+    if (cfg.disable === true) {
+      precompileConfigs[key] = cfg;
+      continue;
+    }
+    const module = moduleFor(key, timestampOf(cfg, `config.${key}`), cfg, ctx);
+    modules.push(module);
+    // As the reference re-marshals its parsed config (eth_getChainConfig), not the genesis text.
+    precompileConfigs[key] = { blockTimestamp: module.activation, ...(module.configJson ?? {}) };
   }
   const upgradesJson = isObj(config.upgrades) ? config.upgrades : {};
   const precompileUpgrades = upgradesJson.precompileUpgrades ?? [];

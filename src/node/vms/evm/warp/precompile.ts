@@ -150,7 +150,8 @@ export function warpPrecompile(options: WarpModuleOptions): SubnetPrecompileModu
     activation: options.activation,
     configJson: {
       quorumNumerator: Number(options.config.quorumNumerator),
-      ...(options.config.requirePrimaryNetworkSigners ? { requirePrimaryNetworkSigners: true } : {}),
+      // A plain bool in the reference's Config (no omitempty).
+      requirePrimaryNetworkSigners: options.config.requirePrimaryNetworkSigners,
     },
     configure: async () => {},
     predicateGas: warpPredicateGas,
