@@ -382,7 +382,13 @@ describe('Subnet-EVM chain', () => {
 
   it('lets only deployer-enabled origins create contracts', async () => {
     const { Counter } = compile(COUNTER);
-    // third is an admin of the tx allow list but None on the deployer list.
+    // third is an admin of the tx allow list but None on the deployer list. The creation fails
+    // with the reference's words (CanCreateContract), which calls and estimates report.
+    const refusal = `tx.origin ${third.address} is not authorized to deploy a contract`;
+    for (const method of ['eth_call', 'eth_estimateGas']) {
+      const { body } = await rpc(rpcUrl, method, [{ from: third.address, data: Counter.bytecode }, 'latest']);
+      assert.deepEqual(body.error, { code: -32000, message: refusal }, method);
+    }
     const hash = await walletOf(third).deployContract({
       abi: Counter.abi,
       bytecode: Counter.bytecode,
@@ -394,6 +400,8 @@ describe('Subnet-EVM chain', () => {
     const failed = await c.client.waitForTransactionReceipt({ hash });
     assert.equal(failed.status, 'reverted');
     assert.equal(failed.gasUsed, 500_000n, 'the refused creation keeps its gas');
+    const { body: trace } = await rpc(rpcUrl, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
+    assert.equal(trace.result.error, refusal);
     // As in geth, the receipt names the address the creation would have had; nothing lives there.
     assert.equal(await c.client.getCode({ address: failed.contractAddress! }), undefined);
     const ok = await c.client.waitForTransactionReceipt({

@@ -6,6 +6,7 @@
  * admission and the deployer allow list at every contract creation (against tx.origin).
  */
 import type { Block } from '@ethereumjs/block';
+import { EVMError } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex, createAddressFromString } from '@ethereumjs/util';
@@ -16,7 +17,7 @@ import * as acp176 from '../block/acp176.js';
 import type { EvmChainConfig } from '../chain-config.js';
 import { EvmChain, EvmTxError, type AcceptedBlock } from '../evm-chain.js';
 import { isEnabled, roleOf } from '../precompiles/allow-list.js';
-import { readSlot, writeSlot } from '../precompiles/contract.js';
+import { goAddress, readSlot, writeSlot } from '../precompiles/contract.js';
 import {
   FEE_CONFIG_CHANGED,
   FEE_MANAGER_ADDRESS,
@@ -208,19 +209,37 @@ export class SubnetEvmChain extends EvmChain {
       _block?: Block;
       stateManager: MerkleStateManager;
     };
+    // Each message's refusal (or undefined), innermost last: the engine emits afterMessage for
+    // every beforeMessage, nested messages in between.
+    const refusals: (string | undefined)[] = [];
+    vm.events.on('beforeTx', (_tx: unknown, resolve?: () => void) => {
+      refusals.length = 0;
+      resolve?.();
+    });
     evm.events.on('beforeMessage', (msg: any, resolve?: () => void) => {
-      const check = async () => {
-        if (msg.to !== undefined || msg.depth === undefined) return;
+      const check = async (): Promise<string | undefined> => {
+        if (msg.to !== undefined || msg.depth === undefined) return undefined;
         const ts = Number(evm._block?.header.timestamp ?? 0n);
-        if (!this.isActive('contractDeployerAllowListConfig', ts)) return;
+        if (!this.isActive('contractDeployerAllowListConfig', ts)) return undefined;
         const origin = evm._tx?.origin;
-        if (origin && !isEnabled(await roleOf(evm.stateManager, DEPLOYER, origin))) {
-          // The reference fails the creation and keeps the gas: run an invalid opcode instead.
-          msg.data = INVALID_OPCODE;
-          msg.code = INVALID_OPCODE;
-        }
+        if (!origin || isEnabled(await roleOf(evm.stateManager, DEPLOYER, origin))) return undefined;
+        // The reference fails the creation and keeps the gas: run an invalid opcode instead.
+        msg.data = INVALID_OPCODE;
+        msg.code = INVALID_OPCODE;
+        return `tx.origin ${goAddress(origin)} is not authorized to deploy a contract`;
       };
-      check().finally(() => resolve?.());
+      check()
+        .then((refusal) => refusals.push(refusal))
+        .finally(() => resolve?.());
+    });
+    // The refused creation fails with the reference's error (CanCreateContract), not the invalid
+    // opcode's, so eth_call, eth_estimateGas and traces say why.
+    evm.events.on('afterMessage', (result: any, resolve?: () => void) => {
+      const refusal = refusals.pop();
+      if (refusal && result?.execResult?.exceptionError)
+        // The engine's errors are plain messages; its type lists only its own.
+        result.execResult.exceptionError = new EVMError(refusal as ConstructorParameters<typeof EVMError>[0]);
+      resolve?.();
     });
     // The reference pays the whole fee (base fee included) to the coinbase; the engine burns the
     // base fee, so it is credited here.
