@@ -316,7 +316,11 @@ describe('Subnet-EVM chain', () => {
     await transfer(ewoq, third.address, 10n * ETHER);
     await transfer(ewoq, outsider.address, 10n * ETHER);
     assert.equal(await role(PRECOMPILES.txAllowList, other.address), 0n);
-    await assert.rejects(transfer(other, ewoq.address, 1n), /non-allow listed address/);
+    // subnet-evm's words, the sender as Go prints a common.Address (checksummed).
+    await assert.rejects(transfer(other, ewoq.address, 1n), (err: any) => {
+      assert.equal(err.details, `cannot issue transaction from non-allow listed address: ${other.address}`);
+      return true;
+    });
 
     const enabled = await send(ewoq, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setEnabled', [other.address]);
     assert.equal(enabled.status, 'success');
@@ -340,8 +344,28 @@ describe('Subnet-EVM chain', () => {
         args: [third.address],
         account: other,
       }),
-      /cannot modify allow list/,
+      (err: any) => {
+        // The reference's words: the caller named as the "modify address", roles as Role.String().
+        assert.match(
+          err.message,
+          new RegExp(
+            `cannot modify allow list: modify address: ${other.address}, from role: NoRole, to role: EnabledRole`,
+          ),
+        );
+        return true;
+      },
     );
+    // Since Durango the reference ignores bytes after the arguments (non-strict unpacking).
+    const setEnabled = encodeFunctionData({
+      abi: ALLOW_LIST_ABI,
+      functionName: 'setEnabled',
+      args: [third.address],
+    });
+    const { body: padded } = await rpc(rpcUrl, 'eth_call', [
+      { from: EWOQ_EVM, to: PRECOMPILES.txAllowList, data: `${setEnabled}00` },
+      'latest',
+    ]);
+    assert.equal(padded.result, '0x');
 
     // A manager moves accounts between None and Enabled, but never touches admins or managers.
     assert.equal(

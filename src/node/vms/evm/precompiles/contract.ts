@@ -53,8 +53,11 @@ export function abiBytes(data: Uint8Array): Uint8Array {
 
 export class AbiInputError extends Error {}
 
-/** Reads static words of an ABI input (without the selector). */
-export function readWords(input: Uint8Array, count: number, exact = true): bigint[] {
+/**
+ * Reads static words of an ABI input (without the selector). Since Durango the reference unpacks
+ * precompile inputs non-strictly: bytes after the arguments are ignored, too few are refused.
+ */
+export function readWords(input: Uint8Array, count: number, exact = false): bigint[] {
   if (input.length < count * 32 || (exact && input.length !== count * 32))
     throw new AbiInputError(`invalid input length ${input.length}`);
   const out: bigint[] = [];

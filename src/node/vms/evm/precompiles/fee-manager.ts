@@ -20,6 +20,7 @@ import {
   concat,
   dispatcher,
   eventTopic,
+  goAddress,
   log,
   logGas,
   outOfGas,
@@ -107,7 +108,7 @@ export function feeManager(activation: number, json: Record<string, unknown>): S
         ) as unknown as FeeConfig;
         const state = stateOf(call);
         if (!isEnabled(await roleOf(state, FEE_MANAGER_ADDRESS, call.caller)))
-          return refuse(call, `non-enabled cannot change fee config: ${call.caller.toString()}`);
+          return refuse(call, `non-enabled cannot change fee config: ${goAddress(call.caller)}`);
         try {
           verifyFeeConfig(next);
         } catch (err) {

@@ -19,6 +19,7 @@ import {
   addressWord,
   dispatcher,
   eventTopic,
+  goAddress,
   log,
   logGas,
   outOfGas,
@@ -86,7 +87,7 @@ export function contractNativeMinter(
         const [, amount] = readWords(args, 2);
         const state = stateOf(call);
         if (!isEnabled(await roleOf(state, ADDRESS, call.caller)))
-          return refuse(call, `non-enabled cannot mint: ${call.caller.toString()}`);
+          return refuse(call, `non-enabled cannot mint: ${goAddress(call.caller)}`);
         await credit(state, to, amount);
         const entry = log(
           ADDRESS,

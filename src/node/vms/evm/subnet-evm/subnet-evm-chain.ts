@@ -160,7 +160,7 @@ export class SubnetEvmChain extends EvmChain {
         sender = undefined;
       }
       if (sender && !isEnabled(await roleOf(this.stateAt(), TX_ALLOW_LIST, sender)))
-        throw new EvmTxError(`cannot issue transaction from non-allow listed address: ${sender.toString()}`);
+        throw new EvmTxError(`cannot issue transaction from non-allow listed address: ${goAddress(sender)}`);
     }
     return super.submit(tx);
   }
