@@ -10,6 +10,7 @@ import { pvm } from '@avalabs/avalanchejs';
 import {
   createPublicClient,
   encodeFunctionData,
+  parseAbi,
   parseEventLogs,
   webSocket,
   zeroAddress,
@@ -90,6 +91,9 @@ const FEE_MANAGER_ABI = [
     stateMutability: 'view',
   },
 ] as const;
+const FEE_CHANGED_ABI = parseAbi([
+  'event FeeConfigChanged(address indexed sender, (uint256 gasLimit, uint256 targetBlockRate, uint256 minBaseFee, uint256 targetGas, uint256 baseFeeChangeDenominator, uint256 minBlockGasCost, uint256 maxBlockGasCost, uint256 blockGasCostStep) oldFeeConfig, (uint256 gasLimit, uint256 targetBlockRate, uint256 minBaseFee, uint256 targetGas, uint256 baseFeeChangeDenominator, uint256 minBlockGasCost, uint256 maxBlockGasCost, uint256 blockGasCostStep) newFeeConfig)',
+]);
 const REWARD_ABI = [
   ...ALLOW_LIST_ABI,
   {
@@ -475,9 +479,30 @@ describe('Subnet-EVM chain', () => {
   });
 
   it('changes the fee config for the next blocks through the fee manager', async () => {
+    // Activated at genesis without an initialFeeConfig, the fee manager holds the chain's fee
+    // config, stored in the genesis (block 0), as the reference's Configure stores it.
+    const genesisFees = [15_000_000n, 2n, 25n * GWEI, 15_000_000n, 36n, 0n, 1_000_000n, 200_000n];
+    const readFees = () =>
+      c.client.readContract({
+        address: PRECOMPILES.feeManager,
+        abi: FEE_MANAGER_ABI,
+        functionName: 'getFeeConfig',
+      });
+    assert.deepEqual([...((await readFees()) as readonly bigint[])], genesisFees);
+    assert.equal(
+      await c.client.readContract({
+        address: PRECOMPILES.feeManager,
+        abi: FEE_MANAGER_ABI,
+        functionName: 'getFeeConfigLastChangedAt',
+      }),
+      0n,
+    );
     const next = [20_000_000n, 2n, 50n * GWEI, 15_000_000n, 36n, 0n, 1_000_000n, 200_000n];
     const receipt = await send(ewoq, PRECOMPILES.feeManager, FEE_MANAGER_ABI, 'setFeeConfig', next);
     assert.equal(receipt.status, 'success');
+    const [changed] = parseEventLogs({ abi: FEE_CHANGED_ABI, logs: receipt.logs });
+    assert.deepEqual(Object.values((changed.args as any).oldFeeConfig), genesisFees);
+    assert.deepEqual(Object.values((changed.args as any).newFeeConfig), next);
     const changedAt = receipt.blockNumber;
     const onChain = await c.client.readContract({
       address: PRECOMPILES.feeManager,

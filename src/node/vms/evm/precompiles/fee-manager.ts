@@ -135,7 +135,9 @@ export function feeManager(activation: number, json: Record<string, unknown>): S
     }),
     async configure(state, ctx) {
       await configureAllowList(state, FEE_MANAGER_ADDRESS, cfg);
-      if (initial) await storeFeeConfig(state, initial, ctx.blockNumber);
+      // As the reference: without an initial config the chain's is stored, so getFeeConfig()
+      // and the first FeeConfigChanged event's old config read it, not zeros.
+      await storeFeeConfig(state, initial ?? ctx.feeConfig, ctx.blockNumber);
     },
   };
 }

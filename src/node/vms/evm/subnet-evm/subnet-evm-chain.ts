@@ -193,9 +193,15 @@ export class SubnetEvmChain extends EvmChain {
       await state.putAccount(address, new Account(1n, 0n));
       await state.putCode(address, Uint8Array.of(1));
       await module.configure(state, {
-        blockNumber: this.latest.number + 1n,
+        // Genesis-active precompiles are configured by block 1 here, inside the genesis in the
+        // reference, whose records (the fee config's lastChangedAt) then read block 0.
+        blockNumber:
+          this.latest.number === 0n && module.activation <= this.config.genesis.timestamp
+            ? 0n
+            : this.latest.number + 1n,
         blockTimestamp: timestamp,
         allowFeeRecipients: this.genesisConfig.allowFeeRecipients,
+        feeConfig: this.genesisConfig.feeConfig,
       });
       await writeSlot(state, address, ACTIVATION_MARKER, wanted);
     }
