@@ -134,6 +134,11 @@ const COUNTER = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 contract Counter { uint256 public n; function inc() external { n++; } }`;
 
+/** A call's intrinsic gas: 21,000 plus 4 per zero and 16 per other calldata byte. */
+function intrinsicGas(data: Hex): bigint {
+  return [...Buffer.from(data.slice(2), 'hex')].reduce((sum, b) => sum + (b === 0 ? 4n : 16n), 21_000n);
+}
+
 describe('Subnet-EVM chain', () => {
   let net: Devnet;
   let rpcUrl: string;
@@ -333,6 +338,15 @@ describe('Subnet-EVM chain', () => {
     assert.equal((roleSet.args as any).role, 1n);
     assert.equal((roleSet.args as any).account, other.address);
     assert.equal((roleSet.args as any).oldRole, 0n);
+    // The reference's gas: the write (20,000) and the RoleSet event (375 + 4 × 375 + 8 × 32).
+    assert.equal(
+      enabled.gasUsed,
+      intrinsicGas(
+        encodeFunctionData({ abi: ALLOW_LIST_ABI, functionName: 'setEnabled', args: [other.address] }),
+      ) +
+        20_000n +
+        2_131n,
+    );
     assert.equal(await role(PRECOMPILES.txAllowList, other.address), 1n);
     assert.equal((await transfer(other, ewoq.address, 1n)).status, 'success');
 
@@ -466,6 +480,16 @@ describe('Subnet-EVM chain', () => {
       5n * ETHER,
     ]);
     assert.equal(receipt.status, 'success');
+    // The reference's gas: MintGasCost (30,000) and the event (375 + 3 × 375 + 8 × 32), no
+    // allow-list read on top.
+    assert.equal(
+      receipt.gasUsed,
+      intrinsicGas(
+        encodeFunctionData({ abi: MINTER_ABI, functionName: 'mintNativeCoin', args: [rewardee, 5n * ETHER] }),
+      ) +
+        30_000n +
+        1_756n,
+    );
     assert.equal(await c.client.getBalance({ address: rewardee }), before + 5n * ETHER);
     const [event] = parseEventLogs({ abi: MINTER_ABI, logs: receipt.logs, eventName: 'NativeCoinMinted' });
     assert.equal((event.args as any).recipient, rewardee);
