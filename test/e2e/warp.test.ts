@@ -577,6 +577,8 @@ describe('Warp from the C-chain to an L1', () => {
       assert.equal(typeof v.uptimeSeconds, 'number');
       assert.equal(typeof v.uptimePercentage, 'number');
       assert.ok(v.uptimePercentage > 0 && v.uptimePercentage <= 100);
+      // A Go float32: the shortest decimal of a float32 (99.99999999999987 reads as 100).
+      assert.equal(v.uptimePercentage, Number(Math.fround(v.uptimePercentage).toPrecision(8)));
       assert.match(v.validationID, /^[1-9A-HJ-NP-Za-km-z]+$/);
     }
     const offline = nodes[1].nodeID;
