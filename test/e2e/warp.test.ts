@@ -197,6 +197,30 @@ describe('Warp from the C-chain to an L1', () => {
     assert.equal(receipt.gasUsed, 21_000n + calldataGas + 41_500n + 8n * 96n);
   });
 
+  it('refuses a message whose AddressedCall exceeds the 24 KiB payload codec limit, as the reference', async () => {
+    const send = (bytes: number) =>
+      rpc(net.facts.urls.cChainRpc, 'eth_call', [
+        {
+          from: EWOQ_EVM,
+          to: PRECOMPILES.warp,
+          data: encodeFunctionData({
+            abi: parseAbi(['function sendWarpMessage(bytes payload) returns (bytes32)']),
+            functionName: 'sendWarpMessage',
+            args: [toHex(new Uint8Array(bytes).fill(1))],
+          }),
+        },
+        'latest',
+      ]);
+    // The codec version, type id, 20-byte source address and two lengths take 34 of the 24,576.
+    const fits = await send(24_576 - 34);
+    assert.match(fits.body.result, /^0x[0-9a-f]{64}$/);
+    const over = await send(24_576 - 33);
+    assert.match(
+      over.body.error.message,
+      /couldn't marshal \*payload\.AddressedCall payload: packer has insufficient length for input/,
+    );
+  });
+
   it("aggregates the L1 validators' signatures through the data service", async () => {
     const res = await fetch(`${net.facts.urls.data}/v1/signatureAggregator/fuji/aggregateSignatures`, {
       method: 'POST',
