@@ -197,6 +197,16 @@ describe('Warp from the C-chain to an L1', () => {
     assert.equal(receipt.gasUsed, 21_000n + calldataGas + 41_500n + 8n * 96n);
   });
 
+  it("reports the L1's Warp config as the reference marshals it", async () => {
+    // Go writes the numerator as given (0 when unset, read as the default 67) and the bool always.
+    const l1Rpc = `${net.url}/ext/bc/${l1Id}/rpc`;
+    const expected = { blockTimestamp: 0, quorumNumerator: 0, requirePrimaryNetworkSigners: false };
+    const { body: cfg } = await rpc(l1Rpc, 'eth_getChainConfig', []);
+    assert.deepEqual(cfg.result.warpConfig, expected);
+    const { body: active } = await rpc(l1Rpc, 'eth_getActivePrecompilesAt', []);
+    assert.deepEqual(active.result.warpConfig, expected);
+  });
+
   it('refuses a message whose AddressedCall exceeds the 24 KiB payload codec limit, as the reference', async () => {
     const send = (bytes: number) =>
       rpc(net.facts.urls.cChainRpc, 'eth_call', [
