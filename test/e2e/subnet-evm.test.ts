@@ -7,7 +7,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pvm } from '@avalabs/avalanchejs';
-import { createPublicClient, parseEventLogs, webSocket, type Hex } from 'viem';
+import {
+  createPublicClient,
+  encodeFunctionData,
+  parseAbi,
+  parseEventLogs,
+  webSocket,
+  zeroAddress,
+  type Hex,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
@@ -83,6 +91,9 @@ const FEE_MANAGER_ABI = [
     stateMutability: 'view',
   },
 ] as const;
+const FEE_CHANGED_ABI = parseAbi([
+  'event FeeConfigChanged(address indexed sender, (uint256 gasLimit, uint256 targetBlockRate, uint256 minBaseFee, uint256 targetGas, uint256 baseFeeChangeDenominator, uint256 minBlockGasCost, uint256 maxBlockGasCost, uint256 blockGasCostStep) oldFeeConfig, (uint256 gasLimit, uint256 targetBlockRate, uint256 minBaseFee, uint256 targetGas, uint256 baseFeeChangeDenominator, uint256 minBlockGasCost, uint256 maxBlockGasCost, uint256 blockGasCostStep) newFeeConfig)',
+]);
 const REWARD_ABI = [
   ...ALLOW_LIST_ABI,
   {
@@ -122,6 +133,11 @@ const WARP_ID_ABI = [
 const COUNTER = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 contract Counter { uint256 public n; function inc() external { n++; } }`;
+
+/** A call's intrinsic gas: 21,000 plus 4 per zero and 16 per other calldata byte. */
+function intrinsicGas(data: Hex): bigint {
+  return [...Buffer.from(data.slice(2), 'hex')].reduce((sum, b) => sum + (b === 0 ? 4n : 16n), 21_000n);
+}
 
 describe('Subnet-EVM chain', () => {
   let net: Devnet;
@@ -204,7 +220,12 @@ describe('Subnet-EVM chain', () => {
           initialMint: { [minted]: '0x3e8' },
         },
         feeManagerConfig: { blockTimestamp: 0, adminAddresses: [EWOQ_EVM] },
-        rewardManagerConfig: { blockTimestamp: 0, adminAddresses: [EWOQ_EVM] },
+        // The zero reward address disables rewards (fees to the blackhole), as the reference.
+        rewardManagerConfig: {
+          blockTimestamp: 0,
+          adminAddresses: [EWOQ_EVM],
+          initialRewardConfig: { rewardAddress: '0x0000000000000000000000000000000000000000' },
+        },
         upgrades: {
           precompileUpgrades: [
             { txAllowListConfig: { blockTimestamp: upgradeAt, disable: true } },
@@ -257,6 +278,11 @@ describe('Subnet-EVM chain', () => {
       blockTimestamp: 0,
       adminAddresses: [EWOQ_EVM.toLowerCase()],
     });
+    // Go writes both fields of the initial reward config (omitempty keeps an array).
+    assert.deepEqual(cfg.result.rewardManagerConfig.initialRewardConfig, {
+      allowFeeRecipients: false,
+      rewardAddress: '0x0000000000000000000000000000000000000000',
+    });
     assert.equal(cfg.result.upgrades.precompileUpgrades.length, 2);
     // Go's omitempty: a false allowFeeRecipients is not written.
     assert.equal('allowFeeRecipients' in cfg.result, false);
@@ -299,7 +325,11 @@ describe('Subnet-EVM chain', () => {
     await transfer(ewoq, third.address, 10n * ETHER);
     await transfer(ewoq, outsider.address, 10n * ETHER);
     assert.equal(await role(PRECOMPILES.txAllowList, other.address), 0n);
-    await assert.rejects(transfer(other, ewoq.address, 1n), /non-allow listed address/);
+    // subnet-evm's words, the sender as Go prints a common.Address (checksummed).
+    await assert.rejects(transfer(other, ewoq.address, 1n), (err: any) => {
+      assert.equal(err.details, `cannot issue transaction from non-allow listed address: ${other.address}`);
+      return true;
+    });
 
     const enabled = await send(ewoq, PRECOMPILES.txAllowList, ALLOW_LIST_ABI, 'setEnabled', [other.address]);
     assert.equal(enabled.status, 'success');
@@ -308,6 +338,15 @@ describe('Subnet-EVM chain', () => {
     assert.equal((roleSet.args as any).role, 1n);
     assert.equal((roleSet.args as any).account, other.address);
     assert.equal((roleSet.args as any).oldRole, 0n);
+    // The reference's gas: the write (20,000) and the RoleSet event (375 + 4 × 375 + 8 × 32).
+    assert.equal(
+      enabled.gasUsed,
+      intrinsicGas(
+        encodeFunctionData({ abi: ALLOW_LIST_ABI, functionName: 'setEnabled', args: [other.address] }),
+      ) +
+        20_000n +
+        2_131n,
+    );
     assert.equal(await role(PRECOMPILES.txAllowList, other.address), 1n);
     assert.equal((await transfer(other, ewoq.address, 1n)).status, 'success');
 
@@ -323,8 +362,28 @@ describe('Subnet-EVM chain', () => {
         args: [third.address],
         account: other,
       }),
-      /cannot modify allow list/,
+      (err: any) => {
+        // The reference's words: the caller named as the "modify address", roles as Role.String().
+        assert.match(
+          err.message,
+          new RegExp(
+            `cannot modify allow list: modify address: ${other.address}, from role: NoRole, to role: EnabledRole`,
+          ),
+        );
+        return true;
+      },
     );
+    // Since Durango the reference ignores bytes after the arguments (non-strict unpacking).
+    const setEnabled = encodeFunctionData({
+      abi: ALLOW_LIST_ABI,
+      functionName: 'setEnabled',
+      args: [third.address],
+    });
+    const { body: padded } = await rpc(rpcUrl, 'eth_call', [
+      { from: EWOQ_EVM, to: PRECOMPILES.txAllowList, data: `${setEnabled}00` },
+      'latest',
+    ]);
+    assert.equal(padded.result, '0x');
 
     // A manager moves accounts between None and Enabled, but never touches admins or managers.
     assert.equal(
@@ -365,7 +424,13 @@ describe('Subnet-EVM chain', () => {
 
   it('lets only deployer-enabled origins create contracts', async () => {
     const { Counter } = compile(COUNTER);
-    // third is an admin of the tx allow list but None on the deployer list.
+    // third is an admin of the tx allow list but None on the deployer list. The creation fails
+    // with the reference's words (CanCreateContract), which calls and estimates report.
+    const refusal = `tx.origin ${third.address} is not authorized to deploy a contract`;
+    for (const method of ['eth_call', 'eth_estimateGas']) {
+      const { body } = await rpc(rpcUrl, method, [{ from: third.address, data: Counter.bytecode }, 'latest']);
+      assert.deepEqual(body.error, { code: -32000, message: refusal }, method);
+    }
     const hash = await walletOf(third).deployContract({
       abi: Counter.abi,
       bytecode: Counter.bytecode,
@@ -377,6 +442,8 @@ describe('Subnet-EVM chain', () => {
     const failed = await c.client.waitForTransactionReceipt({ hash });
     assert.equal(failed.status, 'reverted');
     assert.equal(failed.gasUsed, 500_000n, 'the refused creation keeps its gas');
+    const { body: trace } = await rpc(rpcUrl, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
+    assert.equal(trace.result.error, refusal);
     // As in geth, the receipt names the address the creation would have had; nothing lives there.
     assert.equal(await c.client.getCode({ address: failed.contractAddress! }), undefined);
     const ok = await c.client.waitForTransactionReceipt({
@@ -413,6 +480,16 @@ describe('Subnet-EVM chain', () => {
       5n * ETHER,
     ]);
     assert.equal(receipt.status, 'success');
+    // The reference's gas: MintGasCost (30,000) and the event (375 + 3 × 375 + 8 × 32), no
+    // allow-list read on top.
+    assert.equal(
+      receipt.gasUsed,
+      intrinsicGas(
+        encodeFunctionData({ abi: MINTER_ABI, functionName: 'mintNativeCoin', args: [rewardee, 5n * ETHER] }),
+      ) +
+        30_000n +
+        1_756n,
+    );
     assert.equal(await c.client.getBalance({ address: rewardee }), before + 5n * ETHER);
     const [event] = parseEventLogs({ abi: MINTER_ABI, logs: receipt.logs, eventName: 'NativeCoinMinted' });
     assert.equal((event.args as any).recipient, rewardee);
@@ -426,9 +503,30 @@ describe('Subnet-EVM chain', () => {
   });
 
   it('changes the fee config for the next blocks through the fee manager', async () => {
+    // Activated at genesis without an initialFeeConfig, the fee manager holds the chain's fee
+    // config, stored in the genesis (block 0), as the reference's Configure stores it.
+    const genesisFees = [15_000_000n, 2n, 25n * GWEI, 15_000_000n, 36n, 0n, 1_000_000n, 200_000n];
+    const readFees = () =>
+      c.client.readContract({
+        address: PRECOMPILES.feeManager,
+        abi: FEE_MANAGER_ABI,
+        functionName: 'getFeeConfig',
+      });
+    assert.deepEqual([...((await readFees()) as readonly bigint[])], genesisFees);
+    assert.equal(
+      await c.client.readContract({
+        address: PRECOMPILES.feeManager,
+        abi: FEE_MANAGER_ABI,
+        functionName: 'getFeeConfigLastChangedAt',
+      }),
+      0n,
+    );
     const next = [20_000_000n, 2n, 50n * GWEI, 15_000_000n, 36n, 0n, 1_000_000n, 200_000n];
     const receipt = await send(ewoq, PRECOMPILES.feeManager, FEE_MANAGER_ABI, 'setFeeConfig', next);
     assert.equal(receipt.status, 'success');
+    const [changed] = parseEventLogs({ abi: FEE_CHANGED_ABI, logs: receipt.logs });
+    assert.deepEqual(Object.values((changed.args as any).oldFeeConfig), genesisFees);
+    assert.deepEqual(Object.values((changed.args as any).newFeeConfig), next);
     const changedAt = receipt.blockNumber;
     const onChain = await c.client.readContract({
       address: PRECOMPILES.feeManager,
@@ -486,11 +584,43 @@ describe('Subnet-EVM chain', () => {
     const paidIn = await c.client.getBlock({ blockNumber: paid.blockNumber });
     assert.equal(paidIn.miner.toLowerCase(), rewardee.toLowerCase());
 
-    assert.equal(
-      (await send(ewoq, PRECOMPILES.rewardManager, REWARD_ABI, 'allowFeeRecipients')).status,
-      'success',
+    // The reference refuses the zero address (disableRewards is how fees are burned), in its words.
+    const { body: empty } = await rpc(rpcUrl, 'eth_call', [
+      {
+        from: EWOQ_EVM,
+        to: PRECOMPILES.rewardManager,
+        data: encodeFunctionData({ abi: REWARD_ABI, functionName: 'setRewardAddress', args: [zeroAddress] }),
+      },
+      'latest',
+    ]);
+    assert.match(empty.error.message, /reward address cannot be empty/);
+    const { body: refused } = await rpc(rpcUrl, 'eth_call', [
+      {
+        from: third.address,
+        to: PRECOMPILES.rewardManager,
+        data: encodeFunctionData({ abi: REWARD_ABI, functionName: 'disableRewards' }),
+      },
+      'latest',
+    ]);
+    assert.match(
+      refused.error.message,
+      new RegExp(`non-enabled cannot call disableRewards: ${third.address}$`),
     );
+
+    const allowed = await send(ewoq, PRECOMPILES.rewardManager, REWARD_ABI, 'allowFeeRecipients');
+    assert.equal(allowed.status, 'success');
+    // 21,000 + 4 calldata bytes × 16, then the reference's write (20,000 + an allow-list read
+    // of 5,000) and its one-topic event (375 + 2 × 375).
+    assert.equal(allowed.gasUsed, 21_064n + 25_000n + 1_125n);
     assert.equal(await read('areFeeRecipientsAllowed'), true);
+    // Stored as the reference's common.Hash{'a','f','r','a','v'}, whose last 20 bytes (the
+    // address currentRewardAddress reads) are all zero.
+    const rask = `0x${Buffer.from('rask').toString('hex').padEnd(64, '0')}` as Hex;
+    assert.equal(
+      await c.client.getStorageAt({ address: PRECOMPILES.rewardManager, slot: rask }),
+      `0x${Buffer.from('afrav').toString('hex').padEnd(64, '0')}`,
+    );
+    assert.equal(await read('currentRewardAddress'), zeroAddress);
     assert.equal(
       (await send(ewoq, PRECOMPILES.rewardManager, REWARD_ABI, 'disableRewards')).status,
       'success',

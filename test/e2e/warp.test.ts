@@ -197,6 +197,40 @@ describe('Warp from the C-chain to an L1', () => {
     assert.equal(receipt.gasUsed, 21_000n + calldataGas + 41_500n + 8n * 96n);
   });
 
+  it("reports the L1's Warp config as the reference marshals it", async () => {
+    // Go writes the numerator as given (0 when unset, read as the default 67) and the bool always.
+    const l1Rpc = `${net.url}/ext/bc/${l1Id}/rpc`;
+    const expected = { blockTimestamp: 0, quorumNumerator: 0, requirePrimaryNetworkSigners: false };
+    const { body: cfg } = await rpc(l1Rpc, 'eth_getChainConfig', []);
+    assert.deepEqual(cfg.result.warpConfig, expected);
+    const { body: active } = await rpc(l1Rpc, 'eth_getActivePrecompilesAt', []);
+    assert.deepEqual(active.result.warpConfig, expected);
+  });
+
+  it('refuses a message whose AddressedCall exceeds the 24 KiB payload codec limit, as the reference', async () => {
+    const send = (bytes: number) =>
+      rpc(net.facts.urls.cChainRpc, 'eth_call', [
+        {
+          from: EWOQ_EVM,
+          to: PRECOMPILES.warp,
+          data: encodeFunctionData({
+            abi: parseAbi(['function sendWarpMessage(bytes payload) returns (bytes32)']),
+            functionName: 'sendWarpMessage',
+            args: [toHex(new Uint8Array(bytes).fill(1))],
+          }),
+        },
+        'latest',
+      ]);
+    // The codec version, type id, 20-byte source address and two lengths take 34 of the 24,576.
+    const fits = await send(24_576 - 34);
+    assert.match(fits.body.result, /^0x[0-9a-f]{64}$/);
+    const over = await send(24_576 - 33);
+    assert.match(
+      over.body.error.message,
+      /couldn't marshal \*payload\.AddressedCall payload: packer has insufficient length for input/,
+    );
+  });
+
   it("aggregates the L1 validators' signatures through the data service", async () => {
     const res = await fetch(`${net.facts.urls.data}/v1/signatureAggregator/fuji/aggregateSignatures`, {
       method: 'POST',
@@ -577,6 +611,8 @@ describe('Warp from the C-chain to an L1', () => {
       assert.equal(typeof v.uptimeSeconds, 'number');
       assert.equal(typeof v.uptimePercentage, 'number');
       assert.ok(v.uptimePercentage > 0 && v.uptimePercentage <= 100);
+      // A Go float32: the shortest decimal of a float32 (99.99999999999987 reads as 100).
+      assert.equal(v.uptimePercentage, Number(Math.fround(v.uptimePercentage).toPrecision(8)));
       assert.match(v.validationID, /^[1-9A-HJ-NP-Za-km-z]+$/);
     }
     const offline = nodes[1].nodeID;

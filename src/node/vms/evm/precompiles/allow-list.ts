@@ -10,6 +10,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import {
   addressWord,
   eventTopic,
+  goAddress,
   log,
   logGas,
   outOfGas,
@@ -34,6 +35,13 @@ export enum Role {
 }
 
 export const ROLE_NAMES: Record<number, string> = { 0: 'None', 1: 'Enabled', 2: 'Admin', 3: 'Manager' };
+/** The reference's `Role.String()`, as its refusals print roles. */
+const ROLE_STRINGS: Record<number, string> = {
+  0: 'NoRole',
+  1: 'EnabledRole',
+  2: 'AdminRole',
+  3: 'ManagerRole',
+};
 
 export const MODIFY_ALLOW_LIST_GAS_COST = WRITE_GAS_COST_PER_SLOT;
 export const READ_ALLOW_LIST_GAS_COST = READ_GAS_COST_PER_SLOT;
@@ -71,7 +79,9 @@ export function parseAllowListConfig(json: Record<string, unknown>, key: string)
 }
 
 export function allowListJson(cfg: AllowListConfig): Record<string, unknown> {
-  const out: Record<string, unknown> = { adminAddresses: cfg.adminAddresses };
+  // Go's omitempty on each list.
+  const out: Record<string, unknown> = {};
+  if (cfg.adminAddresses.length) out.adminAddresses = cfg.adminAddresses;
   if (cfg.managerAddresses.length) out.managerAddresses = cfg.managerAddresses;
   if (cfg.enabledAddresses.length) out.enabledAddresses = cfg.enabledAddresses;
   return out;
@@ -119,16 +129,20 @@ function canModify(caller: Role, oldRole: Role, newRole: Role): boolean {
 
 function setter(precompile: Address, role: Role): PrecompileFunction {
   return async (call, args) => {
-    const cost = MODIFY_ALLOW_LIST_GAS_COST + READ_ALLOW_LIST_GAS_COST + logGas(4, 32);
+    // The reference charges the write and the RoleSet event; reading the roles is included.
+    const cost = MODIFY_ALLOW_LIST_GAS_COST + logGas(4, 32);
     if (call.gasLimit < cost) return outOfGas(call);
     if (call.isStatic) return refuse(call, 'write protection');
     const account = readAddress(args, 0);
-    if (args.length !== 32) return refuse(call, `invalid input length ${args.length}`);
     const state = stateOf(call);
     const callerRole = await roleOf(state, precompile, call.caller);
     const oldRole = await roleOf(state, precompile, account);
     if (!canModify(callerRole, oldRole, role))
-      return refuse(call, `cannot modify allow list: ${call.caller.toString()}`);
+      // The reference's words, which name the caller as the "modify address".
+      return refuse(
+        call,
+        `cannot modify allow list: modify address: ${goAddress(call.caller)}, from role: ${ROLE_STRINGS[oldRole]}, to role: ${ROLE_STRINGS[role]}`,
+      );
     await setRole(state, precompile, account, role);
     const entry = log(
       precompile,

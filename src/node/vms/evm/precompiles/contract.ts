@@ -6,7 +6,14 @@
  */
 import { EVMError, type ExecResult } from '@ethereumjs/evm';
 import type { Log } from '@ethereumjs/evm';
-import { Account, Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
+import {
+  Account,
+  Address,
+  bigIntToBytes,
+  bytesToBigInt,
+  setLengthLeft,
+  toChecksumAddress,
+} from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { PrecompileCall } from './registry.js';
@@ -46,8 +53,11 @@ export function abiBytes(data: Uint8Array): Uint8Array {
 
 export class AbiInputError extends Error {}
 
-/** Reads static words of an ABI input (without the selector). */
-export function readWords(input: Uint8Array, count: number, exact = true): bigint[] {
+/**
+ * Reads static words of an ABI input (without the selector). Since Durango the reference unpacks
+ * precompile inputs non-strictly: bytes after the arguments are ignored, too few are refused.
+ */
+export function readWords(input: Uint8Array, count: number, exact = false): bigint[] {
   if (input.length < count * 32 || (exact && input.length !== count * 32))
     throw new AbiInputError(`invalid input length ${input.length}`);
   const out: bigint[] = [];
@@ -112,6 +122,9 @@ export function success(
 ): ExecResult {
   return { executionGasUsed: gasUsed, returnValue, ...(logs && logs.length ? { logs } : {}) };
 }
+
+/** An address as Go's `%s` prints a `common.Address` in the reference's errors: EIP-55 checksummed. */
+export const goAddress = (a: Address): string => toChecksumAddress(a.toString());
 
 /** `Error(string)` revert data, so calls and estimates say why. */
 export function revertReason(message: string): Uint8Array {

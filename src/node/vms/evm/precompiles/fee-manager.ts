@@ -20,6 +20,7 @@ import {
   concat,
   dispatcher,
   eventTopic,
+  goAddress,
   log,
   logGas,
   outOfGas,
@@ -107,7 +108,7 @@ export function feeManager(activation: number, json: Record<string, unknown>): S
         ) as unknown as FeeConfig;
         const state = stateOf(call);
         if (!isEnabled(await roleOf(state, FEE_MANAGER_ADDRESS, call.caller)))
-          return refuse(call, `non-enabled cannot change fee config: ${call.caller.toString()}`);
+          return refuse(call, `non-enabled cannot change fee config: ${goAddress(call.caller)}`);
         try {
           verifyFeeConfig(next);
         } catch (err) {
@@ -134,7 +135,9 @@ export function feeManager(activation: number, json: Record<string, unknown>): S
     }),
     async configure(state, ctx) {
       await configureAllowList(state, FEE_MANAGER_ADDRESS, cfg);
-      if (initial) await storeFeeConfig(state, initial, ctx.blockNumber);
+      // As the reference: without an initial config the chain's is stored, so getFeeConfig()
+      // and the first FeeConfigChanged event's old config read it, not zeros.
+      await storeFeeConfig(state, initial ?? ctx.feeConfig, ctx.blockNumber);
     },
   };
 }

@@ -3,10 +3,12 @@
  * `allowFeeRecipients()` lets each block producer choose (this node's choice is the blackhole
  * address), `disableRewards()` burns them; `currentRewardAddress()` and
  * `areFeeRecipientsAllowed()` read the setting. Stored at the reference key
- * `common.Hash{'r','a','s','k'}`, with `common.Address{'a','f','r','a','v'}` meaning "recipients
- * allowed". `initialRewardConfig` (or the chain's `allowFeeRecipients`) applies at activation.
+ * `common.Hash{'r','a','s','k'}`: the reward address as a right-aligned word, or the left-aligned
+ * `common.Hash{'a','f','r','a','v'}` meaning "recipients allowed" (whose last 20 bytes, all zero,
+ * are what `currentRewardAddress()` then reads, as the reference's `common.BytesToAddress`).
+ * `initialRewardConfig` (or the chain's `allowFeeRecipients`) applies at activation.
  */
-import { Address, bigIntToBytes, createAddressFromString, setLengthLeft } from '@ethereumjs/util';
+import { Address, bigIntToBytes, bytesToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import {
   allowListFunctions,
@@ -23,6 +25,7 @@ import {
   boolWord,
   dispatcher,
   eventTopic,
+  goAddress,
   log,
   logGas,
   outOfGas,
@@ -44,14 +47,18 @@ import {
 } from './subnet-module.js';
 import type { PrecompileCall } from './registry.js';
 
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
 export const REWARD_MANAGER_ADDRESS = createAddressFromString(PRECOMPILE_ADDRESSES.rewardManagerConfig);
 const REWARD_ADDRESS_KEY = leftAlignedKey('rask');
-/** `common.Address{'a','f','r','a','v'}`: the stored value meaning "fee recipients allowed". */
-export const ALLOW_FEE_RECIPIENTS_VALUE = new Address(
-  Uint8Array.from([...new TextEncoder().encode('afrav'), ...new Uint8Array(15)]),
-);
+/** `common.Hash{'a','f','r','a','v'}`: the stored word meaning "fee recipients allowed". */
+const ALLOW_FEE_RECIPIENTS_VALUE = BigInt(bytesToHex(leftAlignedKey('afrav')));
+/** Each writer's cost (write one slot, read the allow list), then its event's, as the reference. */
 export const WRITE_REWARD_GAS_COST = WRITE_GAS_COST_PER_SLOT + READ_ALLOW_LIST_GAS_COST;
 export const READ_REWARD_GAS_COST = READ_GAS_COST_PER_SLOT;
+/** RewardAddressChanged also pays for reading the old address. */
+const REWARD_ADDRESS_CHANGED_EVENT_GAS = logGas(4, 0) + READ_GAS_COST_PER_SLOT;
+const SENDER_ONLY_EVENT_GAS = logGas(2, 0);
 export const REWARD_ADDRESS_CHANGED = eventTopic('RewardAddressChanged(address,address,address)');
 export const FEE_RECIPIENTS_ALLOWED = eventTopic('FeeRecipientsAllowed(address)');
 export const REWARDS_DISABLED = eventTopic('RewardsDisabled(address)');
@@ -62,35 +69,48 @@ export interface RewardSetting {
   readonly feeRecipientsAllowed: boolean;
 }
 
-async function storedAddress(state: MerkleStateManager): Promise<Address> {
+/** The stored address (the word's last 20 bytes) and whether the word means "recipients allowed". */
+async function stored(state: MerkleStateManager): Promise<{ address: Address; allowed: boolean }> {
   const v = await readSlot(state, REWARD_MANAGER_ADDRESS, REWARD_ADDRESS_KEY);
-  return new Address(setLengthLeft(bigIntToBytes(v), 20));
+  const last20 = setLengthLeft(bigIntToBytes(v), 32).subarray(12);
+  return { address: new Address(last20), allowed: v === ALLOW_FEE_RECIPIENTS_VALUE };
 }
 
 export async function rewardSetting(state: MerkleStateManager): Promise<RewardSetting> {
-  const a = await storedAddress(state);
-  if (a.equals(ALLOW_FEE_RECIPIENTS_VALUE)) return { feeRecipientsAllowed: true };
-  return { rewardAddress: a, feeRecipientsAllowed: false };
+  const s = await stored(state);
+  if (s.allowed) return { feeRecipientsAllowed: true };
+  return { rewardAddress: s.address, feeRecipientsAllowed: false };
 }
 
-async function store(state: MerkleStateManager, a: Address): Promise<void> {
-  await writeSlot(state, REWARD_MANAGER_ADDRESS, REWARD_ADDRESS_KEY, BigInt(a.toString()));
+type Stored = Address | 'allow-fee-recipients';
+
+async function store(state: MerkleStateManager, value: Stored): Promise<void> {
+  const word = value === 'allow-fee-recipients' ? ALLOW_FEE_RECIPIENTS_VALUE : BigInt(value.toString());
+  await writeSlot(state, REWARD_MANAGER_ADDRESS, REWARD_ADDRESS_KEY, word);
 }
 
+const blackhole = (): Address => createAddressFromString(BLACKHOLE);
+
+/**
+ * A state-changing function, `name` for the reference's refusal words (`non-enabled cannot call
+ * <name>: <caller>`), `eventGas` what its event costs on top of the write.
+ */
 function writer(
+  name: string,
+  eventGas: bigint,
   action: (
     call: PrecompileCall,
     args: Uint8Array,
     state: MerkleStateManager,
-  ) => Promise<{ value: Address; topics: Uint8Array[] } | string>,
+  ) => Promise<{ value: Stored; topics: Uint8Array[] } | string>,
 ) {
   return async (call: PrecompileCall, args: Uint8Array) => {
-    const cost = WRITE_REWARD_GAS_COST + READ_REWARD_GAS_COST + logGas(4, 0);
+    const cost = WRITE_REWARD_GAS_COST + eventGas;
     if (call.gasLimit < cost) return outOfGas(call);
     if (call.isStatic) return refuse(call, 'write protection');
     const state = stateOf(call);
     if (!isEnabled(await roleOf(state, REWARD_MANAGER_ADDRESS, call.caller)))
-      return refuse(call, `non-enabled cannot call reward manager: ${call.caller.toString()}`);
+      return refuse(call, `non-enabled cannot call ${name}: ${goAddress(call.caller)}`);
     const done = await action(call, args, state);
     if (typeof done === 'string') return refuse(call, done);
     await store(state, done.value);
@@ -117,7 +137,12 @@ export function rewardManager(activation: number, json: Record<string, unknown>)
       );
   }
   const configJson: Record<string, unknown> = allowListJson(cfg);
-  if (initial) configJson.initialRewardConfig = initial;
+  // Go writes both fields (omitempty never omits a fixed-size array), addresses in lowercase.
+  if (initial)
+    configJson.initialRewardConfig = {
+      allowFeeRecipients: initial.allowFeeRecipients === true,
+      rewardAddress: String(initial.rewardAddress ?? ZERO_ADDRESS).toLowerCase(),
+    };
   return {
     address: PRECOMPILE_ADDRESSES.rewardManagerConfig,
     configKey: 'rewardManagerConfig',
@@ -125,29 +150,37 @@ export function rewardManager(activation: number, json: Record<string, unknown>)
     configJson,
     run: dispatcher({
       ...allowListFunctions(REWARD_MANAGER_ADDRESS),
-      [selector('allowFeeRecipients()')]: writer(async (call) => ({
-        value: ALLOW_FEE_RECIPIENTS_VALUE,
-        topics: [FEE_RECIPIENTS_ALLOWED, addressWord(call.caller.bytes)],
-      })),
-      [selector('disableRewards()')]: writer(async (call) => ({
-        value: createAddressFromString(BLACKHOLE),
+      [selector('allowFeeRecipients()')]: writer(
+        'allowFeeRecipients',
+        SENDER_ONLY_EVENT_GAS,
+        async (call) => ({
+          value: 'allow-fee-recipients',
+          topics: [FEE_RECIPIENTS_ALLOWED, addressWord(call.caller.bytes)],
+        }),
+      ),
+      [selector('disableRewards()')]: writer('disableRewards', SENDER_ONLY_EVENT_GAS, async (call) => ({
+        value: blackhole(),
         topics: [REWARDS_DISABLED, addressWord(call.caller.bytes)],
       })),
-      [selector('setRewardAddress(address)')]: writer(async (call, args, state) => {
-        const a = readAddress(args, 0);
-        if (a.equals(ALLOW_FEE_RECIPIENTS_VALUE))
-          return 'cannot enable both fee recipients and reward address at the same time';
-        const old = await storedAddress(state);
-        return {
-          value: a,
-          topics: [
-            REWARD_ADDRESS_CHANGED,
-            addressWord(call.caller.bytes),
-            addressWord(old.bytes),
-            addressWord(a.bytes),
-          ],
-        };
-      }),
+      [selector('setRewardAddress(address)')]: writer(
+        'setRewardAddress',
+        REWARD_ADDRESS_CHANGED_EVENT_GAS,
+        async (call, args, state) => {
+          const a = readAddress(args, 0);
+          // The zero address would send fees nowhere; disableRewards() is how fees are burned.
+          if (a.isZero()) return 'reward address cannot be empty';
+          const old = (await stored(state)).address;
+          return {
+            value: a,
+            topics: [
+              REWARD_ADDRESS_CHANGED,
+              addressWord(call.caller.bytes),
+              addressWord(old.bytes),
+              addressWord(a.bytes),
+            ],
+          };
+        },
+      ),
       [selector('areFeeRecipientsAllowed()')]: async (call) => {
         if (call.gasLimit < READ_REWARD_GAS_COST) return outOfGas(call);
         const s = await rewardSetting(stateOf(call));
@@ -155,16 +188,19 @@ export function rewardManager(activation: number, json: Record<string, unknown>)
       },
       [selector('currentRewardAddress()')]: async (call) => {
         if (call.gasLimit < READ_REWARD_GAS_COST) return outOfGas(call);
-        return success(READ_REWARD_GAS_COST, addressWord((await storedAddress(stateOf(call))).bytes));
+        return success(READ_REWARD_GAS_COST, addressWord((await stored(stateOf(call))).address.bytes));
       },
     }),
     async configure(state, ctx) {
       await configureAllowList(state, REWARD_MANAGER_ADDRESS, cfg);
-      if (initial?.allowFeeRecipients === true) await store(state, ALLOW_FEE_RECIPIENTS_VALUE);
-      else if (initial?.rewardAddress !== undefined)
-        await store(state, createAddressFromString(String(initial.rewardAddress)));
-      else if (!initial && ctx.allowFeeRecipients) await store(state, ALLOW_FEE_RECIPIENTS_VALUE);
-      else await store(state, createAddressFromString(BLACKHOLE));
+      // The reference's order: an initial config wins over the chain's allowFeeRecipients, and an
+      // initial config without a reward address (or the zero one) disables rewards.
+      if (initial?.allowFeeRecipients === true) await store(state, 'allow-fee-recipients');
+      else if (initial) {
+        const a = createAddressFromString(String(initial.rewardAddress ?? ZERO_ADDRESS));
+        await store(state, a.isZero() ? blackhole() : a);
+      } else if (ctx.allowFeeRecipients) await store(state, 'allow-fee-recipients');
+      else await store(state, blackhole());
     },
   };
 }

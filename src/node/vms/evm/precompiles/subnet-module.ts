@@ -4,13 +4,17 @@
  * config, reward settings) when it activates — at genesis or at an upgrade's timestamp.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { FeeConfig } from '../subnet-evm/fee-config.js';
 import type { PrecompileModule } from './registry.js';
 
 export interface ConfigureContext {
+  /** The block the reference configures in: 0 for a precompile active at genesis. */
   readonly blockNumber: bigint;
   readonly blockTimestamp: bigint;
   /** The chain config's `allowFeeRecipients` (the reward manager's default). */
   readonly allowFeeRecipients: boolean;
+  /** The chain config's fee config (what the fee manager stores without an initial one). */
+  readonly feeConfig: FeeConfig;
 }
 
 export interface SubnetPrecompileModule extends PrecompileModule {

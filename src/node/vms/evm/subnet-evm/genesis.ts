@@ -95,8 +95,14 @@ function moduleFor(
         return feeManager(activation, cfg);
       case 'rewardManagerConfig':
         return rewardManager(activation, cfg);
-      case 'warpConfig':
-        return warpPrecompile({ ...ctx, activation, config: parseWarpConfig(cfg) });
+      case 'warpConfig': {
+        const module = warpPrecompile({ ...ctx, activation, config: parseWarpConfig(cfg) });
+        // The reference keeps the numerator as given (0 when unset, meaning the default 67) and
+        // writes it so in eth_getChainConfig and eth_getActivePrecompilesAt.
+        const given =
+          cfg.quorumNumerator === undefined || cfg.quorumNumerator === null ? 0 : cfg.quorumNumerator;
+        return { ...module, configJson: { ...module.configJson, quorumNumerator: Number(given) } };
+      }
     }
   } catch (err) {
     if (err instanceof AllowListConfigError || err instanceof FeeConfigError)
@@ -206,9 +212,14 @@ export function parseSubnetEvmGenesis(bytes: Uint8Array, ctx: ModuleContext): Su
     const cfg = config[key];
     if (cfg === undefined || cfg === null) continue;
     if (!isObj(cfg)) throw new SubnetEvmGenesisError(`config.${key} must be an object`);
-    precompileConfigs[key] = cfg;
-    if (cfg.disable === true) continue;
-    modules.push(moduleFor(key, timestampOf(cfg, `config.${key}`), cfg, ctx));
+    if (cfg.disable === true) {
+      precompileConfigs[key] = cfg;
+      continue;
+    }
+    const module = moduleFor(key, timestampOf(cfg, `config.${key}`), cfg, ctx);
+    modules.push(module);
+    // As the reference re-marshals its parsed config (eth_getChainConfig), not the genesis text.
+    precompileConfigs[key] = { blockTimestamp: module.activation, ...(module.configJson ?? {}) };
   }
   const upgradesJson = isObj(config.upgrades) ? config.upgrades : {};
   const precompileUpgrades = upgradesJson.precompileUpgrades ?? [];
@@ -235,7 +246,7 @@ export function parseSubnetEvmGenesis(bytes: Uint8Array, ctx: ModuleContext): Su
     upgrades: { precompileUpgrades: precompileUpgrades as unknown[] },
     warp: warpModule
       ? {
-          quorumNumerator: BigInt((warpModule.configJson?.quorumNumerator as number) ?? 67),
+          quorumNumerator: BigInt((warpModule.configJson?.quorumNumerator as number) || 67),
           requirePrimaryNetworkSigners: warpModule.configJson?.requirePrimaryNetworkSigners === true,
         }
       : undefined,

@@ -6,6 +6,7 @@
  * admission and the deployer allow list at every contract creation (against tx.origin).
  */
 import type { Block } from '@ethereumjs/block';
+import { EVMError } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex, createAddressFromString } from '@ethereumjs/util';
@@ -16,7 +17,7 @@ import * as acp176 from '../block/acp176.js';
 import type { EvmChainConfig } from '../chain-config.js';
 import { EvmChain, EvmTxError, type AcceptedBlock } from '../evm-chain.js';
 import { isEnabled, roleOf } from '../precompiles/allow-list.js';
-import { readSlot, writeSlot } from '../precompiles/contract.js';
+import { goAddress, readSlot, writeSlot } from '../precompiles/contract.js';
 import {
   FEE_CONFIG_CHANGED,
   FEE_MANAGER_ADDRESS,
@@ -159,7 +160,7 @@ export class SubnetEvmChain extends EvmChain {
         sender = undefined;
       }
       if (sender && !isEnabled(await roleOf(this.stateAt(), TX_ALLOW_LIST, sender)))
-        throw new EvmTxError(`cannot issue transaction from non-allow listed address: ${sender.toString()}`);
+        throw new EvmTxError(`cannot issue transaction from non-allow listed address: ${goAddress(sender)}`);
     }
     return super.submit(tx);
   }
@@ -192,9 +193,15 @@ export class SubnetEvmChain extends EvmChain {
       await state.putAccount(address, new Account(1n, 0n));
       await state.putCode(address, Uint8Array.of(1));
       await module.configure(state, {
-        blockNumber: this.latest.number + 1n,
+        // Genesis-active precompiles are configured by block 1 here, inside the genesis in the
+        // reference, whose records (the fee config's lastChangedAt) then read block 0.
+        blockNumber:
+          this.latest.number === 0n && module.activation <= this.config.genesis.timestamp
+            ? 0n
+            : this.latest.number + 1n,
         blockTimestamp: timestamp,
         allowFeeRecipients: this.genesisConfig.allowFeeRecipients,
+        feeConfig: this.genesisConfig.feeConfig,
       });
       await writeSlot(state, address, ACTIVATION_MARKER, wanted);
     }
@@ -208,19 +215,37 @@ export class SubnetEvmChain extends EvmChain {
       _block?: Block;
       stateManager: MerkleStateManager;
     };
+    // Each message's refusal (or undefined), innermost last: the engine emits afterMessage for
+    // every beforeMessage, nested messages in between.
+    const refusals: (string | undefined)[] = [];
+    vm.events.on('beforeTx', (_tx: unknown, resolve?: () => void) => {
+      refusals.length = 0;
+      resolve?.();
+    });
     evm.events.on('beforeMessage', (msg: any, resolve?: () => void) => {
-      const check = async () => {
-        if (msg.to !== undefined || msg.depth === undefined) return;
+      const check = async (): Promise<string | undefined> => {
+        if (msg.to !== undefined || msg.depth === undefined) return undefined;
         const ts = Number(evm._block?.header.timestamp ?? 0n);
-        if (!this.isActive('contractDeployerAllowListConfig', ts)) return;
+        if (!this.isActive('contractDeployerAllowListConfig', ts)) return undefined;
         const origin = evm._tx?.origin;
-        if (origin && !isEnabled(await roleOf(evm.stateManager, DEPLOYER, origin))) {
-          // The reference fails the creation and keeps the gas: run an invalid opcode instead.
-          msg.data = INVALID_OPCODE;
-          msg.code = INVALID_OPCODE;
-        }
+        if (!origin || isEnabled(await roleOf(evm.stateManager, DEPLOYER, origin))) return undefined;
+        // The reference fails the creation and keeps the gas: run an invalid opcode instead.
+        msg.data = INVALID_OPCODE;
+        msg.code = INVALID_OPCODE;
+        return `tx.origin ${goAddress(origin)} is not authorized to deploy a contract`;
       };
-      check().finally(() => resolve?.());
+      check()
+        .then((refusal) => refusals.push(refusal))
+        .finally(() => resolve?.());
+    });
+    // The refused creation fails with the reference's error (CanCreateContract), not the invalid
+    // opcode's, so eth_call, eth_estimateGas and traces say why.
+    evm.events.on('afterMessage', (result: any, resolve?: () => void) => {
+      const refusal = refusals.pop();
+      if (refusal && result?.execResult?.exceptionError)
+        // The engine's errors are plain messages; its type lists only its own.
+        result.execResult.exceptionError = new EVMError(refusal as ConstructorParameters<typeof EVMError>[0]);
+      resolve?.();
     });
     // The reference pays the whole fee (base fee included) to the coinbase; the engine burns the
     // base fee, so it is credited here.

@@ -86,11 +86,25 @@ export function createValidatorsEndpoint(
             isActive: v.isActive,
             isL1Validator: v.isL1Validator,
             isConnected: uptime.isConnected(v.nodeID),
-            uptimePercentage: u.percentage,
+            uptimePercentage: float32(u.percentage),
             uptimeSeconds: u.seconds,
           };
         });
       return { validators };
     },
   });
+}
+
+/**
+ * A float32 as Go's encoding/json writes one (the reference's `uptimePercentage` is a float32):
+ * the shortest decimal that reads back as the same float32, so 99.99999999999987 is 100.
+ */
+export function float32(x: number): number {
+  const f = Math.fround(x);
+  if (!Number.isFinite(f)) return f;
+  for (let digits = 1; digits < 9; digits++) {
+    const shortest = Number(f.toPrecision(digits));
+    if (Math.fround(shortest) === f) return shortest;
+  }
+  return Number(f.toPrecision(9));
 }

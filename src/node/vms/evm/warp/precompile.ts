@@ -54,6 +54,8 @@ export const ADD_WARP_MESSAGE_GAS_COST = 20_000n;
 export const SEND_WARP_MESSAGE_GAS_COST =
   LOG_GAS + 3n * LOG_TOPIC_GAS + ADD_WARP_MESSAGE_GAS_COST + WRITE_GAS_COST_PER_SLOT;
 export const DEFAULT_QUORUM_NUMERATOR = 67n;
+/** avalanchego's `payload.MaxMessageSize` (24 KiB): a marshalled payload, codec version included. */
+export const MAX_PAYLOAD_SIZE = 24 * 1024;
 
 export interface WarpConfig {
   readonly quorumNumerator: bigint;
@@ -150,7 +152,8 @@ export function warpPrecompile(options: WarpModuleOptions): SubnetPrecompileModu
     activation: options.activation,
     configJson: {
       quorumNumerator: Number(options.config.quorumNumerator),
-      ...(options.config.requirePrimaryNetworkSigners ? { requirePrimaryNetworkSigners: true } : {}),
+      // A plain bool in the reference's Config (no omitempty).
+      requirePrimaryNetworkSigners: options.config.requirePrimaryNetworkSigners,
     },
     configure: async () => {},
     predicateGas: warpPredicateGas,
@@ -171,11 +174,15 @@ export function warpPrecompile(options: WarpModuleOptions): SubnetPrecompileModu
         } catch (err) {
           return refuse(call, `invalid sendWarpMessage input: ${(err as Error).message}`);
         }
-        const unsigned = encodeUnsignedMessage(
-          networkID,
-          blockchainID,
-          encodeAddressedCall(call.caller.bytes, payload),
-        );
+        const addressedCall = encodeAddressedCall(call.caller.bytes, payload);
+        // avalanchego's payload codec packs at most MAX_PAYLOAD_SIZE bytes, so the reference's
+        // NewAddressedCall fails for a larger message (which no validator could parse either).
+        if (addressedCall.length > MAX_PAYLOAD_SIZE)
+          return refuse(
+            call,
+            "couldn't marshal *payload.AddressedCall payload: packer has insufficient length for input",
+          );
+        const unsigned = encodeUnsignedMessage(networkID, blockchainID, addressedCall);
         const id = sha256(unsigned);
         const entry = log(
           WARP,
