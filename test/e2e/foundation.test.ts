@@ -303,6 +303,24 @@ describe('devnet durability', () => {
     );
   });
 
+  it('serves on an IPv6 host with bracketed URLs and peer addresses', async () => {
+    // `--host ::1` was written `http://::1:port`, which no URL parser takes: the data platform,
+    // reading the node at that URL, failed the start.
+    const v6 = await startDevnet({ args: ['--host', '::1'] });
+    try {
+      const { urls } = v6.facts;
+      for (const url of [urls.node, urls.cChainWs, urls.data!, urls.metrics!])
+        assert.match(url, /^(http|ws):\/\/\[::1\]:\d+/);
+      assert.equal(Number((await call(`${urls.node}/ext/info`, 'info.getNetworkID')).networkID), 12345);
+      const peers = await call(`${urls.node}/ext/info`, 'info.peers');
+      assert.match(peers.peers[0].ip, /^\[::1\]:\d+$/);
+      const health = await fetch(`${urls.data}/v1/health-check`);
+      assert.equal(health.status, 200);
+    } finally {
+      assert.equal(await v6.stop(), 0);
+    }
+  });
+
   it('derives validators and keys from the seed deterministically', async () => {
     const a = await startDevnet({ args: ['--seed', 'same', '--validators', '3'] });
     const b = await startDevnet({ args: ['--seed', 'same', '--validators', '3'] });
