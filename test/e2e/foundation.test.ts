@@ -3,6 +3,9 @@
  * and raw HTTP, keeps its state across SIGKILL, and answers bad requests in the documented shape.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { createAvalancheClient } from '@avalanche-sdk/client';
@@ -333,5 +336,26 @@ describe('devnet durability', () => {
       await a.stop();
       await b.stop();
     }
+  });
+});
+
+describe('flurry binary', () => {
+  it('in a checkout that was never built, says to build it instead of a module-not-found stack', () => {
+    // bin/flurry.js runs dist/: a fresh clone run before `npm install` (or installed with
+    // --ignore-scripts) has none.
+    const root = tempDir('flurry-unbuilt-');
+    fs.mkdirSync(path.join(root, 'bin'));
+    fs.copyFileSync(
+      path.resolve(import.meta.dirname, '../../bin/flurry.js'),
+      path.join(root, 'bin/flurry.js'),
+    );
+    const run = spawnSync(process.execPath, [path.join(root, 'bin/flurry.js'), 'start'], {
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 1);
+    assert.equal(
+      run.stderr,
+      'flurry: not built yet: run `npm install` (or `npm run build`) in the checkout first\n',
+    );
   });
 });
