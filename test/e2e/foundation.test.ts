@@ -340,6 +340,15 @@ describe('devnet durability', () => {
 });
 
 describe('flurry binary', () => {
+  it('prints its version with --version, for every role, and exits 0', () => {
+    const bin = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+    for (const args of [['--version'], ['indexer', '--version']]) {
+      const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, /^flurry \d+\.\d+\.\d+ \(avalanchego\/\d+\.\d+\.\d+ compatible\)\n$/);
+    }
+  });
+
   it('in a checkout that was never built, says to build it instead of a module-not-found stack', () => {
     // bin/flurry.js runs dist/: a fresh clone run before `npm install` (or installed with
     // --ignore-scripts) has none.
