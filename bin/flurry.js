@@ -11,6 +11,14 @@ const mtime = (file) => {
     return -1;
   }
 };
+if (mtime('../dist/bundle/main.js') < 0 && mtime('../dist/cli/main.js') < 0) {
+  // A checkout that was never built (cloned, then run; or installed with --ignore-scripts):
+  // say what to do rather than fail on a module that does not exist.
+  process.stderr.write(
+    'flurry: not built yet: run `npm install` (or `npm run build`) in the checkout first\n',
+  );
+  process.exit(1);
+}
 const bundled = mtime('../dist/bundle/main.js') >= mtime('../dist/cli/main.js');
 const { main } = await import(bundled ? '../dist/bundle/main.js' : '../dist/cli/main.js');
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import { createLogger } from '../shared/logger.js';
 import { startGenesisProofs } from '../node/genesis/proofs-off-thread.js';
 import { FLURRY_VERSION } from '../node/version.js';
+import { COMPATIBLE_NODE_VERSION } from '../shared/networks.js';
 import { DataDirLockedError, dataDirLockHolder } from '../node/storage/data-dir-lock.js';
 import type { RunningDataService } from '../data/service.js';
 import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts, type DataReadyFacts } from './banner.js';
@@ -24,6 +25,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (options.help) {
     process.stdout.write(USAGE);
+    return 0;
+  }
+  if (options.version) {
+    process.stdout.write(`flurry ${FLURRY_VERSION} (${COMPATIBLE_NODE_VERSION} compatible)\n`);
     return 0;
   }
   if (options.reset) {

@@ -75,6 +75,7 @@ const FLAGS = {
   'indexer-batch-size': { type: 'string' },
   workers: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
 export const USAGE = `Usage: flurry <command> [options]
@@ -112,6 +113,8 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --api-keys-file FILE           JSON file of API keys, tiers and prices (else FLURRY_API_KEYS)
   --indexer-batch-size N         containers per indexer transaction, 1 to 1024 (default 1024)
   --workers N                    api role: processes sharing its ports, 0 = one per core (default 1)
+  --version                      print the version and exit
+  -h, --help                     print this help and exit
 `;
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -130,7 +133,7 @@ function envName(flag: string): string {
 export function parseOptions(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-): CliOptions & { help: boolean } {
+): CliOptions & { help: boolean; version: boolean } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
@@ -177,11 +180,12 @@ export function parseOptions(
   if (nodeUrl && !/^https?:\/\/[^/]+/i.test(nodeUrl))
     throw new UsageError('--node-url must be an http(s):// URL');
   // `flurry indexer --help` asks how to give it a node: answer that, not the missing flag.
-  if (command === 'indexer' && !nodeUrl && values.help !== true)
+  if (command === 'indexer' && !nodeUrl && values.help !== true && values.version !== true)
     throw new UsageError('the indexer command needs --node-url');
   return {
     command,
     help: values.help === true,
+    version: values.version === true,
     network,
     dataDir: path.resolve(str('data-dir', './.flurry')),
     reset: bool('reset', false),

@@ -27,6 +27,7 @@ import { createSignPool } from './warp/sign-pool.js';
 import { WarpSigner } from './warp/warp-signer.js';
 import { acceptedBlockRule } from './warp/accepted-block-rule.js';
 import { startSubnetEvmChains } from './vms/evm/subnet-evm/launcher.js';
+import { joinHostPort } from '../shared/host-port.js';
 
 export interface RunningNode {
   readonly config: NodeConfig;
@@ -208,7 +209,7 @@ async function assemble(
     genesis,
     nodeID: self.nodeID,
     port,
-    url: `http://${config.host}:${port}`,
+    url: `http://${joinHostPort(config.host, port)}`,
     chains,
     clock,
     async close() {

@@ -237,6 +237,37 @@ describe('indexer as its own process', () => {
     }
   });
 
+  it('roles started at once on one fresh SQLite store all start, each migration applied once', async () => {
+    // An indexer and an API launched together (a script, a compose file) open the same new
+    // data.db: the migrations must run in one process while the others wait, not in all of them
+    // (`table "meta" already exists`, `duplicate column name`, `database is locked`).
+    for (let round = 0; round < 3; round++) {
+      const dataDir = tempDir('flurry-together-');
+      const started = await Promise.allSettled(
+        [0, 1, 2, 3].map(() => startRole(['api', '--data-dir', dataDir, '--data-port', '0'])),
+      );
+      const roles = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+      try {
+        assert.deepEqual(
+          started.flatMap((s) => (s.status === 'rejected' ? [(s.reason as Error).message] : [])),
+          [],
+        );
+      } finally {
+        for (const role of roles) assert.equal(await stopRole(role), 0);
+      }
+      const database = await createDatabase({ dataDir });
+      try {
+        const { rows } = await sql<{ name: string; n: number }>`
+          select name, count(*) as n from kysely_migration group by name having count(*) > 1`.execute(
+          database.db,
+        );
+        assert.deepEqual(rows, []);
+      } finally {
+        await database.close();
+      }
+    }
+  });
+
   it('`flurry api --workers 2` serves one port from two processes that share page tokens', async () => {
     const dataDir = tempDir('flurry-workers-');
     const database = await indexTo({ dataDir }, false);

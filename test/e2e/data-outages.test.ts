@@ -282,3 +282,34 @@ describe('flurry api with a wrong --database-url', () => {
     }
   });
 });
+
+describe('flurry start with --index-enabled false', () => {
+  it('says once per chain that the node serves no index API, not an error every few seconds', async () => {
+    // The X and P indexers read /ext/index/…, which such a node answers with 404: retrying
+    // with backoff logged a warning, then an error with its stack, every 3 s for ever.
+    const devnet = await startDevnet({ args: ['--index-enabled', 'false'] });
+    try {
+      await new Promise((r) => setTimeout(r, 2500));
+      assert.doesNotMatch(devnet.stderr(), /"level":50/, 'no error lines');
+      const lines = devnet
+        .stderr()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { msg: string; source?: string });
+      assert.deepEqual(
+        lines
+          .filter((l) => /index/.test(l.msg))
+          .map((l) => `${l.source}: ${l.msg}`)
+          .sort(),
+        ['P/block', 'X/block'].map(
+          (s) => `${s}: the node serves no index API; this chain is not indexed until it does`,
+        ),
+      );
+      // The C-chain is read over its JSON-RPC and is indexed as usual.
+      const res = await fetch(`${devnet.facts.urls.data}/v1/chains/43112/blocks?pageSize=1`);
+      assert.equal(res.status, 200);
+    } finally {
+      assert.equal(await devnet.stop(), 0);
+    }
+  });
+});

@@ -3,6 +3,9 @@
  * and raw HTTP, keeps its state across SIGKILL, and answers bad requests in the documented shape.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { createAvalancheClient } from '@avalanche-sdk/client';
@@ -303,6 +306,24 @@ describe('devnet durability', () => {
     );
   });
 
+  it('serves on an IPv6 host with bracketed URLs and peer addresses', async () => {
+    // `--host ::1` was written `http://::1:port`, which no URL parser takes: the data platform,
+    // reading the node at that URL, failed the start.
+    const v6 = await startDevnet({ args: ['--host', '::1'] });
+    try {
+      const { urls } = v6.facts;
+      for (const url of [urls.node, urls.cChainWs, urls.data!, urls.metrics!])
+        assert.match(url, /^(http|ws):\/\/\[::1\]:\d+/);
+      assert.equal(Number((await call(`${urls.node}/ext/info`, 'info.getNetworkID')).networkID), 12345);
+      const peers = await call(`${urls.node}/ext/info`, 'info.peers');
+      assert.match(peers.peers[0].ip, /^\[::1\]:\d+$/);
+      const health = await fetch(`${urls.data}/v1/health-check`);
+      assert.equal(health.status, 200);
+    } finally {
+      assert.equal(await v6.stop(), 0);
+    }
+  });
+
   it('derives validators and keys from the seed deterministically', async () => {
     const a = await startDevnet({ args: ['--seed', 'same', '--validators', '3'] });
     const b = await startDevnet({ args: ['--seed', 'same', '--validators', '3'] });
@@ -315,5 +336,35 @@ describe('devnet durability', () => {
       await a.stop();
       await b.stop();
     }
+  });
+});
+
+describe('flurry binary', () => {
+  it('prints its version with --version, for every role, and exits 0', () => {
+    const bin = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+    for (const args of [['--version'], ['indexer', '--version']]) {
+      const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, /^flurry \d+\.\d+\.\d+ \(avalanchego\/\d+\.\d+\.\d+ compatible\)\n$/);
+    }
+  });
+
+  it('in a checkout that was never built, says to build it instead of a module-not-found stack', () => {
+    // bin/flurry.js runs dist/: a fresh clone run before `npm install` (or installed with
+    // --ignore-scripts) has none.
+    const root = tempDir('flurry-unbuilt-');
+    fs.mkdirSync(path.join(root, 'bin'));
+    fs.copyFileSync(
+      path.resolve(import.meta.dirname, '../../bin/flurry.js'),
+      path.join(root, 'bin/flurry.js'),
+    );
+    const run = spawnSync(process.execPath, [path.join(root, 'bin/flurry.js'), 'start'], {
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 1);
+    assert.equal(
+      run.stderr,
+      'flurry: not built yet: run `npm install` (or `npm run build`) in the checkout first\n',
+    );
   });
 });

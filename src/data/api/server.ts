@@ -19,6 +19,7 @@ import { createRateLimiter } from './rate-limiter.js';
 import { createPrimaryNetworkRepository } from './repositories/primary-network.js';
 import type { RouteDeps } from './routes/deps.js';
 import { signatureAggregatorRoute } from './routes/signature-aggregator.js';
+import { joinHostPort } from '../../shared/host-port.js';
 
 export interface DataApiConfig {
   host: string;
@@ -109,9 +110,8 @@ export async function startDataApi(config: DataApiConfig): Promise<RunningDataAp
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${joinHostPort(config.host, port)}`,
     port,
     app,
     async close() {

@@ -60,6 +60,8 @@ export class RateLimitedError extends DataError {
 export class UpstreamInvalidError extends DataError {
   override readonly name = 'UpstreamInvalidError';
   readonly code = 'DATA_UPSTREAM_INVALID';
+  /** The HTTP status of a reply that was not JSON-RPC (a 404: the node serves no such path). */
+  httpStatus?: number;
 }
 
 /** The upstream node or the store cannot be reached right now (HTTP 503). */

@@ -56,9 +56,11 @@ export function createNodeClient(url: string, timeoutMs = 30_000): NodeClient {
       try {
         body = JSON.parse(text);
       } catch {
-        throw new UpstreamInvalidError(
+        const err = new UpstreamInvalidError(
           `node at ${base} answered ${method} with HTTP ${res.status} and no JSON-RPC body`,
         );
+        err.httpStatus = res.status;
+        throw err;
       }
       // A JSON-RPC error is an object; a REST service's `{"error": "Not Found", …}` (a --node-url
       // naming the wrong server) is no node's answer and must say so, not "method: undefined".

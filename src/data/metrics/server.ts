@@ -58,6 +58,7 @@ import { readBtcbBridgers, type BtcbCursor } from './btcb-bridged.js';
 import { parseCb58Id, parseNodeIdParam, resolveNetwork } from '../networks.js';
 import type { NetworkIdentity } from '../../shared/networks.js';
 import { DEFAULT_HTTP_READ_TIMEOUT_MS, fastifyReadTimeouts } from '../../shared/http-timeouts.js';
+import { joinHostPort } from '../../shared/host-port.js';
 
 /** The real metrics service's budget per client address. */
 export const METRICS_PUBLISHED_TIER = { cuPerMinute: 8000, cuPerDay: 1_200_000 };
@@ -827,9 +828,8 @@ export async function startMetricsService(options: MetricsServiceOptions): Promi
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${joinHostPort(options.host, port)}`,
     port,
     app,
     async close() {

@@ -10,7 +10,7 @@ import { StoreError } from '../internal/errors.js';
 import { MIGRATIONS } from './migrations.js';
 import type { DataSchema } from './schema.js';
 import { registerFastReader } from './query-cache.js';
-import { openSqlite } from './sqlite.js';
+import { openSqlite, withWriteLock } from './sqlite.js';
 
 export interface DatabaseConfig {
   /** Directory of the embedded store (`data.db`). */
@@ -52,6 +52,9 @@ export async function createDatabase(config: DatabaseConfig): Promise<DataDataba
   let kind: DialectKind;
   let location: string;
   let closeReader: (() => void) | undefined;
+  // SQLite: one process migrates a store at a time (see withWriteLock); PostgreSQL: kysely's
+  // own advisory lock does it.
+  let migrateLocked = migrate;
   if (config.databaseUrl !== undefined && config.databaseUrl !== '') {
     if (!isPostgresUrl(config.databaseUrl))
       throw new StoreError(
@@ -70,11 +73,12 @@ export async function createDatabase(config: DatabaseConfig): Promise<DataDataba
     db = new Kysely<DataSchema>({ dialect: sqlite.dialect });
     if (sqlite.reader) registerFastReader(db, sqlite.reader.read);
     closeReader = sqlite.reader?.close;
+    migrateLocked = (db) => withWriteLock(sqlite.raw, () => migrate(db));
     kind = 'sqlite';
     location = file;
   }
   try {
-    await migrate(db);
+    await migrateLocked(db);
   } catch (err) {
     closeReader?.();
     await db.destroy().catch(() => {});

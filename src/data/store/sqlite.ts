@@ -13,6 +13,9 @@ type LibsqlStatement = ReturnType<LibsqlDb['prepare']>;
 
 const MAX_CACHED_STATEMENTS = 500;
 
+/** How long a statement waits for another connection's lock before failing. */
+const BUSY_TIMEOUT_MS = 10_000;
+
 function clean(row: unknown): unknown {
   if (row && typeof row === 'object' && '_metadata' in row) {
     const { _metadata: _, ...rest } = row as Record<string, unknown>;
@@ -105,7 +108,7 @@ function unpack(text: string | null, names: string[], numeric: boolean[]): unkno
  */
 function openReader(file: string): { read: FastRead; close(): void } {
   const db = new Database(file);
-  db.pragma('busy_timeout = 10000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma('query_only = true');
   // A page cache of its own (the default is 2 MB) and reads through a memory map: a hot list
   // page then costs no pread copies, about a fifth less per query over a 1,000,000-row store.
@@ -156,11 +159,13 @@ export function openSqlite(file: string): {
 } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const raw = new Database(file);
+  // Before anything else: switching a new file to WAL takes an exclusive lock, and a process
+  // opening the store at that moment must wait for it rather than fail with `database is locked`.
+  raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   raw.pragma('journal_mode = WAL');
   // NORMAL in WAL mode keeps every committed transaction across a process crash (kill -9);
   // only an OS crash may lose the last commits, which the indexer re-reads from the node.
   raw.pragma('synchronous = NORMAL');
-  raw.pragma('busy_timeout = 10000');
   raw.pragma('cache_size = -65536');
   const cache = new Map<string, SqliteStatement>();
   const database: SqliteDatabase = {
@@ -180,4 +185,44 @@ export function openSqlite(file: string): {
     dialect: new SqliteDialect({ database }),
     reader: file === ':memory:' ? undefined : openReader(file),
   };
+}
+
+/**
+ * Runs `fn` (the migrations) inside one write transaction taken before it reads anything, so
+ * processes that open one store together (an indexer and an API started at once) migrate it
+ * one after the other. kysely's SQLite adapter takes no migration lock (it assumes a single
+ * connection): without this each process applies the same pending migrations and all but one
+ * fail (`table "meta" already exists`, `duplicate column name`). A failed run rolls back whole.
+ * The lock is polled rather than waited for in SQLite, which would block this thread: `flurry
+ * start` serves its node from it.
+ */
+export async function withWriteLock<T>(raw: LibsqlDb, fn: () => Promise<T>, waitMs = 120_000): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  raw.pragma('busy_timeout = 0');
+  try {
+    for (;;) {
+      try {
+        raw.exec('BEGIN IMMEDIATE');
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  } finally {
+    raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+  let result: T;
+  try {
+    result = await fn();
+  } catch (err) {
+    try {
+      raw.exec('ROLLBACK');
+    } catch {
+      // SQLite rolled the transaction back itself (some errors end it).
+    }
+    throw err;
+  }
+  raw.exec('COMMIT');
+  return result;
 }

@@ -14,6 +14,7 @@ import { fail } from '../rpc/errors.js';
 import { NodeHttpServer, Router } from '../rpc/http-server.js';
 import type { Params } from '../rpc/params.js';
 import type { WarpSigner } from './warp-signer.js';
+import { joinHostPort } from '../../shared/host-port.js';
 
 export type ValidatorFault = 'none' | 'offline' | 'slow' | 'refuse' | 'wrong-signature';
 export const VALIDATOR_FAULTS: readonly ValidatorFault[] = [
@@ -121,7 +122,7 @@ export class ValidatorPeers {
   /** Address of a validator's peer server (`host:port`), if it has one. */
   addressOf(nodeID: string): string | undefined {
     const s = this.servers.get(nodeID);
-    return s ? `${this.host}:${s.port}` : undefined;
+    return s ? joinHostPort(this.host, s.port) : undefined;
   }
 
   async setFault(nodeID: string, fault: ValidatorFault, delayMs: number): Promise<void> {

@@ -9,6 +9,14 @@ import { NodeRpcError, type NodeClient } from '../../internal/node-client.js';
 
 export const MAX_RANGE = 1024;
 
+/**
+ * The node answers 404 at the index's path: it serves no index API (AvalancheGo and Flurry
+ * with `--index-enabled false`), so there is nothing to read until it is started with one.
+ */
+export class IndexNotServedError extends Error {
+  override readonly name = 'IndexNotServedError';
+}
+
 export interface Container {
   id: string;
   bytes: Uint8Array;
@@ -38,6 +46,11 @@ export function createIndexReader(node: NodeClient, name: string) {
         return Number(c.index);
       } catch (err) {
         if (err instanceof NodeRpcError && /no containers/i.test(err.message)) return -1;
+        if (err instanceof UpstreamInvalidError && err.httpStatus === 404)
+          throw new IndexNotServedError(
+            `node at ${node.url} serves no index API at ${path} (started with --index-enabled false?)`,
+            { cause: err },
+          );
         throw err;
       }
     },

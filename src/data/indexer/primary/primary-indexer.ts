@@ -19,7 +19,7 @@ import { fillBlockDetails } from './block-details.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
 import { hasGenesisBlock, indexGenesis } from './genesis.js';
 import { feeState, L1FeeReplay, readValidatorFeeRules } from './l1-fees.js';
-import { createIndexReader, MAX_RANGE, type Container } from './index-reader.js';
+import { createIndexReader, IndexNotServedError, MAX_RANGE, type Container } from './index-reader.js';
 import { identifyNetwork, type IndexedNetwork } from './network.js';
 import { readContainerBlock } from './proposervm.js';
 import { checkParent, checkStoredChain, StoreChainMismatchError } from './continuity.js';
@@ -50,6 +50,10 @@ interface Source {
   name: 'X/block' | 'P/block';
   chain: 'X' | 'P';
 }
+
+/** How often a source whose node serves no index API looks again. */
+const INDEX_RECHECK_MS = 30_000;
+const INDEX_NOT_SERVED = 'the node serves no index API; this chain is not indexed until it does';
 
 const SOURCES: Source[] = [
   { name: 'P/block', chain: 'P' },
@@ -157,6 +161,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
     const chainId = source.chain === 'X' ? network.xChainID : network.pChainID;
     const manager = utils.getManagerForVM(source.chain === 'X' ? 'AVM' : 'PVM');
     let failures = 0;
+    let indexMissing = false;
     const beat = createHeartbeat(db, source.name);
     // While backfilling, the next range is fetched while the current one is decoded and written.
     let ahead: { start: number; last: number; containers: Promise<Container[]> } | undefined;
@@ -230,6 +235,15 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
         failures = 0;
       } catch (err) {
         if (stopped) return;
+        if (err instanceof IndexNotServedError) {
+          // Not a failure that retrying soon can mend: say so once, then look again now and
+          // then (the node may be restarted with its index), without an error line each time.
+          if (!indexMissing) logger?.warn({ source: source.name, err: err.message }, INDEX_NOT_SERVED);
+          indexMissing = true;
+          ahead = undefined;
+          await sleep(INDEX_RECHECK_MS);
+          continue;
+        }
         if (err instanceof StoreChainMismatchError) {
           // Retrying cannot help and writing would mix two chains: this source stops, its
           // heartbeat with it, so the health check reports the indexer as failed.
