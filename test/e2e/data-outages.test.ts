@@ -179,11 +179,11 @@ describe('flurry indexer started before its node', () => {
 
   const dataDir = tempDir('flurry-early-');
 
-  function spawnIndexer(nodePort: number) {
+  function spawnIndexer(nodePort: number, dir = dataDir, level = 'warn') {
     const child = spawn(
       process.execPath,
-      [BIN, 'indexer', '--json', '--data-dir', dataDir, '--node-url', `http://127.0.0.1:${nodePort}`],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLURRY_LOG_LEVEL: 'warn' } },
+      [BIN, 'indexer', '--json', '--data-dir', dir, '--node-url', `http://127.0.0.1:${nodePort}`],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLURRY_LOG_LEVEL: level } },
     );
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
@@ -259,6 +259,56 @@ describe('flurry indexer started before its node', () => {
     waiting.child.kill('SIGTERM');
     assert.equal(await waiting.exited, 0, waiting.stderr());
     assert.ok(Date.now() - t0 < 5000, 'stops promptly');
+  });
+
+  it('says once that the node went away and once that it is back, with no stack traces', async () => {
+    const port = await freePort();
+    const nodeDir = tempDir('flurry-lost-node-');
+    const startNode = () =>
+      startDevnet({ command: 'node', dataDir: nodeDir, args: ['--node-port', String(port)] });
+    let node = await startNode();
+    const indexer = spawnIndexer(port, tempDir('flurry-lost-store-'), 'info');
+    try {
+      await indexer.ready;
+      await node.stop();
+      // Several retries' worth of time (they back off to 3 s at most).
+      await new Promise((r) => setTimeout(r, 7000));
+      node = await startNode();
+      for (let i = 0; i < 100 && !/the node answers again/.test(indexer.stderr()); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const lines = indexer
+        .stderr()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { level: number; msg: string; source?: string; chain?: number });
+      assert.deepEqual(
+        lines.filter((l) => l.level >= 50),
+        [],
+        'no error lines',
+      );
+      assert.doesNotMatch(indexer.stderr(), /\\n\s+at /, 'no stack trace');
+      const readers = (msg: string) =>
+        lines
+          .filter((l) => l.msg === msg)
+          .map((l) => String(l.source ?? l.chain))
+          .sort();
+      // Each reader (X, P and the C-chain's EVM indexer) says it once each way.
+      assert.deepEqual(readers('the node does not answer; retrying'), ['43112', 'P/block', 'X/block']);
+      await new Promise((r) => setTimeout(r, 3500));
+      const back = indexer
+        .stderr()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { msg: string; source?: string; chain?: number })
+        .filter((l) => l.msg === 'the node answers again; indexing')
+        .map((l) => String(l.source ?? l.chain))
+        .sort();
+      assert.deepEqual(back, ['43112', 'P/block', 'X/block']);
+    } finally {
+      indexer.child.kill('SIGTERM');
+      await indexer.exited;
+      await node.stop();
+    }
   });
 });
 

@@ -17,6 +17,7 @@ import { EvmRpcClient } from './rpc-client.js';
 import { checkEvmParent, checkEvmStoredChain, EvmChainMismatchError } from './continuity.js';
 import { readContractInfo } from './token-info.js';
 import { evmSource, writeEvmBatch, type EvmBatch } from './write-batch.js';
+import { NodeOutage } from '../node-outage.js';
 
 export interface EvmChainSource {
   blockchainId: string;
@@ -125,6 +126,7 @@ export class EvmChainIndexer {
     await this.checkStoredChain(next);
     let failures = 0;
     let pending: Promise<Prepared> | undefined;
+    const outage = new NodeOutage(log, { chain, node: this.chain.rpcUrl });
     while (!this.stopped) {
       try {
         let prepared: Prepared;
@@ -134,6 +136,7 @@ export class EvmChainIndexer {
         } else {
           const head = Number(BigInt(await this.rpc.call<string>('eth_blockNumber')));
           this.beat();
+          outage.answered();
           if (head < next) {
             await this.sleep(this.pollMs);
             continue;
@@ -160,7 +163,8 @@ export class EvmChainIndexer {
         if (err instanceof EvmChainMismatchError) throw err;
         pending = undefined;
         failures++;
-        log?.warn({ err, chain, next, failures }, 'EVM indexer: range failed, retrying');
+        if (!outage.failed(err))
+          log?.warn({ err, chain, next, failures }, 'EVM indexer: range failed, retrying');
         next = await readCheckpoint(this.db, this.source).catch(() => next);
         await this.sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
       }

@@ -2,6 +2,7 @@
  * The EVM half of the indexer: one EvmChainIndexer per EVM chain the node serves, with chain
  * discovery repeated so a Subnet-EVM chain created later is picked up without a restart.
  */
+import { UpstreamUnavailableError } from '../../internal/errors.js';
 import type { Kysely } from 'kysely';
 import type { NetworkIdentity } from '../../../shared/networks.js';
 import type { DataSchema } from '../../store/schema.js';
@@ -71,7 +72,11 @@ export async function startEvmIndexer(config: EvmIndexerConfig): Promise<Running
     if (stopped) return;
     timer = setTimeout(() => {
       discover()
-        .catch((err) => config.logger?.warn({ err }, 'EVM chain discovery failed'))
+        .catch((err) => {
+          // A node that does not answer is reported by every reader of it (node-outage.ts).
+          if (!(err instanceof UpstreamUnavailableError))
+            config.logger?.warn({ err }, 'EVM chain discovery failed');
+        })
         .finally(again);
     }, config.discoveryMs ?? 5_000);
     timer.unref();

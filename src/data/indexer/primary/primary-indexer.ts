@@ -15,6 +15,7 @@ import { getMeta, setMeta } from '../../store/queries/meta.js';
 import type { DataSchema } from '../../store/schema.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { UpstreamUnavailableError } from '../../internal/errors.js';
+import { NodeOutage } from '../node-outage.js';
 import { fillBlockDetails } from './block-details.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
 import { hasGenesisBlock, indexGenesis } from './genesis.js';
@@ -162,6 +163,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
     const manager = utils.getManagerForVM(source.chain === 'X' ? 'AVM' : 'PVM');
     let failures = 0;
     let indexMissing = false;
+    const outage = new NodeOutage(logger, { source: source.name, node: node.url });
     const beat = createHeartbeat(db, source.name);
     // While backfilling, the next range is fetched while the current one is decoded and written.
     let ahead: { start: number; last: number; containers: Promise<Container[]> } | undefined;
@@ -178,6 +180,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
         } else {
           last = await reader.lastIndex();
           beat();
+          outage.answered();
           if (last < next) {
             ahead = undefined;
             await sleep(pollMs);
@@ -235,6 +238,11 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
         failures = 0;
       } catch (err) {
         if (stopped) return;
+        if (outage.failed(err)) {
+          ahead = undefined;
+          await sleep(Math.min(100 * 2 ** Math.min(++failures, 5), 3000));
+          continue;
+        }
         if (err instanceof IndexNotServedError) {
           // Not a failure that retrying soon can mend: say so once, then look again now and
           // then (the node may be restarted with its index), without an error line each time.
