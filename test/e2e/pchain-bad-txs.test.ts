@@ -81,7 +81,7 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
   }[] = [
     {
       name: 'bad signature',
-      error: /signature 0 is not from the output's address/,
+      error: /wrong signature: expected signature from 6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV but got from \w+/,
       build: async () =>
         pvm.newBaseTx(
           {

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Context, pvm, secp256k1, utils } from '@avalabs/avalanchejs';
+import { addTxSignatures, Context, pvm, secp256k1, utils } from '@avalabs/avalanchejs';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
   blsKey,
@@ -19,6 +19,7 @@ import {
   pResult,
   registerPayload,
   signAndIssue,
+  signAuth,
   signedWarp,
   testNodeId,
   weightPayload,
@@ -183,6 +184,50 @@ describe('P-chain subnet and L1 operations', () => {
     const chainId = await signAndIssue(api, await chain(), [EWOQ_KEY], NEW_OWNER_KEY);
     // As the reference: each subnet's chains first, the Primary Network's last.
     assert.equal((await api.getBlockchains()).blockchains[0].id, chainId);
+  });
+
+  it('needs two of the three owners of a 2-of-3 subnet, refusing one in the reference words', async () => {
+    const keys = [1, 2, 3].map((i) => new Uint8Array(32).fill(0x50 + i));
+    const owners = keys.map((k) => secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(k)));
+    const subnet = await signAndIssue(
+      api,
+      pvm.newCreateSubnetTx({ ...(await base()), subnetOwners: owners, threshold: 2 }, ctx),
+    );
+    const info = await api.getSubnet({ subnetID: subnet });
+    assert.equal(info.threshold, '2');
+    assert.equal(info.controlKeys.length, 3);
+    // The owners' keys in the order of the subnet's (sorted) addresses.
+    const sorted = info.controlKeys.map(
+      (a) => keys[owners.findIndex((o) => utils.format('P', 'local', o) === a)]!,
+    );
+    const chain = (auth: number[]) =>
+      base().then((b) =>
+        pvm.newCreateChainTx(
+          {
+            ...b,
+            chainName: 'multisig',
+            subnetId: subnet,
+            subnetAuth: auth,
+            vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy',
+            fxIds: [],
+            genesisData: {},
+          },
+          ctx,
+        ),
+      );
+    const one = await chain([0]);
+    await addTxSignatures({ unsignedTx: one, privateKeys: [EWOQ_KEY] });
+    await signAuth(one, sorted[0]!, 0);
+    await assert.rejects(
+      api.issueSignedTx(one.getSignedTx()),
+      /unauthorized modification: input has less signers than expected$/,
+    );
+    const two = await chain([0, 2]);
+    await addTxSignatures({ unsignedTx: two, privateKeys: [EWOQ_KEY] });
+    await signAuth(two, sorted[0]!, 0);
+    await signAuth(two, sorted[2]!, 1);
+    const { txID } = await api.issueSignedTx(two.getSignedTx());
+    assert.ok((await api.getBlockchains()).blockchains.some((b) => b.id === txID && b.subnetID === subnet));
   });
 
   it('tops up an L1 validator balance and disables it, refunding what is left', async () => {

@@ -8,6 +8,7 @@
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import secp from 'secp256k1';
+import { toCb58 } from '../../../shared/encoding.js';
 
 /** The fx's well-known id, as JSON answers show it (`fxID`). */
 export const SECP256K1_FX_ID = 'spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ';
@@ -25,25 +26,31 @@ export interface Owners {
 /** secp256k1 group order / 2: signatures with a higher s are malleable and refused. */
 const HALF_ORDER = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
 
-/** The short address that signed `hash`, or an FxError for a malformed signature. */
+/**
+ * The short address that signed `hash`, or an FxError for a malformed signature, in the words of
+ * the reference's `secp256k1.RecoverPublicKeyFromHash`.
+ */
 export function recoverSigner(hash: Uint8Array, signature: Uint8Array): Uint8Array {
-  if (signature.length !== 65) throw new FxError(`invalid signature length ${signature.length}, expected 65`);
+  if (signature.length !== 65) throw new FxError('invalid signature length');
   const s = BigInt('0x' + Buffer.from(signature.subarray(32, 64)).toString('hex'));
-  if (s > HALF_ORDER) throw new FxError('signature s value is not in the lower half of the order');
+  if (s > HALF_ORDER) throw new FxError('signature was mutated from its original format');
   const recid = signature[64];
-  if (recid > 3) throw new FxError(`invalid signature recovery id ${recid}`);
+  if (recid > 3) throw new FxError('invalid signature');
   let publicKey: Uint8Array;
   try {
     publicKey = secp.ecdsaRecover(signature.subarray(0, 64), recid, hash, true);
   } catch {
-    throw new FxError('invalid signature: public key recovery failed');
+    throw new FxError('invalid signature');
   }
   return ripemd160(sha256(publicKey));
 }
 
 /**
  * Checks that `signatures` (in `sigIndices` order) authorise spending an output owned by
- * `owners` at time `now` (Unix seconds). Throws FxError naming the first broken rule.
+ * `owners` at time `now` (Unix seconds). Throws FxError naming the first broken rule in the
+ * words, and the order, of the reference's `secp256k1fx.Fx.VerifyCredentials` (and
+ * `Input.Verify` for the indices), so clients matching on them (`output is time locked`,
+ * `input has less signers than expected`, `wrong signature`) read the same here.
  */
 export function verifySpend(
   owners: Owners,
@@ -52,41 +59,43 @@ export function verifySpend(
   txHash: Uint8Array,
   now: bigint,
 ): void {
-  if (owners.locktime > now) throw new FxError(`output is locked until ${owners.locktime}, now is ${now}`);
-  if (sigIndices.length !== owners.threshold) {
-    throw new FxError(
-      `input has ${sigIndices.length} signature indices but the output needs ${owners.threshold}`,
-    );
+  for (let i = 1; i < sigIndices.length; i++) {
+    if (sigIndices[i] <= sigIndices[i - 1]) throw new FxError('address indices not sorted and unique');
   }
+  if (owners.locktime > now) throw new FxError('output is time locked');
+  if (sigIndices.length > owners.threshold) throw new FxError('input has more signers than expected');
+  if (sigIndices.length < owners.threshold) throw new FxError('input has less signers than expected');
   if (signatures.length !== sigIndices.length) {
-    throw new FxError(
-      `credential has ${signatures.length} signatures but the input has ${sigIndices.length} signature indices`,
-    );
+    throw new FxError('input expected a different number of signers than provided in the credential');
   }
   for (let i = 0; i < sigIndices.length; i++) {
-    if (i > 0 && sigIndices[i] <= sigIndices[i - 1])
-      throw new FxError('signature indices are not sorted and unique');
     const index = sigIndices[i];
-    if (index >= owners.addresses.length) throw new FxError(`signature index ${index} is out of range`);
+    if (index >= owners.addresses.length)
+      throw new FxError('input referenced a nonexistent address in the output');
     const signer = recoverSigner(txHash, signatures[i]);
-    if (!Buffer.from(signer).equals(Buffer.from(owners.addresses[index]))) {
-      throw new FxError(`signature ${i} is not from the output's address at index ${index}`);
+    const expected = owners.addresses[index];
+    if (!Buffer.from(signer).equals(Buffer.from(expected))) {
+      // ids.ShortID prints as cb58, as the reference's %s does.
+      throw new FxError(
+        `wrong signature: expected signature from ${toCb58(expected)} but got from ${toCb58(signer)}`,
+      );
     }
   }
 }
 
-/** Owners of an output that carry no spend right yet (threshold 0 outputs are unspendable burns). */
+/**
+ * Owners of an output that carry no spend right yet (threshold 0 outputs are unspendable burns),
+ * refused in the words of the reference's `OutputOwners.Verify`.
+ */
 export function checkOwnersWellFormed(owners: Owners): void {
   if (owners.threshold > owners.addresses.length) {
-    throw new FxError(
-      `output threshold ${owners.threshold} exceeds its ${owners.addresses.length} addresses`,
-    );
+    throw new FxError('output is unspendable');
   }
   if (owners.threshold === 0 && owners.addresses.length > 0)
-    throw new FxError('output has addresses but threshold 0');
+    throw new FxError('output representation should be optimized');
   for (let i = 1; i < owners.addresses.length; i++) {
     if (Buffer.compare(Buffer.from(owners.addresses[i - 1]), Buffer.from(owners.addresses[i])) >= 0) {
-      throw new FxError('output addresses are not sorted and unique');
+      throw new FxError('addresses not sorted and unique');
     }
   }
 }

@@ -236,7 +236,9 @@ function verifyAuth(
   try {
     verifySpend(ownersOf(owner), indices, signatures, c.hash, BigInt(env.chainTime));
   } catch (err) {
-    if (err instanceof FxError) fail(`${what} is not authorised by the owner: ${err.message}`);
+    // The reference's verifyAuthorization wraps the fx error as `unauthorized modification: …`.
+    if (err instanceof FxError)
+      fail(`${what} is not authorised by the owner: unauthorized modification: ${err.message}`);
     throw err;
   }
 }

@@ -98,7 +98,7 @@ describe('P-chain spend rule', () => {
     const forged = await secp256k1.sign(new Uint8Array([9]), other);
     assert.throws(
       () => check([{ ...i, signatures: [forged] }], [out(90n)]),
-      /is not from the output's address/,
+      /^TxVerifyError: input 0 \(.*\): wrong signature: expected signature from \w+ but got from \w+$/,
     );
     assert.throws(() => check([{ ...i, utxo: undefined }], [out(90n)]), /not found/);
   });

@@ -133,12 +133,12 @@ describe('X-chain tx verifier', () => {
   it('refuses spends the state does not allow', async () => {
     await assert.rejects(
       async () => check(await build({ key: new Uint8Array(32).fill(7) })),
-      /signature 0 is not from/,
+      /input 0: wrong signature: expected signature from \w+ but got from \w+$/,
     );
     await assert.rejects(async () => check(await build(), []), /not found/);
     await assert.rejects(
       async () => check(await build(), [genesisUtxo(10_000_000n, NOW + 1n)]),
-      /locked until/,
+      /input 0: output is time locked$/,
     );
     await assert.rejects(
       async () => check(await build(), [genesisUtxo(9_999_999n)]),

@@ -143,7 +143,7 @@ function verifyInputs(ins: readonly TxInput[], what: string): void {
 
 function verifySigIndices(indices: readonly number[], where: string): void {
   for (let i = 1; i < indices.length; i++)
-    if (indices[i] <= indices[i - 1]) fail(`${where}: signature indices are not sorted and unique`);
+    if (indices[i] <= indices[i - 1]) fail(`${where}: address indices not sorted and unique`);
 }
 
 function verifyCreateAsset(tx: XTx): void {
