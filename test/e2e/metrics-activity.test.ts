@@ -3,9 +3,11 @@
  * zod-validates every answer) and compared with what the chain says: native transfers from three
  * senders to four receivers, an ERC-20 deployment and transfers, a reverted call (counted as a
  * transaction, its sender active, nothing deployed), a factory call that deploys two contracts
- * with CREATE and CREATE2 (two contracts, its sender the deployer), and a reverted deployment
- * (a transaction, no contract). Every value is checked per hour and per day: transactions, gas,
- * fees, gas prices, active addresses and senders, contracts and deployers, and their totals.
+ * with CREATE and CREATE2 (two contracts, the factory their deployer), and a reverted deployment
+ * (a transaction, no contract). Every value is checked per hour, day, week and month against the
+ * reference's definitions (the metrics OpenAPI document): transactions, gas, fees, gas prices;
+ * active addresses and senders from transactions and token transfer events; contracts and
+ * deployers from the CREATE/CREATE2 frames of the traces; and their running totals.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -41,8 +43,23 @@ interface Counted {
 }
 /** Per span, per bucket start: what the blocks and receipts say. */
 const counted = new Map<Span, Map<number, Counted>>();
-/** Transactions that deployed contracts below the top frame, and how many. */
-const innerDeployments = new Map<string, number>();
+const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const topicAddress = (topic: string) => `0x${topic.slice(26)}`.toLowerCase();
+
+interface Frame {
+  type: string;
+  from: string;
+  to?: string;
+  error?: string;
+  calls?: Frame[];
+}
+/** The `from` of every CREATE/CREATE2 frame that did not fail (nor sit under a failed one). */
+function creators(frame: Frame, failed = false, out: string[] = []): string[] {
+  const bad = failed || frame.error !== undefined;
+  if (!bad && (frame.type === 'CREATE' || frame.type === 'CREATE2')) out.push(frame.from.toLowerCase());
+  for (const child of frame.calls ?? []) creators(child, bad, out);
+  return out;
+}
 
 before(async () => {
   stack = await startEvmDataStack();
@@ -78,7 +95,7 @@ before(async () => {
       }),
     );
   }
-  const [w0, w1, w2] = wallets as [(typeof wallets)[0], (typeof wallets)[0], (typeof wallets)[0]];
+  const [w0, w1] = wallets as [(typeof wallets)[0], (typeof wallets)[0]];
   const token = (
     await wait(
       await w0.deployContract({
@@ -125,18 +142,17 @@ before(async () => {
     )
   ).contractAddress!;
   const deployed = await wait(
-    await w2.writeContract({
+    await w0.writeContract({
       address: factory,
       abi: c.Factory.abi,
       functionName: 'deployAndForward',
       args: [receivers[3]!, `0x${'11'.repeat(32)}`],
       value: 1000n,
       chain,
-      account: w2.account!,
+      account: w0.account!,
     }),
   );
   assert.equal(deployed.status, 'success');
-  innerDeployments.set(deployed.transactionHash, 2);
   // A creation whose code is the INVALID opcode: mined, reverted, nothing deployed.
   const failedCreation = await wait(
     await w1.sendTransaction({ data: '0xfe', gas: 60_000n, chain, account: w1.account! }),
@@ -166,6 +182,10 @@ before(async () => {
       bySpan.set(start, d);
       for (const tx of block.transactions) {
         const r = await pub.getTransactionReceipt({ hash: tx.hash });
+        const trace = (await pub.request({
+          method: 'debug_traceTransaction' as any,
+          params: [tx.hash, { tracer: 'callTracer' }] as any,
+        })) as Frame;
         const from = tx.from.toLowerCase();
         d.txs++;
         d.gas += r.gasUsed;
@@ -176,10 +196,17 @@ before(async () => {
         d.addresses.add(from);
         // A creation's recipient is the address it created (reverted or not).
         d.addresses.add((tx.to ?? r.contractAddress!).toLowerCase());
-        const created =
-          (r.status === 'success' && r.contractAddress ? 1 : 0) + (innerDeployments.get(tx.hash) ?? 0);
-        d.contracts += created;
-        if (created > 0) d.deployers.add(from);
+        // ERC-20 Transfer events: their parties are active, their senders senders (a mint's zero address too).
+        for (const log of r.logs)
+          if (log.topics[0] === TRANSFER && log.topics.length === 3) {
+            d.addresses.add(topicAddress(log.topics[1]!));
+            d.addresses.add(topicAddress(log.topics[2]!));
+            d.senders.add(topicAddress(log.topics[1]!));
+          }
+        // Contracts: the CREATE and CREATE2 frames of the trace; deployers: those frames' `from`.
+        const made = creators(trace);
+        d.contracts += made.length;
+        made.forEach((a) => d.deployers.add(a));
       }
     }
   }
@@ -252,7 +279,7 @@ for (const span of ['hour', 'day', 'week', 'month'] as const)
     }
   });
 
-test('the whole activity, over the rolling windows: 17 transactions, 3 senders, 4 contracts by 2 deployers', async () => {
+test('the whole activity, over the rolling windows: 17 transactions, 4 senders, 4 contracts by 2 deployers', async () => {
   const all = [...counted.get('month')!.values()];
   const sum = (f: (d: Counted) => number) => all.reduce((s, d) => s + f(d), 0);
   assert.equal(
@@ -265,9 +292,15 @@ test('the whole activity, over the rolling windows: 17 transactions, 3 senders, 
     4,
     'token, factory and the factory’s two children',
   );
+  assert.equal(
+    new Set(all.flatMap((d) => [...d.deployers])).size,
+    2,
+    'the first wallet (token, factory) and the factory (its children)',
+  );
   for (const [metric, want] of [
     ['txCount', 17],
-    ['activeSenders', 3],
+    // The three wallets, and the zero address that the token's mint event names as its sender.
+    ['activeSenders', 4],
     ['contracts', 4],
     ['deployers', 2],
   ] as const) {
