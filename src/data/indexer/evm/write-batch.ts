@@ -241,6 +241,36 @@ interface BucketDelta {
   firstDeployers: number;
 }
 
+/**
+ * Who deployed a contract, as the reference metrics count deployers: the `from` of the CREATE or
+ * CREATE2 frame, so the transaction's sender for a top-level creation and the creating contract
+ * for one made inside a call (a factory).
+ */
+function deployerOf(d: DecodedBlock['deployments'][number]): string {
+  return d.deployerContract ?? d.deployer;
+}
+
+/**
+ * The parties of a block's ERC-20, ERC-721 and ERC-1155 transfer events: the reference counts an
+ * address active when it is in the `from` or `to` of a transaction or of a transfer event, and a
+ * sender when it is in the `from` of either. The zero address of a mint or burn is in those
+ * fields and is counted as the reference's definition reads. Each transfer is stored once per
+ * party; both rows carry both parties.
+ */
+function transferParties(transfers: DecodedBlock['tokenTransfers']): {
+  addresses: Set<string>;
+  senders: Set<string>;
+} {
+  const addresses = new Set<string>();
+  const senders = new Set<string>();
+  for (const t of transfers) {
+    addresses.add(t.from_addr);
+    addresses.add(t.to_addr);
+    senders.add(t.from_addr);
+  }
+  return { addresses, senders };
+}
+
 async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Promise<void> {
   const { chain } = batch;
   const buckets = new Map<string, BucketDelta>();
@@ -276,18 +306,21 @@ async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Prom
   const see = (kind: 'a' | 'd', address: string, ts: number) => {
     if (!firstSeen[kind].has(address)) firstSeen[kind].set(address, ts);
   };
-  for (const { block, txFacts, deployments } of batch.blocks) {
+  for (const { block, txFacts, deployments, tokenTransfers } of batch.blocks) {
     // The genesis block holds no transactions, and its time is a genesis parameter (`0x0` in
     // most Subnet-EVM genesis files and the public C-chains'), not when the chain began: a
     // bucket it opened would start every series in 1970, decades of empty periods long.
     if (Number(block.number) === 0) continue;
     const ts = Number(block.timestamp);
     const targets = bucketsOf(ts);
-    for (const d of deployments) see('d', d.deployer, ts);
+    const deployers = deployments.map(deployerOf);
+    const transfers = transferParties(tokenTransfers);
+    for (const d of deployers) see('d', d, ts);
     for (const t of txFacts) {
       see('a', t.from, ts);
       if (t.to) see('a', t.to, ts);
     }
+    for (const a of transfers.addresses) see('a', a, ts);
     if (txFacts.length > 0) {
       const s = seconds.get(ts) ?? { txs: 0, gas: 0 };
       s.txs += txFacts.length;
@@ -296,7 +329,9 @@ async function writeMetrics(trx: Transaction<DataSchema>, batch: EvmBatch): Prom
     }
     for (const b of targets) {
       b.contracts += deployments.length;
-      for (const d of deployments) b.members.d.add(d.deployer);
+      for (const d of deployers) b.members.d.add(d);
+      for (const a of transfers.addresses) b.members.a.add(a);
+      for (const a of transfers.senders) b.members.s.add(a);
       for (const t of txFacts) {
         b.txCount += 1;
         b.gasUsed += Number(t.gasUsed);
