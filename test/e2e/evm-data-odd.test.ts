@@ -11,14 +11,12 @@ import { Avalanche } from '@avalanche-sdk/chainkit';
 import {
   createPublicClient,
   createWalletClient,
-  defineChain,
   encodeFunctionData,
   getAddress,
-  http,
   parseEther,
   type Hex,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { cChainClients } from '../helpers/cchain-clients.js';
 import { compileSolidity } from '../helpers/evm-contracts.js';
 import { startEvmDataStack, type EvmDataStack } from '../helpers/evm-data.js';
 
@@ -155,16 +153,9 @@ before(async () => {
   const facts = stack.devnet.facts;
   chainId = String(facts.chains.C.evmChainId);
   at = { serverURL: stack.api.url };
-  const chain = defineChain({
-    id: Number(chainId),
-    name: 'Flurry C-Chain',
-    nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
-    rpcUrls: { default: { http: [facts.urls.cChainRpc] } },
-  });
-  const account = privateKeyToAccount(facts.keys[0].privateKey as Hex);
-  alice = account.address;
-  pub = createPublicClient({ chain, transport: http(facts.urls.cChainRpc) }) as any;
-  wallet = createWalletClient({ chain, account, transport: http(facts.urls.cChainRpc) }) as any;
+  // The prefunded ewoq key (the devnet's first) sends everything.
+  ({ client: pub, wallet } = cChainClients(facts.urls.cChainRpc) as any);
+  alice = wallet.account!.address;
 
   addr.zero = await deploy('Tok', ['Zero', 'ZERO', 0, 1000n]);
   addr.big = await deploy('Tok', ['Big', 'BIG', 24, 10n ** 30n]);

@@ -12,17 +12,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Avalanche } from '@avalanche-sdk/chainkit';
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  http as viemHttp,
-  parseEther,
-  type Hex,
-} from 'viem';
+import { createWalletClient, http as viemHttp, parseEther, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { bucketStart, type Span } from '../../src/data/metrics/buckets.js';
 import { startMetricsService, type RunningMetricsService } from '../../src/data/metrics/server.js';
+import { cChainClients } from '../helpers/cchain-clients.js';
 import { compileContracts } from '../helpers/evm-contracts.js';
 import { startEvmDataStack, type EvmDataStack } from '../helpers/evm-data.js';
 
@@ -66,13 +60,7 @@ before(async () => {
   metrics = await startMetricsService({ db: stack.database.db, host: '127.0.0.1', port: 0 });
   const facts = stack.devnet.facts;
   chainId = String(facts.chains.C.evmChainId);
-  const chain = defineChain({
-    id: Number(chainId),
-    name: 'Flurry C-Chain',
-    nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
-    rpcUrls: { default: { http: [facts.urls.cChainRpc] } },
-  });
-  const pub = createPublicClient({ chain, transport: viemHttp(facts.urls.cChainRpc) });
+  const { chain, client: pub } = cChainClients(facts.urls.cChainRpc);
   const wallets = facts.keys.slice(0, 3).map((k) =>
     createWalletClient({
       chain,

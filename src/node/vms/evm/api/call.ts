@@ -308,22 +308,31 @@ async function applyStateOverrides(
   }
 }
 
-/** Throws the geth error for a failed call result, or returns its output. */
-export function callOutput(result: RunTxResult): Uint8Array {
+/**
+ * How geth words a failed call result (undefined when it succeeded): only a revert with data is
+ * code 3, its reason decoded; an empty revert is any other failure, in core/vm's words.
+ */
+export function callFailure(result: RunTxResult): { code: number; message: string } | undefined {
   const err = result.execResult.exceptionError;
-  if (!err) return result.execResult.returnValue;
+  if (!err) return undefined;
   const data = result.execResult.returnValue;
-  // Only a revert with data is code 3 with that data; geth answers an empty revert as any
-  // other failure.
   if (err.error === 'revert' && data.length > 0) {
     const reason = revertReason(data);
-    throw new RpcError(
-      RpcCode.executionReverted,
-      reason ? `execution reverted: ${reason}` : 'execution reverted',
-      bytesToHex(data),
-    );
+    return {
+      code: RpcCode.executionReverted,
+      message: reason ? `execution reverted: ${reason}` : 'execution reverted',
+    };
   }
-  throw new RpcError(RpcCode.server, vmErrorText(err.error));
+  return { code: RpcCode.server, message: vmErrorText(err.error) };
+}
+
+/** Throws the geth error for a failed call result (a revert's data with it), or returns its output. */
+export function callOutput(result: RunTxResult): Uint8Array {
+  const failure = callFailure(result);
+  if (!failure) return result.execResult.returnValue;
+  const data =
+    failure.code === RpcCode.executionReverted ? bytesToHex(result.execResult.returnValue) : undefined;
+  throw new RpcError(failure.code, failure.message, data);
 }
 
 /**

@@ -4,7 +4,6 @@
  * Handlers only translate: parse positional args, ask the chain, format geth's JSON.
  */
 import { CallTimeout } from './call-deadline.js';
-import { revertReason, vmErrorText } from '../vm-errors.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import {
@@ -44,6 +43,7 @@ import {
   CALL_GAS_CAP,
   callGas,
   TX_GAS,
+  callFailure,
   callOutput,
   estimateGas,
   parseBlockOverrides,
@@ -365,16 +365,14 @@ export function createEthApi(chain: EvmChain): Record<string, EvmHandler> {
     eth_callDetailed: async (params) => {
       arity(params, 3, 1);
       const result = await runCall(params, undefined);
-      const failure = result.execResult.exceptionError;
-      const returnData = result.execResult.returnValue;
-      let errCode = 0;
-      let err = '';
-      if (failure?.error === 'revert' && returnData.length > 0) {
-        const reason = revertReason(returnData);
-        errCode = RpcCode.executionReverted;
-        err = reason ? `execution reverted: ${reason}` : 'execution reverted';
-      } else if (failure) err = vmErrorText(failure.error);
-      return { gas: Number(result.totalGasSpent), errCode, err, returnData: h(returnData) };
+      // A failure that is not a revert with data has no code of its own here (coreth: 0).
+      const failure = callFailure(result);
+      return {
+        gas: Number(result.totalGasSpent),
+        errCode: failure?.code === RpcCode.executionReverted ? failure.code : 0,
+        err: failure?.message ?? '',
+        returnData: h(result.execResult.returnValue),
+      };
     },
     /** coreth serves the bad blocks it met; a devnet's node builds every block it accepts. */
     eth_getBadBlocks: (params) => (arity(params, 0), []),
