@@ -2,7 +2,9 @@
  * Cancun's point-evaluation precompile (0x0a) on the C-chain: a KZG proof built in the test from
  * the Ethereum ceremony's setup verifies, a wrong one fails as geth fails it, and a transaction
  * calling the precompile is mined like any other (it was dropped, stranding its sender's nonces).
- * BLAKE2f (0x09) computes BLAKE2b's compression and words its refusals as geth does.
+ * BLAKE2f (0x09) computes BLAKE2b's compression and words its refusals as geth does. A stateful
+ * precompile (Warp) entered with DELEGATECALL or CALLCODE invalidates the transaction, as coreth
+ * does since August 2025; a plain CALL to it still works.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -11,6 +13,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { blake2b } from '@noble/hashes/blake2.js';
+import { toFunctionSelector } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
 import { rpc } from '../helpers/devnet.js';
@@ -19,7 +22,24 @@ import { rpc } from '../helpers/devnet.js';
 const SETUP = path.resolve(import.meta.dirname, '../../node_modules/viem/trusted-setups/mainnet.json');
 const POINT_EVALUATION = '0x000000000000000000000000000000000000000a';
 const BLAKE2F = '0x0000000000000000000000000000000000000009';
+const WARP = '0x0200000000000000000000000000000000000005';
 const word = (n: bigint) => n.toString(16).padStart(64, '0');
+
+/**
+ * Runtime code calling `getBlockchainID()` of the Warp precompile with `op` (CALL, CALLCODE or
+ * DELEGATECALL), returning the word it answers, behind initcode that deploys it.
+ */
+function warpCaller(op: 'CALL' | 'CALLCODE' | 'DELEGATECALL'): `0x${string}` {
+  const selector = toFunctionSelector('getBlockchainID()').slice(2);
+  const valueArg = op === 'DELEGATECALL' ? '' : '6000'; // PUSH1 0 (value)
+  const opcode = { CALL: 'f1', CALLCODE: 'f2', DELEGATECALL: 'f4' }[op];
+  const runtime =
+    `63${selector}60e01b600052` + // mstore(0, selector << 224)
+    `6020600060046000${valueArg}73${WARP.slice(2)}5a${opcode}50` + // op(gas, warp, [0,] 0, 4, 0, 32)
+    '60206000f3'; // return(0, 32)
+  const length = (runtime.length / 2).toString(16).padStart(2, '0');
+  return `0x60${length}80600b6000396000f3${runtime}`;
+}
 
 /**
  * The precompile's input for p(X) = a + bX committed with the ceremony's monomial G1 points:
@@ -127,5 +147,63 @@ describe('C-chain precompiles', () => {
     assert.equal((await send(0, '0x')).status, 'reverted', 'a bad input fails the call, not the block');
     assert.equal((await send(1, pointEvaluationInput(1n, 2n, 3n) as `0x${string}`)).status, 'success');
     assert.equal((await send(2, '0x', EWOQ)).status, 'success');
+  });
+
+  it('invalidates a transaction that enters a stateful precompile with DELEGATECALL or CALLCODE', async () => {
+    const { url, client, wallet } = suite;
+    const deploy = async (op: Parameters<typeof warpCaller>[0]) => {
+      const hash = await wallet.sendTransaction({ data: warpCaller(op) });
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      assert.equal(receipt.status, 'success');
+      return receipt.contractAddress!;
+    };
+    const [viaCall, viaCallCode, viaDelegate] = [
+      await deploy('CALL'),
+      await deploy('CALLCODE'),
+      await deploy('DELEGATECALL'),
+    ];
+    const chainId = (
+      await rpc(url, 'eth_call', [{ to: WARP, data: toFunctionSelector('getBlockchainID()') }, 'latest'])
+    ).body.result;
+    assert.match(chainId, /^0x[0-9a-f]{64}$/);
+    assert.notEqual(BigInt(chainId), 0n);
+    // A plain CALL reaches the precompile as before.
+    assert.equal((await rpc(url, 'eth_call', [{ to: viaCall }, 'latest'])).body.result, chainId);
+    for (const [to, op] of [
+      [viaDelegate, 'DELEGATECALL'],
+      [viaCallCode, 'CALLCODE'],
+    ] as const) {
+      const call = await rpc(url, 'eth_call', [{ from: EWOQ, to, gas: '0x30000' }, 'latest']);
+      assert.equal(call.body.error.code, -32000);
+      assert.equal(
+        call.body.error.message,
+        `err: execution invalidated: precompile cannot be called with ${op} (supplied gas ${0x30000})`,
+      );
+      const estimate = await rpc(url, 'eth_estimateGas', [{ from: EWOQ, to }]);
+      assert.match(estimate.body.error.message, new RegExp(`precompile cannot be called with ${op}`));
+    }
+
+    // Sent, it is left out of the block and its sender's nonce and balance stay as they were;
+    // another sender's transaction after it is mined.
+    const sender = privateKeyToAccount(generatePrivateKey());
+    const funding = await wallet.sendTransaction({ to: sender.address, value: 10n ** 18n });
+    await client.waitForTransactionReceipt({ hash: funding });
+    const raw = await sender.signTransaction({
+      to: viaDelegate,
+      gas: 200_000n,
+      nonce: 0,
+      chainId: 43112,
+      type: 'eip1559',
+      maxFeePerGas: 10n ** 11n,
+      maxPriorityFeePerGas: 1n,
+    });
+    const refused = (await rpc(url, 'eth_sendRawTransaction', [raw])).body.result;
+    assert.match(refused, /^0x[0-9a-f]{64}$/);
+    const next = await wallet.sendTransaction({ to: viaCall });
+    const nextReceipt = await client.waitForTransactionReceipt({ hash: next });
+    assert.equal(nextReceipt.status, 'success');
+    assert.equal((await rpc(url, 'eth_getTransactionReceipt', [refused])).body.result, null);
+    assert.equal(await client.getTransactionCount({ address: sender.address }), 0);
+    assert.equal(await client.getBalance({ address: sender.address }), 10n ** 18n);
   });
 });

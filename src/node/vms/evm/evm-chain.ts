@@ -301,7 +301,7 @@ export class EvmChain extends EventEmitter implements Chain {
       blockchain: this.blockchainView(),
       evmOpts: { customPrecompiles: [this.blake2f, ...bound.customPrecompiles] },
     });
-    bound.attach(vm.evm);
+    bound.attach(vm);
     // Subnet-EVM and Warp hook their per-transaction checks (predicates) here.
     this.emit('vm', vm);
     return vm;
