@@ -358,6 +358,37 @@ describe('chain-data service over the primary network', () => {
     );
     const malformed = await fetch(`${data}/v1/networks/fuji/subnets/not-a-subnet`);
     assert.equal(malformed.status, 400);
+
+    // The Primary Network by its id (the reference documents' own example), created by the
+    // P-chain's genesis, with the chains the node lists under it; each of them by id too.
+    const primary = await sdk.data.primaryNetwork.getSubnetById({ subnetId: ctx.pBlockchainID }, at());
+    assert.equal(primary.subnetId, ctx.pBlockchainID);
+    assert.equal(primary.isL1, false);
+    assert.equal(primary.createBlockIndex, '0');
+    assert.ok(primary.createBlockTimestamp > 0 && primary.createBlockTimestamp <= mine.createBlockTimestamp);
+    assert.deepEqual(primary.subnetOwnershipInfo, { locktime: 0, threshold: 0, addresses: [] });
+    const nodePrimaryChains = (
+      (await call(`${url}/ext/bc/P`, 'platform.getBlockchains', {})).blockchains as any[]
+    ).filter((c) => c.subnetID === ctx.pBlockchainID);
+    // The node lists them in id order; the record in genesis order (X, then C).
+    const chainFacts = (list: string[][]) => list.sort((a, b) => a[0].localeCompare(b[0]));
+    assert.deepEqual(
+      chainFacts(primary.blockchains.map((b) => [b.blockchainId, b.blockchainName, b.vmId, b.subnetId])),
+      chainFacts(nodePrimaryChains.map((c) => [c.id, c.name, c.vmID, c.subnetID])),
+    );
+    assert.deepEqual(
+      primary.blockchains.map((b) => b.blockchainName),
+      ['X-Chain', 'C-Chain'],
+    );
+    const cChain = primary.blockchains.find((b) => b.blockchainName === 'C-Chain')!;
+    assert.equal(cChain.evmChainId, Number(await call(`${url}/ext/bc/C/rpc`, 'eth_chainId', [])));
+    for (const chain of primary.blockchains) {
+      const byId = await sdk.data.primaryNetwork.getBlockchainById(
+        { blockchainId: chain.blockchainId },
+        at(),
+      );
+      assert.deepEqual(JSON.parse(JSON.stringify(byId)), JSON.parse(JSON.stringify(chain)));
+    }
   });
 
   it('lists blockchains and serves one blockchain and one X-chain asset as the node knows them', async () => {

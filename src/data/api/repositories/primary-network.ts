@@ -56,6 +56,7 @@ import { assetJsonPrefix, completeUtxoJson, type UtxoDocRow } from '../../store/
 import { parseGenesisData } from './genesis-data.js';
 import { createBlockReads } from './blocks.js';
 import { createStakingStatsReads } from './staking-stats.js';
+import { createPrimaryNetworkChains } from './primary-network-chains.js';
 
 export interface PrimaryNetworkDeps {
   db: Kysely<DataSchema>;
@@ -83,6 +84,7 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
   const { db, network } = deps;
   const assets = createAssetLookup(db);
   const render = createTransactionRenderer(db, network, assets);
+  const genesisChains = createPrimaryNetworkChains(db, network);
 
   /** Chain time: the newest P-chain block time or the wall clock, whichever is later. */
   async function now(): Promise<number> {
@@ -201,6 +203,7 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
     },
 
     async subnet(subnetId: string) {
+      if (genesisChains.isPrimaryNetwork(subnetId)) return genesisChains.subnet();
       const found = await getSubnet(db, subnetId);
       if (!found) throw new NotFoundError(`no subnet with subnetId ${subnetId}`);
       return formatSubnet(found);
@@ -212,6 +215,7 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
     },
 
     async blockchain(blockchainId: string) {
+      if (genesisChains.isGenesisChain(blockchainId)) return genesisChains.blockchain(blockchainId);
       const row = await getBlockchain(db, blockchainId);
       if (!row) throw new NotFoundError(`no blockchain with blockchainId ${blockchainId}`);
       return formatBlockchain(row);
