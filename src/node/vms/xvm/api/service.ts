@@ -43,9 +43,13 @@ export interface XServiceDeps {
   resolveChain(aliasOrId: string): string | undefined;
 }
 
+/** cb58 of the all-zero id (`ids.Empty`), which the reference reads as no id at all. */
+const EMPTY_ID = toCb58(new Uint8Array(32));
+
+/** `txID` of getTx/getTxStatus: missing, empty or the all-zero id is the reference's `errNilTxID`. */
 function parseTxId(params: Params): string {
   const id = params.optionalId('txID');
-  if (id === undefined) fail('nil transaction ID');
+  if (id === undefined || id === EMPTY_ID) fail('nil transaction ID');
   return id;
 }
 
