@@ -62,26 +62,35 @@ describe('C-chain switches and admin API', () => {
     assert.equal(r.body.error.code, -32601);
   });
 
-  it('writes CPU, heap and contention profiles into the data dir', async () => {
+  it('writes CPU, heap and contention profiles into the data dir, answering {} as the reference', async () => {
+    const profiles = `${net.dataDir}/profiles`;
+    const newFile = (before: Set<string>, suffix: string) => {
+      const added = fs.readdirSync(profiles).filter((f) => !before.has(f) && f.endsWith(suffix));
+      assert.equal(added.length, 1, `one new ${suffix} file`);
+      return `${profiles}/${added[0]}`;
+    };
+    const listing = () => new Set(fs.existsSync(profiles) ? fs.readdirSync(profiles) : []);
     const start = await rpc(admin, 'admin.startCPUProfiler', {});
-    assert.deepEqual(start.body.result, { success: true });
+    assert.deepEqual(start.body.result, {});
     const again = await rpc(admin, 'admin_startCPUProfiler', []);
     assert.match(again.body.error.message, /already running/);
     await rpc(url, 'eth_getBalance', ['0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', 'latest']);
+    let before = listing();
     const stop = await rpc(admin, 'admin_stopCPUProfiler', []);
-    const cpu = stop.body.result.file as string;
-    assert.ok(cpu.startsWith(net.dataDir));
+    assert.deepEqual(stop.body.result, {});
+    const cpu = newFile(before, '.cpuprofile');
     assert.ok(Array.isArray(JSON.parse(fs.readFileSync(cpu, 'utf8')).nodes));
-    const lock = (await rpc(admin, 'admin.lockProfile', {})).body.result.file as string;
+    before = listing();
+    assert.deepEqual((await rpc(admin, 'admin.lockProfile', {})).body.result, {});
+    const lock = newFile(before, '.json');
     assert.ok(JSON.parse(fs.readFileSync(lock, 'utf8')).eventLoopDelayMs.samples >= 0);
-    const heap = (await rpc(admin, 'admin_memoryProfile', [])).body.result.file as string;
-    assert.ok(fs.statSync(heap).size > 1000);
+    before = listing();
+    assert.deepEqual((await rpc(admin, 'admin_memoryProfile', [])).body.result, {});
+    assert.ok(fs.statSync(newFile(before, '.heapsnapshot')).size > 1000);
   });
 
   it('changes the live log level and reports the running config', async () => {
-    assert.deepEqual((await rpc(admin, 'admin_setLogLevel', [{ level: 'debug' }])).body.result, {
-      success: true,
-    });
+    assert.deepEqual((await rpc(admin, 'admin_setLogLevel', [{ level: 'debug' }])).body.result, {});
     const bad = await rpc(admin, 'admin.setLogLevel', { level: 'loud' });
     assert.equal(bad.body.error.code, -32000);
     assert.match(bad.body.error.message, /unknown log level/);
