@@ -165,6 +165,15 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     }
   });
 
+  it('parses the empty address when getAllBalances names none, as the reference does', async () => {
+    for (const params of [{}, { address: '' }])
+      assert.equal(
+        await avalancheError(x, 'avm.getAllBalances', params),
+        `problem parsing address '': couldn't parse address "": no separator found in address`,
+      );
+    assert.equal(await avalancheError(x, 'avm.getAllBalances', { addresses: [] }), 'no addresses provided');
+  });
+
   it('reads service addresses and startIndex as each reference service does, on X, P and C', async () => {
     const avax = `${net.url}/ext/bc/C/avax`;
     const [xChain, pChain, cChain] = (['X', 'P', 'C'] as const).map((c) => net.facts.chains[c].blockchainID);

@@ -198,8 +198,12 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
     },
 
     getAllBalances: (params) => {
-      // The reference reads `address`; @avalanche-sdk/client sends `addresses`.
-      const texts = params.has('address') ? [params.string('address')] : params.strings('addresses');
+      // The reference reads `address`; @avalanche-sdk/client sends `addresses`. With neither, the
+      // reference parses the empty address (`problem parsing address '': …`).
+      const texts =
+        params.has('address') || !params.has('addresses')
+          ? [params.optionalString('address') ?? '']
+          : params.strings('addresses');
       if (texts.length === 0) fail('no addresses provided');
       const includePartial = params.boolean('includePartial');
       const totals = new Map<string, bigint>();
