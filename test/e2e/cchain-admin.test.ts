@@ -11,6 +11,7 @@ import { parseGwei } from 'viem';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
 
 describe('C-chain switches and admin API', () => {
   let net: Devnet;
@@ -27,23 +28,7 @@ describe('C-chain switches and admin API', () => {
 
   it('refuses proofs older than the configured window and serves recent ones', async () => {
     const account = privateKeyToAccount(EWOQ_KEY);
-    for (let nonce = 0; nonce < 4; nonce++) {
-      const raw = await account.signTransaction({
-        to: account.address,
-        value: 1n,
-        gas: 21000n,
-        nonce,
-        chainId: 43112,
-        type: 'eip1559',
-        maxFeePerGas: parseGwei('1'),
-        maxPriorityFeePerGas: 1n,
-      });
-      const { body } = await rpc(url, 'eth_sendRawTransaction', [raw]);
-      for (let i = 0; i < 100; i++) {
-        if ((await rpc(url, 'eth_getTransactionReceipt', [body.result])).body.result) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    }
+    await mineBlocks(url, 4);
     const head = BigInt((await rpc(url, 'eth_blockNumber', [])).body.result);
     assert.ok(head >= 4n);
     const old = await rpc(url, 'eth_getProof', [account.address, [], '0x1']);
@@ -101,5 +86,59 @@ describe('C-chain switches and admin API', () => {
     assert.equal(config.chainId, 43112);
     const unknown = await rpc(admin, 'admin.nope', {});
     assert.match(unknown.body.error.message, /can't find method/);
+  });
+});
+
+/** Mines `count` blocks of one self-transfer each from ewoq (nonces from 0), waiting for each receipt. */
+async function mineBlocks(url: string, count: number): Promise<void> {
+  const account = privateKeyToAccount(EWOQ_KEY);
+  const chainId = Number(BigInt((await rpc(url, 'eth_chainId', [])).body.result));
+  for (let nonce = 0; nonce < count; nonce++) {
+    const raw = await account.signTransaction({
+      to: account.address,
+      value: 1n,
+      gas: 21000n,
+      nonce,
+      chainId,
+      type: 'eip1559',
+      maxFeePerGas: parseGwei('30'),
+      maxPriorityFeePerGas: 1n,
+    });
+    const { body } = await rpc(url, 'eth_sendRawTransaction', [raw]);
+    assert.ok(body.result, JSON.stringify(body.error));
+    for (let i = 0; i < 100; i++) {
+      if ((await rpc(url, 'eth_getTransactionReceipt', [body.result])).body.result) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+describe('C-chain eth_getProof on a pruning node', () => {
+  let net: Devnet;
+  before(async () => {
+    net = await startDevnet({ command: 'node', args: ['--pruning-enabled', 'true'] });
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('refuses blocks more than 32 below the last accepted one, whatever the archival window', async () => {
+    const url = net.facts.urls.cChainRpc;
+    await mineBlocks(url, 34);
+    const head = BigInt((await rpc(url, 'eth_blockNumber', [])).body.result);
+    assert.ok(head >= 34n);
+    const oldest = head - 32n;
+    for (const block of ['earliest', `0x${(oldest - 1n).toString(16)}`]) {
+      const { body } = await rpc(url, 'eth_getProof', [EWOQ, [], block]);
+      assert.equal(body.error?.code, -32000, block);
+      assert.match(
+        body.error.message,
+        new RegExp(`before the oldest allowed block number ${oldest} \\(window of 32 blocks\\)$`),
+      );
+    }
+    for (const block of [`0x${oldest.toString(16)}`, 'latest']) {
+      const { body } = await rpc(url, 'eth_getProof', [EWOQ, [], block]);
+      assert.ok(body.result?.accountProof.length > 0, block);
+    }
   });
 });
