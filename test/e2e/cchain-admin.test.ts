@@ -11,6 +11,7 @@ import { parseGwei } from 'viem';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 
 const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
 
 describe('C-chain switches and admin API', () => {
   let net: Devnet;
@@ -27,23 +28,7 @@ describe('C-chain switches and admin API', () => {
 
   it('refuses proofs older than the configured window and serves recent ones', async () => {
     const account = privateKeyToAccount(EWOQ_KEY);
-    for (let nonce = 0; nonce < 4; nonce++) {
-      const raw = await account.signTransaction({
-        to: account.address,
-        value: 1n,
-        gas: 21000n,
-        nonce,
-        chainId: 43112,
-        type: 'eip1559',
-        maxFeePerGas: parseGwei('1'),
-        maxPriorityFeePerGas: 1n,
-      });
-      const { body } = await rpc(url, 'eth_sendRawTransaction', [raw]);
-      for (let i = 0; i < 100; i++) {
-        if ((await rpc(url, 'eth_getTransactionReceipt', [body.result])).body.result) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    }
+    await mineBlocks(url, 4);
     const head = BigInt((await rpc(url, 'eth_blockNumber', [])).body.result);
     assert.ok(head >= 4n);
     const old = await rpc(url, 'eth_getProof', [account.address, [], '0x1']);
@@ -62,26 +47,35 @@ describe('C-chain switches and admin API', () => {
     assert.equal(r.body.error.code, -32601);
   });
 
-  it('writes CPU, heap and contention profiles into the data dir', async () => {
+  it('writes CPU, heap and contention profiles into the data dir, answering {} as the reference', async () => {
+    const profiles = `${net.dataDir}/profiles`;
+    const newFile = (before: Set<string>, suffix: string) => {
+      const added = fs.readdirSync(profiles).filter((f) => !before.has(f) && f.endsWith(suffix));
+      assert.equal(added.length, 1, `one new ${suffix} file`);
+      return `${profiles}/${added[0]}`;
+    };
+    const listing = () => new Set(fs.existsSync(profiles) ? fs.readdirSync(profiles) : []);
     const start = await rpc(admin, 'admin.startCPUProfiler', {});
-    assert.deepEqual(start.body.result, { success: true });
+    assert.deepEqual(start.body.result, {});
     const again = await rpc(admin, 'admin_startCPUProfiler', []);
     assert.match(again.body.error.message, /already running/);
     await rpc(url, 'eth_getBalance', ['0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', 'latest']);
+    let before = listing();
     const stop = await rpc(admin, 'admin_stopCPUProfiler', []);
-    const cpu = stop.body.result.file as string;
-    assert.ok(cpu.startsWith(net.dataDir));
+    assert.deepEqual(stop.body.result, {});
+    const cpu = newFile(before, '.cpuprofile');
     assert.ok(Array.isArray(JSON.parse(fs.readFileSync(cpu, 'utf8')).nodes));
-    const lock = (await rpc(admin, 'admin.lockProfile', {})).body.result.file as string;
+    before = listing();
+    assert.deepEqual((await rpc(admin, 'admin.lockProfile', {})).body.result, {});
+    const lock = newFile(before, '.json');
     assert.ok(JSON.parse(fs.readFileSync(lock, 'utf8')).eventLoopDelayMs.samples >= 0);
-    const heap = (await rpc(admin, 'admin_memoryProfile', [])).body.result.file as string;
-    assert.ok(fs.statSync(heap).size > 1000);
+    before = listing();
+    assert.deepEqual((await rpc(admin, 'admin_memoryProfile', [])).body.result, {});
+    assert.ok(fs.statSync(newFile(before, '.heapsnapshot')).size > 1000);
   });
 
   it('changes the live log level and reports the running config', async () => {
-    assert.deepEqual((await rpc(admin, 'admin_setLogLevel', [{ level: 'debug' }])).body.result, {
-      success: true,
-    });
+    assert.deepEqual((await rpc(admin, 'admin_setLogLevel', [{ level: 'debug' }])).body.result, {});
     const bad = await rpc(admin, 'admin.setLogLevel', { level: 'loud' });
     assert.equal(bad.body.error.code, -32000);
     assert.match(bad.body.error.message, /unknown log level/);
@@ -92,5 +86,59 @@ describe('C-chain switches and admin API', () => {
     assert.equal(config.chainId, 43112);
     const unknown = await rpc(admin, 'admin.nope', {});
     assert.match(unknown.body.error.message, /can't find method/);
+  });
+});
+
+/** Mines `count` blocks of one self-transfer each from ewoq (nonces from 0), waiting for each receipt. */
+async function mineBlocks(url: string, count: number): Promise<void> {
+  const account = privateKeyToAccount(EWOQ_KEY);
+  const chainId = Number(BigInt((await rpc(url, 'eth_chainId', [])).body.result));
+  for (let nonce = 0; nonce < count; nonce++) {
+    const raw = await account.signTransaction({
+      to: account.address,
+      value: 1n,
+      gas: 21000n,
+      nonce,
+      chainId,
+      type: 'eip1559',
+      maxFeePerGas: parseGwei('30'),
+      maxPriorityFeePerGas: 1n,
+    });
+    const { body } = await rpc(url, 'eth_sendRawTransaction', [raw]);
+    assert.ok(body.result, JSON.stringify(body.error));
+    for (let i = 0; i < 100; i++) {
+      if ((await rpc(url, 'eth_getTransactionReceipt', [body.result])).body.result) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+describe('C-chain eth_getProof on a pruning node', () => {
+  let net: Devnet;
+  before(async () => {
+    net = await startDevnet({ command: 'node', args: ['--pruning-enabled', 'true'] });
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('refuses blocks more than 32 below the last accepted one, whatever the archival window', async () => {
+    const url = net.facts.urls.cChainRpc;
+    await mineBlocks(url, 34);
+    const head = BigInt((await rpc(url, 'eth_blockNumber', [])).body.result);
+    assert.ok(head >= 34n);
+    const oldest = head - 32n;
+    for (const block of ['earliest', `0x${(oldest - 1n).toString(16)}`]) {
+      const { body } = await rpc(url, 'eth_getProof', [EWOQ, [], block]);
+      assert.equal(body.error?.code, -32000, block);
+      assert.match(
+        body.error.message,
+        new RegExp(`before the oldest allowed block number ${oldest} \\(window of 32 blocks\\)$`),
+      );
+    }
+    for (const block of [`0x${oldest.toString(16)}`, 'latest']) {
+      const { body } = await rpc(url, 'eth_getProof', [EWOQ, [], block]);
+      assert.ok(body.result?.accountProof.length > 0, block);
+    }
   });
 });

@@ -246,10 +246,13 @@ describe('C-chain atomic transactions with avalanchejs', () => {
       { numFetched: asJson.body.result.numFetched, encoding: asJson.body.result.encoding },
       { numFetched: '0', encoding: 'json' },
     );
-    const status = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', {
+    const status = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', { txID: unknown });
+    assert.equal(status.body.result.status, 'Unknown');
+    // The all-zero id is coreth's errNilTxID, refused before any lookup.
+    const empty = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', {
       txID: '11111111111111111111111111111111LpoYY',
     });
-    assert.equal(status.body.result.status, 'Unknown');
+    assert.equal(empty.body.error.message, 'nil transaction ID');
     assert.equal(await cBalance(EWOQ_EVM), before);
   });
 });

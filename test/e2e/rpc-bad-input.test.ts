@@ -8,6 +8,7 @@ import { utils } from '@avalabs/avalanchejs';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 
 const UINT64_MAX = '18446744073709551615';
+const EMPTY_ID = '11111111111111111111111111111111LpoYY';
 const AVAX_ASSET_ID = '2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe';
 
 describe('node JSON-RPC refuses bad input clearly', () => {
@@ -155,7 +156,22 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     for (const method of ['avax.getAtomicTxStatus', 'native.getAtomicTx']) {
       assert.match(await avalancheError(avax, method, [{ txID: 'bad' }]), /\(txID: "bad" is not/);
       assert.equal(await avalancheError(avax, method, [{}]), 'nil transaction ID');
+      // The all-zero id written out is the same empty ID to the reference's ids.ID.
+      assert.equal(await avalancheError(avax, method, [{ txID: EMPTY_ID }]), 'nil transaction ID');
     }
+    for (const method of ['avm.getTx', 'xvm.getTxStatus']) {
+      assert.equal(await avalancheError(x, method, {}), 'nil transaction ID');
+      assert.equal(await avalancheError(x, method, { txID: EMPTY_ID }), 'nil transaction ID');
+    }
+  });
+
+  it('parses the empty address when getAllBalances names none, as the reference does', async () => {
+    for (const params of [{}, { address: '' }])
+      assert.equal(
+        await avalancheError(x, 'avm.getAllBalances', params),
+        `problem parsing address '': couldn't parse address "": no separator found in address`,
+      );
+    assert.equal(await avalancheError(x, 'avm.getAllBalances', { addresses: [] }), 'no addresses provided');
   });
 
   it('reads service addresses and startIndex as each reference service does, on X, P and C', async () => {

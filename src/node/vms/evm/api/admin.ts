@@ -1,9 +1,11 @@
 /**
  * The C-chain admin API (`/ext/bc/C/admin`): the reference's `admin.*` methods, also reachable
- * by the spec's underscore names (`admin_startCPUProfiler` …). The profilers write real files
- * into `<data-dir>/profiles/` and answer with the file's path: a V8 CPU profile (open it in
- * Chrome DevTools), a heap snapshot, and — Node has no mutexes — an event-loop contention report
- * (delay histogram since the last report, active handles and requests).
+ * by the spec's underscore names (`admin_startCPUProfiler` …). Every method but getVMConfig
+ * answers an empty object, as the spec says and the reference's `api.EmptyReply` marshals. The
+ * profilers write real files into `<data-dir>/profiles/` and log each file's path: a V8 CPU
+ * profile (open it in Chrome DevTools), a heap snapshot, and — Node has no mutexes — an
+ * event-loop contention report (delay histogram since the last report, active handles and
+ * requests).
  */
 import fs from 'node:fs';
 import inspector from 'node:inspector';
@@ -40,6 +42,11 @@ export function createAdminApi(
     fs.mkdirSync(dir, { recursive: true });
     return path.join(dir, name);
   };
+  /** The reference answers `{}`; where the profile went is only in the log, as there. */
+  const written = (target: string) => {
+    ctx.logger.info({ file: target }, 'admin: profile written');
+    return {};
+  };
   const post = <T>(method: string, params?: object) =>
     new Promise<T>((resolve, reject) =>
       session!.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result as T))),
@@ -52,7 +59,7 @@ export function createAdminApi(
       session.connect();
       await post('Profiler.enable');
       await post('Profiler.start');
-      return { success: true };
+      return {};
     },
     stopCPUProfiler: async () => {
       if (!session) throw new Error('CPU profiler is not running');
@@ -61,11 +68,10 @@ export function createAdminApi(
       session = undefined;
       const target = file(`cpu-${stamp()}.cpuprofile`);
       fs.writeFileSync(target, JSON.stringify(profile));
-      return { success: true, file: target };
+      return written(target);
     },
     memoryProfile: () => {
-      const target = v8.writeHeapSnapshot(file(`heap-${stamp()}.heapsnapshot`));
-      return { success: true, file: target };
+      return written(v8.writeHeapSnapshot(file(`heap-${stamp()}.heapsnapshot`)));
     },
     lockProfile: () => {
       const ms = (ns: number) => Math.round(ns / 1e4) / 100;
@@ -91,7 +97,7 @@ export function createAdminApi(
       delay = monitorEventLoopDelay({ resolution: 10 });
       delay.enable();
       delaySince = Date.now();
-      return { success: true, file: target };
+      return written(target);
     },
     setLogLevel: (params) => {
       const raw = params.optionalString('level');
@@ -100,7 +106,7 @@ export function createAdminApi(
       if (!LEVELS.includes(level)) throw new Error(`unknown log level "${raw}"`);
       ctx.logger.level = level;
       chain.logger.level = level;
-      return { success: true };
+      return {};
     },
     getVMConfig: () => ({
       config: {

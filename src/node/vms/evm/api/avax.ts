@@ -58,11 +58,15 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
     }
   };
 
-  /** The `txID` param, as the reference's typed `ids.ID` reads it; missing is the empty ID. */
+  /**
+   * The `txID` param, as the reference's typed `ids.ID` reads it: missing is the empty ID, and
+   * the empty ID (also written out, `111…LpoYY`) is refused before any lookup (`errNilTxID`).
+   */
   const txIdOf = (params: Params): Uint8Array => {
     const text = params.optionalId('txID');
-    if (text === undefined) fail('nil transaction ID');
-    return parseId(text);
+    const id = text === undefined ? undefined : parseId(text);
+    if (id === undefined || id.every((b) => b === 0)) fail('nil transaction ID');
+    return id;
   };
 
   return new AvalancheEndpoint(`${chain.alias}/avax`)

@@ -43,9 +43,13 @@ export interface XServiceDeps {
   resolveChain(aliasOrId: string): string | undefined;
 }
 
+/** cb58 of the all-zero id (`ids.Empty`), which the reference reads as no id at all. */
+const EMPTY_ID = toCb58(new Uint8Array(32));
+
+/** `txID` of getTx/getTxStatus: missing, empty or the all-zero id is the reference's `errNilTxID`. */
 function parseTxId(params: Params): string {
   const id = params.optionalId('txID');
-  if (id === undefined) fail('nil transaction ID');
+  if (id === undefined || id === EMPTY_ID) fail('nil transaction ID');
   return id;
 }
 
@@ -194,8 +198,12 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
     },
 
     getAllBalances: (params) => {
-      // The reference reads `address`; @avalanche-sdk/client sends `addresses`.
-      const texts = params.has('address') ? [params.string('address')] : params.strings('addresses');
+      // The reference reads `address`; @avalanche-sdk/client sends `addresses`. With neither, the
+      // reference parses the empty address (`problem parsing address '': …`).
+      const texts =
+        params.has('address') || !params.has('addresses')
+          ? [params.optionalString('address') ?? '']
+          : params.strings('addresses');
       if (texts.length === 0) fail('no addresses provided');
       const includePartial = params.boolean('includePartial');
       const totals = new Map<string, bigint>();
