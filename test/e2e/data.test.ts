@@ -785,7 +785,13 @@ describe('chain-data service over the primary network', () => {
     const now = await devnetNow();
     const shortNode = testNodeId(71);
     const longNode = testNodeId(72);
-    const addValidator = async (nodeId: string, end: bigint, shares: number, seed: string) => {
+    const addValidator = async (
+      nodeId: string,
+      end: bigint,
+      shares: number,
+      seed: string,
+      weight = 2_000n * AVAX,
+    ) => {
       const key = blsKey(seed);
       return signAndIssue(
         pApi,
@@ -798,7 +804,7 @@ describe('chain-data service over the primary network', () => {
             subnetId: primary,
             start: now,
             end,
-            weight: 2_000n * AVAX,
+            weight,
             rewardAddresses: [EWOQ_ADDR],
             delegatorRewardsOwner: [EWOQ_ADDR],
             shares,
@@ -810,7 +816,8 @@ describe('chain-data service over the primary network', () => {
       );
     };
     const shortTx = await addValidator(shortNode, now + 120n, 100_000, 'list-short');
-    const longTx = await addValidator(longNode, now + 7200n, 20_000, 'list-long');
+    // A larger stake than the genesis validators': a delegation capacity of its own to order by.
+    const longTx = await addValidator(longNode, now + 7200n, 20_000, 'list-long', 3_000n * AVAX);
     const chainNow = BigInt(Math.floor(Date.parse((await pApi.getTimestamp()).timestamp) / 1000));
     await call(`${url}/ext/bc/P`, 'platform.advanceTime', { seconds: Number(now + 130n - chainNow) });
     await indexed();
@@ -886,6 +893,29 @@ describe('chain-data service over the primary network', () => {
           `${sortBy} ${sortOrder}`,
         );
       }
+    // The orders on an active validation's live figures, delegation capacity and uptime (the
+    // validations without one first), ties in index order, walked one a page both ways.
+    const figure = (v: any, by: string) => {
+      const x = by === 'delegationCapacity' ? v.delegationCapacity : v.uptimePerformance;
+      return x === undefined ? -1n : by === 'delegationCapacity' ? BigInt(x) : BigInt(Math.round(x * 1e6));
+    };
+    const seqOf = new Map(all.items.map((v, i) => [v.txHash, i]));
+    for (const sortBy of ['delegationCapacity', 'uptimePerformance'])
+      for (const sortOrder of ['asc', 'desc'] as const) {
+        const sign = sortOrder === 'asc' ? 1 : -1;
+        const want = [...all.items]
+          .sort((a, b) => {
+            const [fa, fb] = [figure(a, sortBy), figure(b, sortBy)];
+            return sign * (fa === fb ? seqOf.get(a.txHash)! - seqOf.get(b.txHash)! : fa < fb ? -1 : 1);
+          })
+          .map((v) => v.txHash);
+        const paged = await list({ pageSize: 1, sortBy, sortOrder });
+        assert.deepEqual(
+          paged.items.map((v) => v.txHash),
+          want,
+          `${sortBy} ${sortOrder}`,
+        );
+      }
     const byEnd = (await list({ pageSize: 100, sortBy: 'timeRemaining' })).items.map((v) => v.txHash);
     assert.ok(byEnd.indexOf(shortTx) < byEnd.indexOf(longTx));
     const byFee = (await list({ pageSize: 100, sortBy: 'delegationFee', sortOrder: 'desc' })).items;
@@ -903,6 +933,23 @@ describe('chain-data service over the primary network', () => {
     assert.ok(long.includes(longTx) && !long.includes(shortTx));
     const ending = await txs({ maxTimeRemaining: 0 });
     assert.ok(ending.includes(shortTx) && !ending.includes(longTx));
+    // Filters on the live figures: only active validations have them.
+    const capacity = BigInt(all.items.find((v) => v.txHash === longTx).delegationCapacity);
+    const bounds = { minDelegationCapacity: String(capacity), maxDelegationCapacity: String(capacity) };
+    assert.deepEqual(await txs({ ...bounds, nodeIds: `${shortNode},${longNode}` }), [longTx]);
+    assert.deepEqual(await txs({ minDelegationCapacity: String(capacity + 1n), nodeIds: longNode }), []);
+    const activeTxs = all.items.filter((v) => v.validationStatus === 'active').map((v) => v.txHash);
+    assert.deepEqual(await txs({ minUptimePerformance: 0, pageSize: 100 }), activeTxs);
+    assert.deepEqual(
+      await txs({ minUptimePerformance: 0, maxUptimePerformance: 100, pageSize: 1 }),
+      activeTxs,
+    );
+    assert.deepEqual(
+      await txs({ maxDelegationCapacity: String(capacity), sortBy: 'timeRemaining', pageSize: 1 }),
+      byEnd.filter(
+        (tx) => activeTxs.includes(tx) && figure(all.items[seqOf.get(tx)!], 'delegationCapacity') <= capacity,
+      ),
+    );
 
     // Bad input: 400 in the documented shape.
     const first = (await (await fetch(`${data}/v1/networks/fuji/validators?pageSize=1`)).json()) as any;
@@ -913,10 +960,11 @@ describe('chain-data service over the primary network', () => {
       'validationStatus=resting',
       'pageToken=forged',
       `validationStatus=active&pageSize=1&pageToken=${first.nextPageToken}`,
-      'sortBy=uptimePerformance',
-      'sortBy=delegationCapacity',
       `sortBy=timeRemaining&pageSize=1&pageToken=${first.nextPageToken}`,
-      'minUptimePerformance=90',
+      `sortBy=delegationCapacity&pageSize=1&pageToken=${first.nextPageToken}`,
+      'minUptimePerformance=101',
+      'minDelegationCapacity=1.5',
+      'maxDelegationCapacity=720000000000000001',
       'subnetId=zzz',
     ]) {
       const r = await fetch(`${data}/v1/networks/fuji/validators?${query}`);

@@ -613,6 +613,15 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         [pageSize.schema.minimum, pageSize.schema.maximum, pageSize.schema.default],
         [1, 1024, 10],
       );
+      // A parameter with a default may be left out, as the real document says.
+      assert.equal(pageSize.required, false);
+      const everyParam = Object.values<any>(doc.body.paths).flatMap((item) =>
+        Object.values<any>(item).flatMap((op) => op.parameters ?? []),
+      );
+      assert.deepEqual(
+        everyParam.filter((p: any) => p.required && p.in !== 'path' && p.schema?.default !== undefined),
+        [],
+      );
       assert.ok(utxoPost.responses['429'] && utxoPost.responses['503']);
       const page = await app.inject({ method: 'GET', url: '/docs' });
       assert.equal(page.statusCode, 200);

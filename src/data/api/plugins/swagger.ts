@@ -38,7 +38,26 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
       info: { title: info.title, version: info.version, description: info.description },
       ...keys,
     },
+    transformObject: (docs) =>
+      optionalDefaults('openapiObject' in docs ? docs.openapiObject : docs.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+type Document = Record<string, any>;
+
+/**
+ * A query or header parameter with a default is optional to the caller. The route schemas list it
+ * as required (fastify fills the default in before validating), and @fastify/swagger copies that
+ * list, so the document told generated clients to always send `pageSize`, `sortOrder`, … where the
+ * real documents (and the service) leave them out.
+ */
+function optionalDefaults(doc: Document): Document {
+  for (const item of Object.values<Document>(doc.paths ?? {}))
+    for (const op of Object.values<Document>(item))
+      for (const param of Array.isArray(op?.parameters) ? op.parameters : [])
+        if (param.in !== 'path' && param.required && param.schema?.default !== undefined)
+          param.required = false;
+  return doc;
 }

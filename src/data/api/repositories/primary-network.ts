@@ -18,6 +18,7 @@ import {
   rewardsOfStakingTxs,
   validationOf,
   validationStatus,
+  validatorCursor,
   type DelegationStatus,
   type StakerRow,
   type ValidationStatus,
@@ -42,6 +43,15 @@ import {
   type StakingTxQuery,
 } from '../../store/queries/pn-transactions.js';
 import { createTransactionRenderer, rewardEstimates } from './pn-transactions.js';
+import {
+  filteredPage,
+  hasLiveFilter,
+  isLiveOrder,
+  liveOrderPage,
+  type LiveValidatorCursor,
+  type LiveValidatorFilter,
+  type LiveValidatorOrder,
+} from './validator-live-order.js';
 import {
   listUtxos,
   utxosAt,
@@ -354,16 +364,47 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
 
     /** Validation periods of every node (`GET /v1/networks/{network}/validators`), in index order. */
     async allValidators(
-      q: ValidatorFilter & {
-        sortBy?: ValidatorOrder;
-        sortOrder: SortOrder;
-        after?: ValidatorCursor;
-        limit: number;
-      },
-    ) {
+      q: ValidatorFilter &
+        LiveValidatorFilter & {
+          sortBy?: ValidatorOrder | LiveValidatorOrder;
+          sortOrder: SortOrder;
+          after?: ValidatorCursor | LiveValidatorCursor;
+          limit: number;
+        },
+    ): Promise<{ validators: Record<string, unknown>[]; next?: ValidatorCursor | LiveValidatorCursor }> {
       const t = await now();
-      const { rows, next } = await listAllValidations(db, { ...q, now: t });
-      return { validators: await formatValidators(rows, t), next };
+      const by = q.sortBy ?? 'blockIndex';
+      if (!isLiveOrder(by) && !hasLiveFilter(q)) {
+        const { rows, next } = await listAllValidations(db, {
+          ...q,
+          sortBy: by,
+          after: q.after as ValidatorCursor | undefined,
+          now: t,
+        });
+        return { validators: await formatValidators(rows, t), next };
+      }
+      // Capacity and uptime exist once a validation is formatted: walk the store's list in chunks.
+      const storeOrder = isLiveOrder(by) ? 'blockIndex' : by;
+      const chunk = async (after: ValidatorCursor | undefined) => {
+        const { rows, next } = await listAllValidations(db, {
+          ...q,
+          sortBy: storeOrder,
+          sortOrder: isLiveOrder(by) ? 'asc' : q.sortOrder,
+          after,
+          limit: 100,
+          now: t,
+        });
+        return { rows, formatted: await formatValidators(rows, t), next };
+      };
+      if (isLiveOrder(by))
+        return liveOrderPage(chunk, by, q.sortOrder, q, q.after as LiveValidatorCursor | undefined, q.limit);
+      return filteredPage(
+        chunk,
+        (row) => validatorCursor(row, storeOrder),
+        q,
+        q.after as ValidatorCursor | undefined,
+        q.limit,
+      );
     },
 
     /** Delegations of every node (`GET /v1/networks/{network}/delegators`), in index order. */

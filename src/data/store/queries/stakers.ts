@@ -171,11 +171,16 @@ export async function listAllValidations(
     .orderBy('seq', q.sortOrder)
     .limit(q.limit + 1)
     .execute();
-  return cutPage(rows, q.limit, (last) => ({
-    ...(by === 'timeRemaining' ? { key: Number(last.end_ts) } : {}),
-    ...(by === 'delegationFee' ? { key: Number(last.delegation_shares ?? -1) } : {}),
-    seq: Number(last.seq),
-  }));
+  return cutPage(rows, q.limit, (last) => validatorCursor(last, by));
+}
+
+/** The cursor of a page of the validator list in `by` order that ends with `row`. */
+export function validatorCursor(row: StakerRow, by: ValidatorOrder): ValidatorCursor {
+  return {
+    ...(by === 'timeRemaining' ? { key: Number(row.end_ts) } : {}),
+    ...(by === 'delegationFee' ? { key: Number(row.delegation_shares ?? -1) } : {}),
+    seq: Number(row.seq),
+  };
 }
 
 export type DelegationStatus = 'completed' | 'active' | 'pending';
