@@ -119,6 +119,18 @@ for (const store of ['sqlite', 'postgres'] as const) {
           )
         ).balances as any;
 
+      /**
+       * The atomic entries as the wire carries them (chainkit drops members the real X- and
+       * C-chain shapes lack): the spec's atomic balance entry has `status` on every chain.
+       */
+      async function rawAtomic(chain: 'x-chain' | 'c-chain', address: string) {
+        const res = await fetch(
+          `${data}/v1/networks/fuji/blockchains/${chain}/balances?addresses=${address}`,
+        );
+        const body = (await res.json()) as any;
+        return body.balances.atomicMemoryUnlocked.map((a: any) => [a.sharedWithChainId, a.status]);
+      }
+
       /** The service's unlocked X-chain AVAX of the test key equals avm.getBalance; returns it. */
       async function xBalanceMatchesNode(): Promise<string> {
         const bal = await balances('x-chain', EWOQ_X);
@@ -247,6 +259,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
           pending.atomicMemoryUnlocked.map((a: any) => [a.amount, a.sharedWithChainId]),
           [[String(5n * AVAX), ctx.xBlockchainID]],
         );
+        assert.deepEqual(await rawAtomic('c-chain', EWOQ_C), [[ctx.xBlockchainID, 'pendingImport']]);
 
         const atomic = await cApi.getUTXOs({ addresses: [EWOQ_C], sourceChain: 'X' });
         assert.equal(atomic.utxos.length, 1);
@@ -292,6 +305,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
           pending.atomicMemoryUnlocked.map((a: any) => [a.amount, a.sharedWithChainId, a.utxoCount]),
           [[String(2n * AVAX), ctx.cBlockchainID, 1]],
         );
+        assert.deepEqual(await rawAtomic('x-chain', EWOQ_X), [[ctx.cBlockchainID, 'pendingImport']]);
 
         const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X], sourceChain: 'C' });
         assert.equal(utxos.length, 1);
