@@ -321,6 +321,18 @@ for (const store of ['sqlite', 'postgres'] as const) {
         const spent = (await listed('x-chain', EWOQ_X, true)).find((u) => u.creationTxHash === exportTx);
         assert.equal(spent.createdOnChainId, ctx.cBlockchainID);
         assert.equal(spent.consumingTxHash, importTx);
+        // The wire also carries the spec's UTXO list members for the spend (chainkit drops them).
+        const raw = (await (
+          await fetch(`${data}/v1/networks/fuji/blockchains/x-chain/utxos?includeSpent=true&pageSize=100`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ addresses: EWOQ_X }),
+          })
+        ).json()) as any;
+        const wire = raw.utxos.find((u: any) => u.creationTxHash === exportTx);
+        assert.equal(wire.txHash, exportTx);
+        assert.equal(wire.consumingBlockTimestamp, wire.consumingTxTimestamp);
+        assert.match(wire.consumingBlockNumber, /^[1-9]\d*$/);
       });
 
       it('pays the genesis validators: completed with their rewards, stake back as the node lists it', async () => {
