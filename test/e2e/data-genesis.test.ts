@@ -190,6 +190,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
         assert.equal(served.txHash, v.txID);
         assert.equal(served.amountStaked, String(v.weight));
         assert.equal(served.potentialRewards.validationRewardAmount, String(v.potentialReward));
+        // The spec's validator record names `rewards` on every record; on the wire an active one
+        // carries its potential rewards there too (chainkit's active shape drops the member).
+        const wire = (await (await fetch(`${data}/v1/networks/fuji/validators/${v.nodeID}`)).json()) as any;
+        assert.deepEqual(wire.validators[0].rewards, wire.validators[0].potentialRewards);
+        assert.equal(wire.validators[0].rewards.validationRewardAmount, String(v.potentialReward));
+        assert.equal(wire.validators[0].delegatorCount, 0);
+        assert.equal(wire.validators[0].amountDelegated, '0');
       });
 
       it('marks spent genesis UTXOs consumed on X and on P', async () => {

@@ -485,6 +485,11 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
     const live = await liveValidator(v);
     const total = await stake();
     const weight = BigInt(amountText(v.amount_staked)) + delegated;
+    const potentialRewards = {
+      validationRewardAmount: live?.potentialReward ?? '0',
+      delegationRewardAmount: live?.accruedDelegateeReward ?? '0',
+      rewardAddresses,
+    };
     return {
       ...base,
       stakePercentage: total > 0n ? Number((weight * 1_000_000n) / total) / 10_000 : 0,
@@ -493,11 +498,10 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
         ? BigInt(amountText(v.amount_staked)) * 4n - delegated
         : 0n
       ).toString(),
-      potentialRewards: {
-        validationRewardAmount: live?.potentialReward ?? '0',
-        delegationRewardAmount: live?.accruedDelegateeReward ?? '0',
-        rewardAddresses,
-      },
+      potentialRewards,
+      // The spec's single validator record has `rewards` whatever the status; the real active
+      // shape names them `potentialRewards`. Both, so either reading works.
+      rewards: potentialRewards,
       validatorHealth: {
         reachabilityPercent: live?.connected === false ? 0 : 100,
         benchedPChainRequestsPercent: 0,
