@@ -119,6 +119,18 @@ for (const store of ['sqlite', 'postgres'] as const) {
           )
         ).balances as any;
 
+      /**
+       * The atomic entries as the wire carries them (chainkit drops members the real X- and
+       * C-chain shapes lack): the spec's atomic balance entry has `status` on every chain.
+       */
+      async function rawAtomic(chain: 'x-chain' | 'c-chain', address: string) {
+        const res = await fetch(
+          `${data}/v1/networks/fuji/blockchains/${chain}/balances?addresses=${address}`,
+        );
+        const body = (await res.json()) as any;
+        return body.balances.atomicMemoryUnlocked.map((a: any) => [a.sharedWithChainId, a.status]);
+      }
+
       /** The service's unlocked X-chain AVAX of the test key equals avm.getBalance; returns it. */
       async function xBalanceMatchesNode(): Promise<string> {
         const bal = await balances('x-chain', EWOQ_X);
@@ -178,6 +190,13 @@ for (const store of ['sqlite', 'postgres'] as const) {
         assert.equal(served.txHash, v.txID);
         assert.equal(served.amountStaked, String(v.weight));
         assert.equal(served.potentialRewards.validationRewardAmount, String(v.potentialReward));
+        // The spec's validator record names `rewards` on every record; on the wire an active one
+        // carries its potential rewards there too (chainkit's active shape drops the member).
+        const wire = (await (await fetch(`${data}/v1/networks/fuji/validators/${v.nodeID}`)).json()) as any;
+        assert.deepEqual(wire.validators[0].rewards, wire.validators[0].potentialRewards);
+        assert.equal(wire.validators[0].rewards.validationRewardAmount, String(v.potentialReward));
+        assert.equal(wire.validators[0].delegatorCount, 0);
+        assert.equal(wire.validators[0].amountDelegated, '0');
       });
 
       it('marks spent genesis UTXOs consumed on X and on P', async () => {
@@ -247,6 +266,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
           pending.atomicMemoryUnlocked.map((a: any) => [a.amount, a.sharedWithChainId]),
           [[String(5n * AVAX), ctx.xBlockchainID]],
         );
+        assert.deepEqual(await rawAtomic('c-chain', EWOQ_C), [[ctx.xBlockchainID, 'pendingImport']]);
 
         const atomic = await cApi.getUTXOs({ addresses: [EWOQ_C], sourceChain: 'X' });
         assert.equal(atomic.utxos.length, 1);
@@ -292,6 +312,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
           pending.atomicMemoryUnlocked.map((a: any) => [a.amount, a.sharedWithChainId, a.utxoCount]),
           [[String(2n * AVAX), ctx.cBlockchainID, 1]],
         );
+        assert.deepEqual(await rawAtomic('x-chain', EWOQ_X), [[ctx.cBlockchainID, 'pendingImport']]);
 
         const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X], sourceChain: 'C' });
         assert.equal(utxos.length, 1);
@@ -307,6 +328,18 @@ for (const store of ['sqlite', 'postgres'] as const) {
         const spent = (await listed('x-chain', EWOQ_X, true)).find((u) => u.creationTxHash === exportTx);
         assert.equal(spent.createdOnChainId, ctx.cBlockchainID);
         assert.equal(spent.consumingTxHash, importTx);
+        // The wire also carries the spec's UTXO list members for the spend (chainkit drops them).
+        const raw = (await (
+          await fetch(`${data}/v1/networks/fuji/blockchains/x-chain/utxos?includeSpent=true&pageSize=100`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ addresses: EWOQ_X }),
+          })
+        ).json()) as any;
+        const wire = raw.utxos.find((u: any) => u.creationTxHash === exportTx);
+        assert.equal(wire.txHash, exportTx);
+        assert.equal(wire.consumingBlockTimestamp, wire.consumingTxTimestamp);
+        assert.match(wire.consumingBlockNumber, /^[1-9]\d*$/);
       });
 
       it('pays the genesis validators: completed with their rewards, stake back as the node lists it', async () => {

@@ -172,6 +172,24 @@ describe('chain-data service over the primary network', () => {
       onlyFlry.result.utxos.map((u: any) => u.asset.assetId),
       [assetId],
     );
+    // On the wire an X-chain UTXO also has the spec's UTXO list members (chainkit's X shape
+    // drops them): the top-level assetId, the creating tx and its block.
+    const raw = (await (
+      await fetch(`${data}/v1/networks/fuji/blockchains/x-chain/utxos?assetId=${assetId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ addresses: fmt('X', recipient) }),
+      })
+    ).json()) as any;
+    assert.equal(raw.utxos.length, 1);
+    const [u] = raw.utxos;
+    assert.equal(u.assetId, assetId);
+    assert.equal(u.txHash, sendId);
+    assert.equal(u.txHash, u.creationTxHash);
+    assert.equal(u.blockTimestamp, u.timestamp);
+    assert.equal(typeof u.blockTimestamp, 'number');
+    assert.match(u.blockNumber, /^[1-9]\d*$/);
+    assert.equal(typeof u.outputIndex, 'string', 'still the X shape');
 
     // Asset transactions of the new asset: its creation and the transfer, newest first.
     const txs = await collect<any>(

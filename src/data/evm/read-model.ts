@@ -221,10 +221,21 @@ export async function tokenBalances(
   };
 }
 
+/**
+ * `methodHash` and `methodName` as the reference documents them: the hash is set only for a
+ * contract call (an empty string otherwise); the name is `Native Transfer` for a plain transfer,
+ * `Contract Created` for a creation, and the signature of a well-known selector for a call.
+ */
+function methodNaming(r: Pick<Selectable<EvmNativeTxTable>, 'call_type' | 'method_hash'>) {
+  if (r.call_type === 'NATIVE_TRANSFER') return { methodHash: '', methodName: 'Native Transfer' };
+  if (r.call_type === 'CONTRACT_CREATION') return { methodHash: '', methodName: 'Contract Created' };
+  const name = KNOWN_METHODS[r.method_hash];
+  return name ? { methodHash: r.method_hash, methodName: name } : { methodHash: r.method_hash };
+}
+
 /** NativeTransaction of the real service from a stored row. */
 export function nativeTxItem(r: Selectable<EvmNativeTxTable>) {
-  const method: Record<string, unknown> = { callType: r.call_type, methodHash: r.method_hash };
-  if (KNOWN_METHODS[r.method_hash]) method.methodName = KNOWN_METHODS[r.method_hash];
+  const method: Record<string, unknown> = { callType: r.call_type, ...methodNaming(r) };
   return {
     blockNumber: String(r.block_number),
     blockTimestamp: Number(r.block_ts),

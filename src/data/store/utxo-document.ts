@@ -71,7 +71,14 @@ export function renderUtxoDocument(row: Row): string {
 /** The columns a response needs besides the document. */
 export type UtxoDocRow = Pick<
   Selectable<UtxoTable>,
-  'utxo_id' | 'asset_id' | 'staked' | 'consuming_tx' | 'consuming_height' | 'consuming_ts' | 'credentials'
+  | 'utxo_id'
+  | 'asset_id'
+  | 'block_height'
+  | 'staked'
+  | 'consuming_tx'
+  | 'consuming_height'
+  | 'consuming_ts'
+  | 'credentials'
 > & { doc: string | null };
 
 /** Completes a rendered document with the asset description, stake state and the spend. */
@@ -88,9 +95,12 @@ export function completeUtxo(row: UtxoDocRow, asset: AssetInfo): Record<string, 
     }
   } else {
     delete out.amount;
+    Object.assign(out, specListFields(row, out.creationTxHash as string, out.timestamp as number));
     if (row.consuming_tx) {
       out.consumingTxHash = row.consuming_tx;
       out.consumingTxTimestamp = num(row.consuming_ts);
+      out.consumingBlockNumber = String(row.consuming_height);
+      out.consumingBlockTimestamp = num(row.consuming_ts);
       if (row.credentials) out.credentials = JSON.parse(row.credentials);
     }
   }
@@ -99,6 +109,24 @@ export function completeUtxo(row: UtxoDocRow, asset: AssetInfo): Record<string, 
 
 const X_SHAPE = /"outputIndex":"/;
 const AMOUNT = /"amount":"(\d+)"/;
+const CREATION_TX = /"creationTxHash":"([^"]*)"/;
+const TIMESTAMP = /"timestamp":(\d+)/;
+
+/**
+ * The members the spec's UTXO list resource names that the real X-/C-chain shape lacks: the
+ * top-level `assetId`, `txHash`, `blockNumber` and `blockTimestamp` (the creating tx and its
+ * block; a spent output also gets `consumingBlockNumber`/`consumingBlockTimestamp`). Added on
+ * completion, not in the stored document, so documents rendered before them gain them too.
+ * `outputIndex` stays a string: SDKs tell the two shapes apart by it.
+ */
+function specListFields(row: UtxoDocRow, txHash: string, timestamp: number) {
+  return {
+    assetId: row.asset_id,
+    txHash,
+    blockNumber: String(row.block_height),
+    blockTimestamp: timestamp,
+  };
+}
 
 /**
  * The start of a UTXO's `asset` member, up to its amount: the same text for every output of
@@ -121,9 +149,18 @@ export function completeUtxoJson(row: UtxoDocRow, assetPrefix: string): string {
     extra += row.staked === 1 ? ',"staked":true' : ',"staked":false';
     if (row.consuming_tx)
       extra += `,"consumingTxHash":${JSON.stringify(row.consuming_tx)},"consumingBlockNumber":"${Number(row.consuming_height)}","consumingBlockTimestamp":${Number(row.consuming_ts)}`;
-  } else if (row.consuming_tx) {
-    extra += `,"consumingTxHash":${JSON.stringify(row.consuming_tx)},"consumingTxTimestamp":${Number(row.consuming_ts)}`;
-    if (row.credentials) extra += `,"credentials":${row.credentials}`;
+  } else {
+    const fields = specListFields(
+      row,
+      CREATION_TX.exec(doc)?.[1] ?? '',
+      Number(TIMESTAMP.exec(doc)?.[1] ?? 0),
+    );
+    extra += ',' + JSON.stringify(fields).slice(1, -1);
+    if (row.consuming_tx) {
+      extra += `,"consumingTxHash":${JSON.stringify(row.consuming_tx)},"consumingTxTimestamp":${Number(row.consuming_ts)}`;
+      extra += `,"consumingBlockNumber":"${Number(row.consuming_height)}","consumingBlockTimestamp":${Number(row.consuming_ts)}`;
+      if (row.credentials) extra += `,"credentials":${row.credentials}`;
+    }
   }
   return doc.slice(0, -1) + extra + '}';
 }

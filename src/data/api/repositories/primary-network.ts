@@ -256,25 +256,20 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
       const known = await assets.get(rows.map((r) => r.asset_id));
       const local = rows.filter((r) => r.created_on === chainId);
       const atomic = rows.filter((r) => r.created_on !== chainId);
-      const sharedBy = (list: UtxoRow[], status?: string) => {
+      // Every atomic entry carries `status`, as the spec's atomic balance entry does on each
+      // chain: an output in atomic memory is always waiting for its import. (The real X- and
+      // C-chain shapes have no such member; SDKs drop the extra field.)
+      const sharedBy = (list: UtxoRow[]) => {
         const bySource = new Map<string, UtxoRow[]>();
         for (const r of list) bySource.set(r.created_on, [...(bySource.get(r.created_on) ?? []), r]);
         return [...bySource].flatMap(([source, rs]) =>
-          sumByAsset(rs, known).map((a) => ({
-            ...a,
-            sharedWithChainId: source,
-            ...(status ? { status } : {}),
-          })),
+          sumByAsset(rs, known).map((a) => ({ ...a, sharedWithChainId: source, status: 'pendingImport' })),
         );
       };
       const locked = (r: UtxoRow) => Number(r.locktime) > t;
-      const atomicStatus = chainId === network.pChainID ? 'pendingImport' : undefined;
       const atomicParts = {
-        atomicMemoryUnlocked: sharedBy(
-          atomic.filter((r) => !locked(r)),
-          atomicStatus,
-        ),
-        atomicMemoryLocked: sharedBy(atomic.filter(locked), atomicStatus),
+        atomicMemoryUnlocked: sharedBy(atomic.filter((r) => !locked(r))),
+        atomicMemoryLocked: sharedBy(atomic.filter(locked)),
       };
       if (chainId === network.cChainID) return atomicParts;
       if (chainId === network.xChainID)
@@ -535,6 +530,11 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
     const live = await liveValidator(v);
     const total = await stake();
     const weight = BigInt(amountText(v.amount_staked)) + delegated;
+    const potentialRewards = {
+      validationRewardAmount: live?.potentialReward ?? '0',
+      delegationRewardAmount: live?.accruedDelegateeReward ?? '0',
+      rewardAddresses,
+    };
     return {
       ...base,
       stakePercentage: total > 0n ? Number((weight * 1_000_000n) / total) / 10_000 : 0,
@@ -543,11 +543,10 @@ export function createPrimaryNetworkRepository(deps: PrimaryNetworkDeps) {
         ? BigInt(amountText(v.amount_staked)) * 4n - delegated
         : 0n
       ).toString(),
-      potentialRewards: {
-        validationRewardAmount: live?.potentialReward ?? '0',
-        delegationRewardAmount: live?.accruedDelegateeReward ?? '0',
-        rewardAddresses,
-      },
+      potentialRewards,
+      // The spec's single validator record has `rewards` whatever the status; the real active
+      // shape names them `potentialRewards`. Both, so either reading works.
+      rewards: potentialRewards,
       validatorHealth: {
         reachabilityPercent: live?.connected === false ? 0 : 100,
         benchedPChainRequestsPercent: 0,

@@ -51,6 +51,14 @@ export const Utxo = Type.Object({
   threshold: Type.Integer(),
   timestamp: Type.Integer(),
   utxoType: Type.String(),
+  // In UTXO lists only: the spec's UTXO resource names these on every chain.
+  amount: opt(Type.String()),
+  assetId: opt(Type.String()),
+  txHash: opt(Type.String()),
+  blockNumber: opt(Type.String()),
+  blockTimestamp: opt(Type.Integer()),
+  consumingBlockNumber: opt(Type.String()),
+  consumingBlockTimestamp: opt(Type.Integer()),
 });
 
 export const UtxoList = Type.Object({

@@ -37,6 +37,7 @@ type PageRow = UtxoDocRow & { key: number | string };
 
 const DOC_COLUMNS = [
   'u.asset_id',
+  'u.block_height',
   'u.staked',
   'u.consuming_tx',
   'u.consuming_height',
