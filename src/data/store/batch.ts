@@ -26,6 +26,7 @@ import { StoreError } from '../internal/errors.js';
 import { renderUtxoDocument } from './utxo-document.js';
 import { writeTransactionAddresses } from './transaction-addresses.js';
 import { addToTotal, TOTAL } from './supply-totals.js';
+import { lockUtxoWrites } from './cross-chain-lock.js';
 
 export interface SubnetUpdate {
   subnet_id: string;
@@ -136,6 +137,8 @@ export async function writeBatch(
   rows: BatchRows,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    // Before any read, so every statement sees what another chain's indexer committed.
+    await lockUtxoWrites(trx);
     const current = await readCheckpoint(trx, source);
     if (current !== fromIndex) throw new CheckpointConflictError(source, fromIndex, current);
 
@@ -228,7 +231,8 @@ export async function writeBatch(
 /**
  * Outputs with their address rows, then spends; then settles every spend whose output is known
  * (a spend read before its output, e.g. an import indexed before the export on the other chain,
- * waits in utxo_spends until the output arrives). Shared by the primary and C-chain indexers.
+ * waits in utxo_spends until the output arrives). Shared by the primary and C-chain indexers,
+ * whose transactions hold `lockUtxoWrites` from their start so two of them never settle at once.
  */
 export async function writeUtxoRows(
   trx: Transaction<DataSchema>,
