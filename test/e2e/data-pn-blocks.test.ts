@@ -20,6 +20,7 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { storeArgs } from '../helpers/postgres.js';
 import { collectPages, waitIndexed } from './data-helpers.js';
 import { blsKey, EWOQ_ADDR, EWOQ_KEY, signAndIssue, testNodeId } from './pchain-helpers.js';
 import { waitAccepted } from './xchain-helpers.js';
@@ -59,7 +60,9 @@ describe('chain-data primary-network blocks, network details, activity, pending 
   const pUtxos = async () => (await pApi.getUTXOs({ addresses: [EWOQ_P] })).utxos;
 
   before(async () => {
-    net = await startDevnet({ args: ['--network', 'fuji', '--min-stake-duration', '60'] });
+    net = await startDevnet({
+      args: ['--network', 'fuji', '--min-stake-duration', '60', ...(await storeArgs())],
+    });
     url = net.url;
     data = net.facts.urls.data;
     ctx = await Context.getContextFromURI(url);

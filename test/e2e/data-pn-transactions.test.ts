@@ -25,6 +25,7 @@ import {
   utils,
 } from '@avalabs/avalanchejs';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { storeArgs } from '../helpers/postgres.js';
 import { collectPages } from './data-helpers.js';
 import { blsKey, EWOQ_ADDR, EWOQ_KEY, signAndIssue, testNodeId } from './pchain-helpers.js';
 import {
@@ -153,7 +154,9 @@ describe('primary-network transactions in the chain-data service', () => {
     ).block;
 
   before(async () => {
-    net = await startDevnet({ args: ['--network', 'fuji', '--min-stake-duration', '60'] });
+    net = await startDevnet({
+      args: ['--network', 'fuji', '--min-stake-duration', '60', ...(await storeArgs())],
+    });
     url = net.url;
     data = net.facts.urls.data;
     ctx = await Context.getContextFromURI(url);

@@ -4,8 +4,8 @@
  * a Subnet-EVM chain converted to an L1, a validator and a delegator paid after the devnet clock
  * passes their end, and an export/import — then every primary-network endpoint read through
  * @avalanche-sdk/chainkit (zod-validated) and @avalabs/glacier-sdk, checked against the node's
- * own answers, every list walked to the end with page tokens. On SQLite; data-postgres.test.ts
- * runs the same suite on PostgreSQL.
+ * own answers, every list walked to the end with page tokens. data-postgres.test.ts runs the
+ * suite again on PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -30,7 +30,7 @@ import {
   Utxo,
 } from '@avalabs/avalanchejs';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
-import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { storeArgs } from '../helpers/postgres.js';
 import { collectPages, waitIndexed } from './data-helpers.js';
 import { blsKey, EWOQ_ADDR, EWOQ_KEY, signAndIssue, testNodeId } from './pchain-helpers.js';
 import {
@@ -51,13 +51,8 @@ const HRP = 'fuji';
 const fmt = (chain: string, bytes: Uint8Array) => utils.format(chain, HRP, bytes);
 const bare = (bytes: Uint8Array) => utils.formatBech32(HRP, bytes);
 
-/** The store under test: SQLite, or PostgreSQL when data-postgres.test.ts runs this suite. */
-const STORE = process.env.FLURRY_TEST_DATA_STORE === 'postgres' ? 'postgres' : 'sqlite';
-const suiteOptions = { skip: STORE === 'postgres' ? postgresUnavailable() : undefined };
-
-describe(`chain-data service over the primary network (${STORE})`, suiteOptions, () => {
+describe('chain-data service over the primary network', () => {
   let net: Devnet;
-  let cluster: PostgresCluster | undefined;
   let url: string;
   let data: string;
   let ctx: Context.Context;
@@ -75,12 +70,9 @@ describe(`chain-data service over the primary network (${STORE})`, suiteOptions,
   const collect = collectPages;
 
   before(async () => {
-    const args = ['--network', 'fuji', '--min-stake-duration', '60'];
-    if (STORE === 'postgres') {
-      cluster = await startPostgres();
-      args.push('--database-url', await cluster.createDatabase('primary'));
-    }
-    net = await startDevnet({ args });
+    net = await startDevnet({
+      args: ['--network', 'fuji', '--min-stake-duration', '60', ...(await storeArgs())],
+    });
     url = net.url;
     data = net.facts.urls.data;
     assert.match(data, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -93,7 +85,6 @@ describe(`chain-data service over the primary network (${STORE})`, suiteOptions,
   });
   after(async () => {
     await net?.stop();
-    await cluster?.stop();
   });
 
   let assetId: string;

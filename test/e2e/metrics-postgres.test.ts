@@ -3,6 +3,6 @@
  * test helper): the buckets, the all-time member sets and the cumulative columns are written and
  * read through the other dialect. Skipped, with the reason, where PostgreSQL cannot start here.
  */
-import { againOnPostgres } from '../helpers/evm-data.js';
+import { againOnPostgres } from '../helpers/postgres.js';
 
 await againOnPostgres('metrics', 'flurry_metrics', () => import('./metrics.test.js'));

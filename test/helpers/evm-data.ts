@@ -3,7 +3,6 @@
  * half (store, EVM indexer, NFT fetcher, REST service with the EVM routes) in this process,
  * reading the node only over its public JSON-RPC as it would in production.
  */
-import { after, test } from 'node:test';
 import { NETWORKS, type NetworkName } from '../../src/shared/networks.js';
 import { startDataApi, type RunningDataApi } from '../../src/data/api/server.js';
 import { parseApiAccessConfig } from '../../src/data/api/api-keys.js';
@@ -13,7 +12,7 @@ import { startNftFetcher, type RunningNftFetcher } from '../../src/data/nft/fetc
 import { createMetadataResolver } from '../../src/data/nft/metadata-resolver.js';
 import { createDatabase, type DataDatabase } from '../../src/data/store/database.js';
 import { startDevnet, tempDir, type Devnet } from './devnet.js';
-import { postgresUnavailable, startPostgres, type PostgresCluster } from './postgres.js';
+import { storeChoice } from './postgres.js';
 
 export interface EvmDataStack {
   devnet: Devnet;
@@ -25,34 +24,6 @@ export interface EvmDataStack {
 }
 
 export const TEST_PRICES = { usd: 25, eur: 23 };
-
-/**
- * Where the stack's store lives when a test does not say: SQLite unless a PostgreSQL variant of
- * the suite sets `databaseUrl` (see evm-data-postgres.test.ts).
- */
-export const storeChoice: { databaseUrl?: () => Promise<string> } = {};
-
-/**
- * Runs an end-to-end suite (its module loaded by `load`) again with the store on a fresh database
- * of a throwaway PostgreSQL cluster; where PostgreSQL cannot start here, one skipped test names why.
- */
-export async function againOnPostgres(suite: string, database: string, load: () => Promise<unknown>) {
-  const reason = postgresUnavailable();
-  if (reason) {
-    test(`${suite} on PostgreSQL`, { skip: reason }, () => {});
-    return;
-  }
-  let cluster: PostgresCluster | undefined;
-  storeChoice.databaseUrl = async () => {
-    cluster = await startPostgres();
-    return cluster.createDatabase(database);
-  };
-  await load();
-  // Registered after the suite's own hooks, so the cluster stops once the suite has let go of it.
-  after(async () => {
-    await cluster?.stop();
-  });
-}
 
 export async function startEvmDataStack(
   options: {

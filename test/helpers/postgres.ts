@@ -11,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { after, test } from 'node:test';
 
 const BIN_DIRS = ['/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/17/bin'];
 
@@ -97,4 +98,38 @@ export async function startPostgres(): Promise<PostgresCluster> {
       }
     },
   };
+}
+
+/**
+ * Where an end-to-end suite's store lives when a test does not say: SQLite unless a PostgreSQL
+ * variant of the suite sets `databaseUrl` (see `againOnPostgres`). Suites that start `flurry`
+ * pass it on with `storeArgs()`.
+ */
+export const storeChoice: { databaseUrl?: () => Promise<string> } = {};
+
+/**
+ * Runs an end-to-end suite (its module loaded by `load`) again with the store on a fresh database
+ * of a throwaway PostgreSQL cluster; where PostgreSQL cannot start here, one skipped test names why.
+ */
+export async function againOnPostgres(suite: string, database: string, load: () => Promise<unknown>) {
+  const reason = postgresUnavailable();
+  if (reason) {
+    test(`${suite} on PostgreSQL`, { skip: reason }, () => {});
+    return;
+  }
+  let cluster: PostgresCluster | undefined;
+  storeChoice.databaseUrl = async () => {
+    cluster = await startPostgres();
+    return cluster.createDatabase(database);
+  };
+  await load();
+  // Registered after the suite's own hooks, so the cluster stops once the suite has let go of it.
+  after(async () => {
+    await cluster?.stop();
+  });
+}
+
+/** `flurry` arguments putting the data store where `storeChoice` says (none for SQLite). */
+export async function storeArgs(): Promise<string[]> {
+  return storeChoice.databaseUrl ? ['--database-url', await storeChoice.databaseUrl()] : [];
 }
