@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { Avalanche } from '@avalanche-sdk/chainkit';
 import { Context, pvm, utils } from '@avalabs/avalanchejs';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { storeArgs } from '../helpers/postgres.js';
 import { collectPages, waitIndexed } from './data-helpers.js';
 import { EWOQ_ADDR, signAndIssue } from './pchain-helpers.js';
 
@@ -28,7 +29,7 @@ describe('a delegation that declares a start ahead of its block', () => {
   let live: { startTime: string; endTime: string; weight: string };
 
   before(async () => {
-    net = await startDevnet({ args: ['--network', 'fuji'] });
+    net = await startDevnet({ args: ['--network', 'fuji', ...(await storeArgs())] });
     data = net.facts.urls.data;
     sdk = new Avalanche({ network: 'fuji', enableTelemetry: false, retryConfig: { strategy: 'none' } });
     const ctx = await Context.getContextFromURI(net.url);
