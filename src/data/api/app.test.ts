@@ -13,6 +13,7 @@ import { utils } from '@avalabs/avalanchejs';
 import type { FastifyInstance } from 'fastify';
 import { NETWORKS } from '../../shared/networks.js';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../../../test/helpers/postgres.js';
+import { transferOutputRow } from '../../../test/helpers/utxo-rows.js';
 import { amountKey } from '../store/amounts.js';
 import { emptyBatch, writeBatch } from '../store/batch.js';
 import { createDatabase, type DataDatabase } from '../store/database.js';
@@ -56,34 +57,21 @@ async function seed(db: DataDatabase['db']): Promise<void> {
   });
   for (let i = 0; i < UTXOS_OF_A; i++) {
     const owners = i % 5 === 0 ? [A, B] : [A];
-    rows.utxos.push({
-      utxo_id: id(i, 1),
-      tx_hash: id(i, 2),
-      output_index: 0,
-      created_on: fuji.pChainID,
-      consumed_on: fuji.pChainID,
-      asset_id: fuji.avaxAssetID,
-      amount: amountKey(BigInt(1000 + ((i * 37) % 101))),
-      addresses: JSON.stringify(owners),
-      threshold: 1,
-      locktime: 0,
-      stakeable_locktime: 0,
-      staked: 0,
-      utxo_type: 'TRANSFER',
-      reward_type: null,
-      start_ts: null,
-      end_ts: null,
-      block_height: i,
-      block_ts: 1_700_000_000 + Math.floor(i / 3),
-      seq: i * 1_000_000,
-      group_id: null,
-      payload: null,
-      utxo_bytes: '0x00',
-      consuming_tx: null,
-      consuming_height: null,
-      consuming_ts: null,
-      credentials: null,
-    });
+    rows.utxos.push(
+      transferOutputRow({
+        utxo_id: id(i, 1),
+        tx_hash: id(i, 2),
+        output_index: 0,
+        created_on: fuji.pChainID,
+        consumed_on: fuji.pChainID,
+        asset_id: fuji.avaxAssetID,
+        amount: amountKey(BigInt(1000 + ((i * 37) % 101))),
+        addresses: JSON.stringify(owners),
+        block_height: i,
+        block_ts: 1_700_000_000 + Math.floor(i / 3),
+        seq: i * 1_000_000,
+      }),
+    );
     if (i % 4 === 0)
       rows.spends.push({
         utxo_id: id(i, 1),

@@ -9,19 +9,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Insertable } from 'kysely';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../../../test/helpers/postgres.js';
+import { transferOutputRow } from '../../../test/helpers/utxo-rows.js';
 import { amountKey } from './amounts.js';
 import { emptyBatch, writeBatch, writeUtxoRows } from './batch.js';
 import { lockUtxoWrites } from './cross-chain-lock.js';
 import { createDatabase, type DataDatabase } from './database.js';
-import type { UtxoTable } from './schema.js';
 
 const C = 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp';
 const P = '11111111111111111111111111111111LpoYY';
 
 /** An output the C-chain's export created in the P-chain's atomic memory. */
-const exported: Insertable<UtxoTable> = {
+const exported = transferOutputRow({
   utxo_id: 'export:0',
   tx_hash: 'export',
   output_index: 0,
@@ -30,25 +29,10 @@ const exported: Insertable<UtxoTable> = {
   asset_id: 'asset',
   amount: amountKey(5n),
   addresses: JSON.stringify(['fuji1owner']),
-  threshold: 1,
-  locktime: 0,
-  stakeable_locktime: 0,
-  staked: 0,
-  utxo_type: 'TRANSFER',
-  reward_type: null,
-  start_ts: null,
-  end_ts: null,
   block_height: 7,
   block_ts: 1_700_000_000,
   seq: 7_000_000,
-  group_id: null,
-  payload: null,
-  utxo_bytes: '0x00',
-  consuming_tx: null,
-  consuming_height: null,
-  consuming_ts: null,
-  credentials: null,
-};
+});
 
 for (const kind of ['sqlite', 'postgres'] as const) {
   const skip = kind === 'postgres' ? postgresUnavailable() : undefined;

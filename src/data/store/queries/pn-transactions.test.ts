@@ -8,17 +8,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Insertable } from 'kysely';
 import {
   postgresUnavailable,
   startPostgres,
   type PostgresCluster,
 } from '../../../../test/helpers/postgres.js';
+import { transferOutputRow } from '../../../../test/helpers/utxo-rows.js';
 import { amountKey } from '../amounts.js';
 import { emptyBatch, writeBatch } from '../batch.js';
 import { createDatabase, type DataDatabase } from '../database.js';
 import { backfillTransactionAddresses } from '../migrations-pn-transactions.js';
-import type { UtxoTable } from '../schema.js';
 import { listChainTransactions, listOpenStakingTransactions, type ChainTxQuery } from './pn-transactions.js';
 
 const P = '11111111111111111111111111111111LpoYY';
@@ -28,7 +27,7 @@ const B = 'fuji1bbbb';
 const tx = (i: number) => `tx${String(i).padStart(4, '0')}`;
 
 function output(txHash: string, i: number, chain: string, owners: string[], ts: number, seq: number) {
-  return {
+  return transferOutputRow({
     utxo_id: `${txHash}:${i}`,
     tx_hash: txHash,
     output_index: i,
@@ -37,25 +36,10 @@ function output(txHash: string, i: number, chain: string, owners: string[], ts: 
     asset_id: 'asset',
     amount: amountKey(1000n),
     addresses: JSON.stringify(owners),
-    threshold: 1,
-    locktime: 0,
-    stakeable_locktime: 0,
-    staked: 0,
-    utxo_type: 'TRANSFER',
-    reward_type: null,
-    start_ts: null,
-    end_ts: null,
     block_height: Math.floor(seq / 1_000_000),
     block_ts: ts,
     seq,
-    group_id: null,
-    payload: null,
-    utxo_bytes: '0x00',
-    consuming_tx: null,
-    consuming_height: null,
-    consuming_ts: null,
-    credentials: null,
-  } satisfies Insertable<UtxoTable>;
+  });
 }
 
 for (const kind of ['sqlite', 'postgres'] as const) {
