@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ethers } from 'ethers';
-import { startDevnet, type Devnet } from '../helpers/devnet.js';
+import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { compile, createSubnetEvmChain, EWOQ_EVM, EWOQ_EVM_KEY } from './subnet-evm-helpers.js';
 
 const L1_CHAIN_ID = 77_123;
@@ -185,5 +185,23 @@ describe('ethers v6 dapp on the C-chain and an L1', () => {
     await ws.destroy();
     // ethers uninstalls the polling filter without waiting for the answer: let it arrive.
     await new Promise((r) => setTimeout(r, 300));
+  });
+
+  it('suggests the tip coreth’s oracle does: the 40th percentile of the last 80 seconds’ tips', async () => {
+    // Run last: it moves the devnet clock. The C-chain has carried no transaction before.
+    const signer = new ethers.NonceManager(new ethers.Wallet(EWOQ_EVM_KEY, c));
+    const send = async (tip: bigint) =>
+      (await signer.sendTransaction({ to: EWOQ_EVM, maxPriorityFeePerGas: tip, maxFeePerGas: tip + 10n }))
+        .wait()
+        .then((r) => assert.equal(r!.status, 1));
+    const GWEI = 1_000_000_000n;
+    for (const tip of [1n, 1n, 2n * GWEI, 2n * GWEI, 2n * GWEI]) await send(tip);
+    // Tips 1, 1, 2, 2, 2 gwei: the 40th percentile is the second (the 60th would be 2 gwei).
+    assert.equal((await c.getFeeData()).maxPriorityFeePerGas, 1n);
+    // Blocks more than 80 s old leave the window: only the newest block's tip is left.
+    await call(net.facts.urls.pChain, 'platform.advanceTime', { seconds: 100 });
+    await send(7n * GWEI);
+    assert.equal((await c.getFeeData()).maxPriorityFeePerGas, 7n * GWEI);
+    assert.equal(BigInt(await c.send('eth_maxPriorityFeePerGas', [])), 7n * GWEI);
   });
 });
