@@ -165,12 +165,22 @@ describe('C-chain through viem', () => {
       'err: insufficient funds for gas * price + value: address 0x1111111111111111111111111111111111111111 ' +
         'have 0 want 250000016 (supplied gas 50000000)',
     );
-    assert.match(
-      (await failure('eth_call', { from: EWOQ, to: other, maxFeePerGas: '0x0', maxPriorityFeePerGas: '0x0' }))
-        .message,
-      new RegExp(
-        `^err: max fee per gas less than block base fee: address ${EWOQ}, maxFeePerGas: 0, baseFee: \\d+ \\(supplied gas 50000000\\)$`,
-      ),
+    // Fee fields that are all zero skip geth's fee cap check (NoBaseFee); a cap below a base fee
+    // set by a block override is refused, a legacy gasPrice in the same words.
+    const zero = await rpc(url, 'eth_call', [
+      { from: EWOQ, to: other, maxFeePerGas: '0x0', maxPriorityFeePerGas: '0x0' },
+      'latest',
+    ]);
+    assert.equal(zero.body.result, '0x');
+    const below = await rpc(url, 'eth_call', [
+      { from: EWOQ, to: other, gasPrice: '0x5' },
+      'latest',
+      null,
+      { baseFee: '0x10' },
+    ]);
+    assert.equal(
+      below.body.error.message,
+      `err: max fee per gas less than block base fee: address ${EWOQ}, maxFeePerGas: 5, baseFee: 16 (supplied gas 50000000)`,
     );
     // geth's estimator ignores a gas limit below a transfer's and searches up to the block's.
     const estimate = await rpc(url, 'eth_estimateGas', [{ from: EWOQ, to: other, gas: '0x1' }]);

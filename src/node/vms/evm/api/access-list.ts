@@ -69,7 +69,10 @@ async function runTraced(
   try {
     return await call.run(gas);
   } catch (err) {
-    throw new RpcError(RpcCode.server, `failed to apply transaction: ${gethTxError(err as Error)}`);
+    throw new RpcError(
+      RpcCode.server,
+      `failed to apply transaction: ${gethTxError(err as Error, call.from)}`,
+    );
   } finally {
     tracer.detach(call.vm);
   }

@@ -185,6 +185,8 @@ export interface PreparedCall {
   run(gas: bigint, timeoutMs?: number): Promise<RunTxResult>;
   header: ExecutionHeader;
   vm: VM;
+  /** The sender the call runs as (the zero address when it names none), for error messages. */
+  from: Uint8Array;
   /** The transaction a run executes (after a first `run`, which fixes the nonce). */
   tx(gas: bigint): TypedTransaction;
   /** The most gas the sender can pay for at the call's fee cap (call-sender.ts). */
@@ -208,8 +210,9 @@ export async function prepareCall(
 ): Promise<PreparedCall> {
   const found = chain.headerAt(blockNumber);
   if (!found) throw new RpcError(RpcCode.server, 'header not found');
-  const priced =
-    args.gasPrice !== undefined || args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined;
+  // geth (NoBaseFee calls): fee fields that are all zero, given or not, skip the fee cap check
+  // and run with a zero base fee, as a call without a price (state_transition.go's skipCheck).
+  const priced = !!(args.gasPrice || args.maxFeePerGas || args.maxPriorityFeePerGas);
   const header: ExecutionHeader = {
     number: blockOverride?.number ?? found.header.number,
     timestamp: blockOverride?.time ?? found.header.timestamp,
@@ -248,6 +251,7 @@ export async function prepareCall(
   return {
     header,
     vm,
+    from: from.bytes,
     tx: (gas: bigint) => impersonatedTx(chain, args, gas, nonce ?? 0n),
     fundedGas: () => exclusive(() => fundedGas(state, from, args)),
     plainTransfer: () =>
@@ -351,7 +355,10 @@ export function gethTxError(err: Error, from: Uint8Array = new Uint8Array(20)): 
     text,
   );
   if (initCode) return `max initcode size exceeded: code size ${initCode[1]} limit ${initCode[2]}`;
-  const feeCap = /maxFeePerGas \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(text);
+  // A legacy gasPrice is geth's fee cap too (ToMessage), refused in the same words.
+  const feeCap = /(?:maxFeePerGas|gasPrice) \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(
+    text,
+  );
   if (feeCap)
     return `max fee per gas less than block base fee: address ${toChecksumAddress(new Address(from).toString())}, maxFeePerGas: ${feeCap[1]}, baseFee: ${feeCap[2]}`;
   return text;
@@ -377,7 +384,7 @@ export async function estimateGas(call: PreparedCall, cap: bigint, intrinsic: bi
   if (first instanceof Error && isIntrinsicGasError(first))
     throw new RpcError(RpcCode.server, `gas required exceeds allowance (${cap})`);
   if (first instanceof Error)
-    throw new RpcError(RpcCode.server, `failed with ${cap} gas: ${gethTxError(first)}`);
+    throw new RpcError(RpcCode.server, `failed with ${cap} gas: ${gethTxError(first, call.from)}`);
   if (failed(first)) {
     // geth reports the failure itself (a revert with its data, an invalid opcode, …), but running
     // out of gas at the highest limit as the allowance being too small.

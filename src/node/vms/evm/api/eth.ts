@@ -55,6 +55,7 @@ import {
 import { h, headerJson, logHexJson, logJson, q, receiptJson, txJson, txTypeAndTo } from './format.js';
 import { storedTxJson } from './stored-tx-json.js';
 import { checkTxFee } from './wallet.js';
+import { suggestedTip } from './tip-oracle.js';
 
 /** The most logs one eth_getLogs answer may hold, and the widest block range (coreth's defaults). */
 export const MAX_LOGS = 10_000;
@@ -114,21 +115,6 @@ export function txBloom(common: Common, logs: { address: Uint8Array; topics: Uin
     for (const t of l.topics) bloom.add(t);
   }
   return bloom.bitvector;
-}
-
-/** The tip eth_maxPriorityFeePerGas suggests: the 60th percentile of the tips paid in the last 20 blocks, at least 1 wei. */
-export function suggestedTip(chain: EvmChain): bigint {
-  const tips: bigint[] = [];
-  const head = chain.latest.number;
-  for (let n = head; n > head - 20n && n > 0n; n--) {
-    const header = chain.headerAt(n)?.header;
-    if (!header) break;
-    for (const t of chain.store.txsOfBlock(n)) tips.push(t.effectiveGasPrice - header.baseFeePerGas);
-  }
-  if (tips.length === 0) return 1n;
-  tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const tip = tips[Math.floor((tips.length - 1) * 0.6)];
-  return tip > 1n ? tip : 1n;
 }
 
 /** Pools a signed transaction as coreth's SubmitTransaction: the fee cap first, then the pool's checks. */

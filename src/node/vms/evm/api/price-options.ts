@@ -7,7 +7,7 @@
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { arity } from './args.js';
-import { suggestedTip } from './eth.js';
+import { suggestedTip } from './tip-oracle.js';
 import { q } from './format.js';
 
 /** coreth's defaults: `price-options-slow-fee-percentage`, `…-fast-…`, `price-options-max-tip`. */

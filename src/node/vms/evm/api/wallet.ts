@@ -17,7 +17,8 @@ import { nativeEcrecover } from '../common.js';
 import type { EvmChain } from '../evm-chain.js';
 import { address, arity, bad, data, quantityValue } from './args.js';
 import { CALL_GAS_CAP, estimateGas, parseCallArgs, prepareCall, TX_GAS, type CallArgs } from './call.js';
-import { classifyPool, submitTx, suggestedTip, type EthApiOptions } from './eth.js';
+import { classifyPool, submitTx, type EthApiOptions } from './eth.js';
+import { suggestedTip } from './tip-oracle.js';
 import { h, q, txJson } from './format.js';
 
 const fail = (message: string): never => {
