@@ -3,6 +3,7 @@
  * (a reindex request from an API process, a burn recorded by the indexer): the request is
  * honoured, the token fetched again, on SQLite and on PostgreSQL. The fetcher used to write its
  * outcome, read before the request, with its next visit a day away, so the request was lost.
+ * Two requests at once (two API processes) are held to the shared once-a-minute limit.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -142,6 +143,43 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         Number(row.next_fetch_at) > Date.now() + 3600_000,
         'the next visit is the refetch a day away',
       );
+    });
+
+    it('accepts one of two reindex requests of a token made at once (two API processes)', async () => {
+      await database.db
+        .insertInto('evm_nft_tokens')
+        .values({
+          chain: CHAIN,
+          contract: CONTRACT,
+          token_key: '2'.padStart(78, '0'),
+          token_id: '2',
+          erc_type: 'ERC-721',
+          owner: '0x' + '11'.repeat(20),
+          token_uri: null,
+          index_status: 'INDEXED',
+          metadata: '{}',
+          metadata_updated_at: null,
+          next_fetch_at: Date.now() + 3600_000,
+          attempts: 0,
+        })
+        .execute();
+      // Two connections open, so each request's read goes out before either's write.
+      await Promise.all([0, 1].map(() => database.db.selectFrom('meta').selectAll().execute()));
+      // Token 2 was never reindexed; token 1 was, by the test above, a while before `later`.
+      const later = Date.now() + 10 * 60_000;
+      for (const [tokenId, now] of [
+        ['2', undefined],
+        ['1', later],
+      ] as const) {
+        const outcomes = await Promise.allSettled(
+          [0, 1].map(() =>
+            requestNftReindex(database.db, { chain: CHAIN, contract: CONTRACT, tokenId, now }),
+          ),
+        );
+        assert.deepEqual(outcomes.map((o) => o.status).sort(), ['fulfilled', 'rejected'], `token ${tokenId}`);
+        const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+        assert.match(String(refused.reason), /reindexing is allowed once a minute per token/);
+      }
     });
   });
 }
