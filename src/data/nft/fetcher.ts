@@ -5,12 +5,14 @@
  * Indexed tokens are refetched after `refetchMs`; failures are retried with a growing delay.
  * A slow or hostile metadata host only ever occupies one of its `concurrency` slots.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import type { Logger } from '../../shared/logger.js';
 import type { DataSchema } from '../store/schema.js';
 import { SELECTOR, callWithUint, decodeStringReturn } from '../evm/abi.js';
 import { EvmRpcClient, RpcCallError } from '../indexer/evm/rpc-client.js';
 import { substituteTokenId, type MetadataResolver, type ResolvedMetadata } from './metadata-resolver.js';
+
+type TokenUpdate = UpdateQueryBuilder<DataSchema, 'evm_nft_tokens', 'evm_nft_tokens', UpdateResult>;
 
 export interface NftFetcherOptions {
   db: Kysely<DataSchema>;
@@ -85,9 +87,27 @@ export function startNftFetcher(options: NftFetcherOptions): RunningNftFetcher {
     token_id: string;
     erc_type: string;
     attempts: number;
+    next_fetch_at: number;
   }) {
     const rpc = await rpcFor(Number(row.chain));
     if (!rpc) return;
+    // The token is claimed for the visit by moving its due time to a lease, as long as nobody
+    // moved it since it was read; the outcome is written only while the lease still stands.
+    // Meanwhile the indexer may record a burn (due again at 0) or an API process a reindex
+    // request (due now): each moves the due time, so the visit's outcome, read before them, is
+    // dropped and the token is visited again at once instead of in `refetchMs`. Another fetcher
+    // on the same store cannot claim the token while the lease stands.
+    const lease = now() + retryMs;
+    const token = (q: TokenUpdate) =>
+      q
+        .where('chain', '=', row.chain)
+        .where('contract', '=', row.contract)
+        .where('token_key', '=', row.token_key);
+    const claimed = await token(db.updateTable('evm_nft_tokens').set({ next_fetch_at: lease }))
+      .where('next_fetch_at', '=', row.next_fetch_at)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows ?? 0) === 0) return;
+    const whileLeased = (q: TokenUpdate) => token(q).where('next_fetch_at', '=', lease);
     const tokenId = BigInt(row.token_id);
     let uri: string | undefined;
     let outcome: ResolvedMetadata;
@@ -98,33 +118,23 @@ export function startNftFetcher(options: NftFetcherOptions): RunningNftFetcher {
     } catch (err) {
       // The node itself is unreachable: try again soon without counting it against the token.
       options.logger?.debug({ err }, 'NFT fetcher: node unavailable');
-      await db
-        .updateTable('evm_nft_tokens')
-        .set({ next_fetch_at: now() + retryMs })
-        .where('chain', '=', row.chain)
-        .where('contract', '=', row.contract)
-        .where('token_key', '=', row.token_key)
-        .execute();
+      await whileLeased(db.updateTable('evm_nft_tokens').set({ next_fetch_at: now() + retryMs })).execute();
       return;
     }
     const t = now();
     const attempts = outcome.indexStatus === 'INDEXED' ? 0 : Number(row.attempts) + 1;
     const delay =
       outcome.indexStatus === 'INDEXED' ? refetchMs : Math.min(refetchMs, retryMs * 2 ** (attempts - 1));
-    await db
-      .updateTable('evm_nft_tokens')
-      .set({
+    await whileLeased(
+      db.updateTable('evm_nft_tokens').set({
         token_uri: uri ?? null,
         index_status: outcome.indexStatus,
         metadata: JSON.stringify(outcome.metadata),
         metadata_updated_at: Math.floor(t / 1000),
         next_fetch_at: t + delay,
         attempts,
-      })
-      .where('chain', '=', row.chain)
-      .where('contract', '=', row.contract)
-      .where('token_key', '=', row.token_key)
-      .execute();
+      }),
+    ).execute();
   }
 
   const loop = (async () => {
@@ -154,7 +164,7 @@ export function startNftFetcher(options: NftFetcherOptions): RunningNftFetcher {
   function selectDue(limit: number) {
     return db
       .selectFrom('evm_nft_tokens')
-      .select(['chain', 'contract', 'token_key', 'token_id', 'erc_type', 'attempts'])
+      .select(['chain', 'contract', 'token_key', 'token_id', 'erc_type', 'attempts', 'next_fetch_at'])
       .where('next_fetch_at', '<=', now())
       .orderBy('next_fetch_at')
       .limit(limit)

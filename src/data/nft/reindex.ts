@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import { checksumAddress } from '../evm/abi.js';
 import { InvalidParameterError, NotFoundError, RateLimitedError } from '../internal/errors.js';
-import { getMeta, setMeta } from '../store/queries/meta.js';
+import { getMeta } from '../store/queries/meta.js';
 import type { DataSchema } from '../store/schema.js';
 
 /** Shortest time between two reindex requests of one token. */
@@ -34,17 +34,37 @@ export async function requestNftReindex(
       `token ${args.tokenId} of ${checksumAddress(args.contract)} is not indexed on chain ${args.chain}`,
     );
   const key = `nft-reindex:${args.chain}:${args.contract}:${tokenKey}`;
-  const last = Number((await getMeta(db, key)) ?? -Infinity);
-  if (now - last < REINDEX_EVERY_MS) {
+  const refuse = (last: number) => {
     const wait = Math.ceil((last + REINDEX_EVERY_MS - now) / 1000);
-    throw new RateLimitedError(
+    return new RateLimitedError(
       `token ${args.tokenId} of ${checksumAddress(args.contract)} was reindexed less than a minute ago: ` +
         `reindexing is allowed once a minute per token, retry in ${wait} s`,
       wait,
     );
-  }
+  };
+  const stored = await getMeta(db, key);
+  if (now - Number(stored ?? -Infinity) < REINDEX_EVERY_MS) throw refuse(Number(stored));
   await db.transaction().execute(async (tx) => {
-    await setMeta(tx, key, String(now));
+    // Recorded only if no other request (another API process) was since `stored` was read:
+    // reading and then writing would let two requests at once both pass the limit.
+    const recorded =
+      stored === undefined
+        ? (
+            await tx
+              .insertInto('meta')
+              .values({ key, value: String(now) })
+              .onConflict((oc) => oc.column('key').doNothing())
+              .executeTakeFirst()
+          ).numInsertedOrUpdatedRows
+        : (
+            await tx
+              .updateTable('meta')
+              .set({ value: String(now) })
+              .where('key', '=', key)
+              .where('value', '=', stored)
+              .executeTakeFirst()
+          ).numUpdatedRows;
+    if (Number(recorded ?? 0) === 0) throw refuse(Number(await getMeta(tx, key)));
     await tx
       .updateTable('evm_nft_tokens')
       .set({ next_fetch_at: now, attempts: 0 })

@@ -1,5 +1,8 @@
 /**
- * Serialises the indexers' transactions that write primary-network UTXOs on PostgreSQL.
+ * Transaction-scoped advisory locks that serialise, on PostgreSQL, the indexers' writes to rows
+ * two chains' indexers share. SQLite already runs one writer at a time.
+ *
+ * UTXOs: the primary-network UTXOs.
  *
  * An output and its spend can come from two chains' indexers (an import read before the export
  * on the other chain): each transaction settles the spends whose outputs it can see
@@ -11,10 +14,28 @@
 import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { DataSchema } from './schema.js';
 
-/** The lock's key: "flurry/utxo" as a 64-bit integer, apart from kysely's migration lock. */
+/** The locks' keys: "flurry/u", "flurry/i" as 64-bit integers, apart from kysely's migration lock. */
 const UTXO_WRITES_KEY = 0x666c757272792f75n;
+const ICM_WRITES_KEY = 0x666c757272792f69n;
+
+async function lock(trx: Transaction<DataSchema>, key: bigint): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`.execute(trx);
+}
 
 export async function lockUtxoWrites(trx: Transaction<DataSchema>): Promise<void> {
-  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await sql`select pg_advisory_xact_lock(${UTXO_WRITES_KEY.toString()}::bigint)`.execute(trx);
+  await lock(trx, UTXO_WRITES_KEY);
+}
+
+/**
+ * ICM message rows (`evm_icm_messages`, `evm_icm_parties`): a message's send and receive are
+ * written by the indexers of its two chains, each upserting the row keyed by message id. Lost
+ * updates cannot happen (the upsert waits for the other's row), but two L1s messaging each other
+ * can: chain A's batch holds message 1's row (its send) and waits for message 2's (its receive)
+ * while chain B's holds message 2's and waits for message 1's, and PostgreSQL aborts one as a
+ * deadlock. Holding this lock from the first ICM write orders such batches. Taken after
+ * `lockUtxoWrites` (the C-chain's batches) and never before it, so the two never deadlock.
+ */
+export async function lockIcmWrites(trx: Transaction<DataSchema>): Promise<void> {
+  await lock(trx, ICM_WRITES_KEY);
 }

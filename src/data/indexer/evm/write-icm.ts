@@ -9,6 +9,7 @@ import type { EvmIcmMessageTable } from '../../store/schema-evm.js';
 import { toCb58 } from '../../../shared/encoding.js';
 import type { IcmLogFact } from './decode-block.js';
 import type { IcmMessageBody } from './icm-events.js';
+import { lockIcmWrites } from '../../store/cross-chain-lock.js';
 
 function cb58OfWord(word: string): string {
   return toCb58(Buffer.from(word, 'hex'));
@@ -62,6 +63,8 @@ export async function writeIcmRows(
   chain: number,
   facts: IcmLogFact[],
 ): Promise<void> {
+  // The other end of these messages may be being written by another chain's indexer.
+  if (facts.length > 0) await lockIcmWrites(trx);
   for (const f of facts) {
     const e = f.event;
     const id = e.messageId;

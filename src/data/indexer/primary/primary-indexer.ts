@@ -11,7 +11,7 @@ import type { Logger } from '../../../shared/logger.js';
 import { CheckpointConflictError, emptyBatch, readCheckpoint, writeBatch } from '../../store/batch.js';
 import { withRetry } from '../../store/database.js';
 import { createHeartbeat, writeHeartbeat } from '../../store/queries/heartbeats.js';
-import { getMeta, setMeta } from '../../store/queries/meta.js';
+import { claimMeta } from '../../store/queries/meta.js';
 import type { DataSchema } from '../../store/schema.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { UpstreamUnavailableError } from '../../internal/errors.js';
@@ -327,12 +327,12 @@ async function subnetValidatorFromStore(db: Kysely<DataSchema>, nodeId: string, 
   return r?.tx_hash;
 }
 
-/** A store indexes one network; pointing it at another node's network is refused. */
-async function checkStoreNetwork(db: Kysely<DataSchema>, network: IndexedNetwork): Promise<void> {
-  const stored = await getMeta(db, 'network');
-  const text = JSON.stringify(network);
-  if (!stored) return setMeta(db, 'network', text);
-  const prev = JSON.parse(stored) as IndexedNetwork;
+/**
+ * A store indexes one network; pointing it at another node's network is refused. The first
+ * indexer claims the store for its network, also when two start at once on an empty store.
+ */
+export async function checkStoreNetwork(db: Kysely<DataSchema>, network: IndexedNetwork): Promise<void> {
+  const prev = JSON.parse(await claimMeta(db, 'network', JSON.stringify(network))) as IndexedNetwork;
   if (
     prev.networkID !== network.networkID ||
     prev.xChainID !== network.xChainID ||

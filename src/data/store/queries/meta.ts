@@ -17,6 +17,20 @@ export async function setMeta(db: Kysely<DataSchema>, key: string, value: string
 }
 
 /**
+ * Stores `value` under `key` unless a value is already there, and returns the stored one. Two
+ * processes claiming a key at once both get the first's value: reading first and then writing
+ * would let the second overwrite it.
+ */
+export async function claimMeta(db: Kysely<DataSchema>, key: string, value: string): Promise<string> {
+  await db
+    .insertInto('meta')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  return (await getMeta(db, key))!;
+}
+
+/**
  * The secret that signs page tokens, created once and shared through the store, so every API
  * process on the same database accepts the others' tokens and tokens survive restarts.
  */
