@@ -38,6 +38,21 @@ function startIndexer(dataDir: string): ChildProcess {
   );
 }
 
+/**
+ * Waits for `reached`, polling every `everyMs`. A store that stops moving fails the test after
+ * `withinMs` with what `flurry start` logged, instead of holding the suite until its timeout.
+ */
+async function waitUntil(what: string, reached: () => Promise<boolean>, everyMs: number, withinMs = 120_000) {
+  const deadline = Date.now() + withinMs;
+  while (!(await reached())) {
+    if (Date.now() > deadline)
+      assert.fail(
+        `${what}: not reached within ${withinMs} ms; flurry start logged:\n${devnet.stderr().slice(-6000)}`,
+      );
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
 async function killed(c: ChildProcess): Promise<void> {
   if (c.exitCode !== null || c.signalCode !== null) return;
   const exited = new Promise((r) => c.once('exit', r));
@@ -121,7 +136,11 @@ test('kill -9 during the EVM backfill loses and duplicates nothing', async () =>
           .executeTakeFirst()
       )?.next_index ?? 0,
     );
-  while ((await referenceHead()) <= head) await new Promise((r) => setTimeout(r, 100));
+  await waitUntil(
+    `flurry start's own indexer passes block ${head}`,
+    async () => (await referenceHead()) > head,
+    100,
+  );
 
   const dataDir = tempDir('flurry-evm-crash-');
   const store = await createDatabase({ dataDir });
@@ -151,7 +170,7 @@ test('kill -9 during the EVM backfill loses and duplicates nothing', async () =>
     `at least one kill landed mid-backfill (checkpoints ${seen.join(', ')}, head ${head})`,
   );
   child = startIndexer(dataDir);
-  while ((await checkpoint()) <= head) await new Promise((r) => setTimeout(r, 50));
+  await waitUntil(`the restarted indexer passes block ${head}`, async () => (await checkpoint()) > head, 50);
   await killed(child);
 
   const mine = await snapshot(store.db, chainId);
