@@ -4,17 +4,13 @@
  * interleaving, on SQLite and on PostgreSQL, where it was lost under READ COMMITTED.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { postgresUnavailable, startPostgres, type PostgresCluster } from '../../../test/helpers/postgres.js';
+import { describeEachStore } from '../../../test/helpers/each-store.js';
 import { transferOutputRow } from '../../../test/helpers/utxo-rows.js';
 import { amountKey } from './amounts.js';
 import { emptyBatch, writeBatch, writeUtxoRows } from './batch.js';
 import { lockUtxoWrites } from './cross-chain-lock.js';
-import { createDatabase, type DataDatabase } from './database.js';
 
 const C = 'yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp';
 const P = '11111111111111111111111111111111LpoYY';
@@ -34,32 +30,17 @@ const exported = transferOutputRow({
   seq: 7_000_000,
 });
 
-for (const kind of ['sqlite', 'postgres'] as const) {
-  const skip = kind === 'postgres' ? postgresUnavailable() : undefined;
-  describe(`an output and its spend written at once by two indexers (${kind})`, { skip }, () => {
-    let cluster: PostgresCluster | undefined;
-    let database: DataDatabase;
-
-    before(async () => {
-      if (kind === 'postgres') cluster = await startPostgres();
-      database = await createDatabase({
-        dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-spends-')),
-        databaseUrl: await cluster?.createDatabase('spends'),
-      });
-    });
-    after(async () => {
-      await database?.close();
-      await cluster?.stop();
-    });
-
-    it('applies the spend when the output commits while the spend is being written', async () => {
-      // The P-chain indexer's transaction: the import's spend, held open until the export's
-      // batch has had every chance to run beside it.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let spendWritten!: () => void;
-      const written = new Promise<void>((resolve) => (spendWritten = resolve));
-      const importing = database.db.transaction().execute(async (trx) => {
+describeEachStore(`an output and its spend written at once by two indexers`, 'spends', (store) => {
+  it('applies the spend when the output commits while the spend is being written', async () => {
+    // The P-chain indexer's transaction: the import's spend, held open until the export's
+    // batch has had every chance to run beside it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let spendWritten!: () => void;
+    const written = new Promise<void>((resolve) => (spendWritten = resolve));
+    const importing = store()
+      .db.transaction()
+      .execute(async (trx) => {
         await lockUtxoWrites(trx);
         await writeUtxoRows(
           trx,
@@ -77,27 +58,26 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         spendWritten();
         await held;
       });
-      await written;
-      // The export's batch from the other indexer. Without the lock it committed here, before
-      // the spend, and settled nothing; the spend then waited for ever.
-      const exporting = writeBatch(database.db, 'C-atomic', 0, 1, { ...emptyBatch(), utxos: [exported] });
-      await Promise.race([exporting, delay(300)]);
-      release();
-      await Promise.all([importing, exporting]);
+    await written;
+    // The export's batch from the other indexer. Without the lock it committed here, before
+    // the spend, and settled nothing; the spend then waited for ever.
+    const exporting = writeBatch(store().db, 'C-atomic', 0, 1, { ...emptyBatch(), utxos: [exported] });
+    await Promise.race([exporting, delay(300)]);
+    release();
+    await Promise.all([importing, exporting]);
 
-      const row = await database.db
-        .selectFrom('utxos')
-        .select(['consuming_tx', 'consuming_ts'])
-        .where('utxo_id', '=', exported.utxo_id)
-        .executeTakeFirstOrThrow();
-      assert.equal(row.consuming_tx, 'import');
-      assert.equal(Number(row.consuming_ts), 1_700_000_001);
-      const address = await database.db
-        .selectFrom('utxo_addresses')
-        .select('spent')
-        .where('utxo_id', '=', exported.utxo_id)
-        .executeTakeFirstOrThrow();
-      assert.equal(Number(address.spent), 1);
-    });
+    const row = await store()
+      .db.selectFrom('utxos')
+      .select(['consuming_tx', 'consuming_ts'])
+      .where('utxo_id', '=', exported.utxo_id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.consuming_tx, 'import');
+    assert.equal(Number(row.consuming_ts), 1_700_000_001);
+    const address = await store()
+      .db.selectFrom('utxo_addresses')
+      .select('spent')
+      .where('utxo_id', '=', exported.utxo_id)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(address.spent), 1);
   });
-}
+});

@@ -5,18 +5,10 @@
  * each batch held one message's row and waited for the other's: a deadlock that aborted one.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  postgresUnavailable,
-  startPostgres,
-  type PostgresCluster,
-} from '../../../../test/helpers/postgres.js';
+import { describeEachStore } from '../../../../test/helpers/each-store.js';
 import { toCb58 } from '../../../shared/encoding.js';
-import { createDatabase, type DataDatabase } from '../../store/database.js';
 import type { IcmLogFact } from './decode-block.js';
 import type { IcmMessageBody } from './icm-events.js';
 import { writeIcmRows } from './write-icm.js';
@@ -70,71 +62,57 @@ const receive = (id: string, from: string, to: string, block: number) =>
 const M1 = '01'.repeat(32); // A → B
 const M2 = '02'.repeat(32); // B → A
 
-for (const kind of ['sqlite', 'postgres'] as const) {
-  const skip = kind === 'postgres' ? postgresUnavailable() : undefined;
-  describe(`two chains' indexers writing each other's messages at once (${kind})`, { skip }, () => {
-    let cluster: PostgresCluster | undefined;
-    let database: DataDatabase;
-
-    before(async () => {
-      if (kind === 'postgres') cluster = await startPostgres();
-      database = await createDatabase({
-        dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-icm-')),
-        databaseUrl: await cluster?.createDatabase('icm'),
-      });
-    });
-    after(async () => {
-      await database?.close();
-      await cluster?.stop();
-    });
-
-    it('commits both batches and leaves both messages whole', async () => {
-      let aSent!: () => void;
-      const aSentP = new Promise<void>((resolve) => (aSent = resolve));
-      let bSent!: () => void;
-      const bSentP = new Promise<void>((resolve) => (bSent = resolve));
-      // Chain A's batch: sends message 1, then (once B's batch has had every chance to write
-      // its send) receives message 2.
-      const chainA = database.db.transaction().execute(async (trx) => {
+describeEachStore(`two chains' indexers writing each other's messages at once`, 'icm', (store) => {
+  it('commits both batches and leaves both messages whole', async () => {
+    let aSent!: () => void;
+    const aSentP = new Promise<void>((resolve) => (aSent = resolve));
+    let bSent!: () => void;
+    const bSentP = new Promise<void>((resolve) => (bSent = resolve));
+    // Chain A's batch: sends message 1, then (once B's batch has had every chance to write
+    // its send) receives message 2.
+    const chainA = store()
+      .db.transaction()
+      .execute(async (trx) => {
         await writeIcmRows(trx, A, 1, [send(M1, B_WORD, 10)]);
         aSent();
         await Promise.race([bSentP, delay(300)]);
         await writeIcmRows(trx, A, 1, [receive(M2, B_WORD, A_WORD, 20)]);
       });
-      // Chain B's batch: sends message 2, then receives message 1.
-      const chainB = (async () => {
-        await aSentP;
-        return database.db.transaction().execute(async (trx) => {
+    // Chain B's batch: sends message 2, then receives message 1.
+    const chainB = (async () => {
+      await aSentP;
+      return store()
+        .db.transaction()
+        .execute(async (trx) => {
           await writeIcmRows(trx, B, 2, [send(M2, A_WORD, 5)]);
           bSent();
           await writeIcmRows(trx, B, 2, [receive(M1, A_WORD, B_WORD, 15)]);
         });
-      })();
-      const outcomes = await Promise.allSettled([chainA, chainB]);
-      assert.deepEqual(
-        outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : o.status)),
-        ['fulfilled', 'fulfilled'],
-      );
+    })();
+    const outcomes = await Promise.allSettled([chainA, chainB]);
+    assert.deepEqual(
+      outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : o.status)),
+      ['fulfilled', 'fulfilled'],
+    );
 
-      const rows = await database.db
-        .selectFrom('evm_icm_messages')
-        .select(['message_id', 'src_chain', 'dst_chain', 'src_ts', 'dst_ts', 'sort_ts'])
-        .orderBy('message_id')
-        .execute();
-      assert.deepEqual(
-        rows.map((r) => [r.message_id, Number(r.src_chain), Number(r.dst_chain), Number(r.sort_ts)]),
-        [
-          [M1, 1, 2, 1_700_000_010],
-          [M2, 2, 1, 1_700_000_005],
-        ],
-      );
-      const parties = await database.db
-        .selectFrom('evm_icm_parties')
-        .select(['key', 'sort_ts'])
-        .where('message_id', '=', M1)
-        .where('key', '=', `src:${A}`)
-        .executeTakeFirstOrThrow();
-      assert.equal(Number(parties.sort_ts), 1_700_000_010);
-    });
+    const rows = await store()
+      .db.selectFrom('evm_icm_messages')
+      .select(['message_id', 'src_chain', 'dst_chain', 'src_ts', 'dst_ts', 'sort_ts'])
+      .orderBy('message_id')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [r.message_id, Number(r.src_chain), Number(r.dst_chain), Number(r.sort_ts)]),
+      [
+        [M1, 1, 2, 1_700_000_010],
+        [M2, 2, 1, 1_700_000_005],
+      ],
+    );
+    const parties = await store()
+      .db.selectFrom('evm_icm_parties')
+      .select(['key', 'sort_ts'])
+      .where('message_id', '=', M1)
+      .where('key', '=', `src:${A}`)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(parties.sort_ts), 1_700_000_010);
   });
-}
+});
