@@ -894,41 +894,31 @@ describe('chain-data service over the primary network', () => {
       all.items.map((v) => v.txHash).reverse(),
     );
 
-    // The other orders: time remaining (the end time) and delegation fee, ties in index order,
-    // walked one a page both ways and the same as sorting the whole list.
-    const rank = (v: any, by: string) =>
-      by === 'timeRemaining' ? v.endTimestamp : v.delegationFee === undefined ? -1 : Number(v.delegationFee);
-    for (const sortBy of ['timeRemaining', 'delegationFee'])
-      for (const sortOrder of ['asc', 'desc'] as const) {
-        const sign = sortOrder === 'asc' ? 1 : -1;
-        const index = new Map(all.items.map((v, i) => [v.txHash, i]));
-        const want = [...all.items]
-          .sort(
-            (a, b) =>
-              sign * (rank(a, sortBy) - rank(b, sortBy) || index.get(a.txHash)! - index.get(b.txHash)!),
-          )
-          .map((v) => v.txHash);
-        const paged = await list({ pageSize: 1, sortBy, sortOrder });
-        assert.deepEqual(
-          paged.items.map((v) => v.txHash),
-          want,
-          `${sortBy} ${sortOrder}`,
-        );
-      }
-    // The orders on an active validation's live figures, delegation capacity and uptime (the
-    // validations without one first), ties in index order, walked one a page both ways.
-    const figure = (v: any, by: string) => {
-      const x = by === 'delegationCapacity' ? v.delegationCapacity : v.uptimePerformance;
-      return x === undefined ? -1n : by === 'delegationCapacity' ? BigInt(x) : BigInt(Math.round(x * 1e6));
+    // The other orders, ties in index order, walked one a page both ways and the same as sorting
+    // the whole list: time remaining (the end time), delegation fee, and an active validation's
+    // live figures, delegation capacity and uptime (validations without the figure first).
+    const rank = (v: any, by: string): bigint => {
+      const x =
+        by === 'timeRemaining'
+          ? v.endTimestamp
+          : by === 'delegationFee'
+            ? v.delegationFee
+            : by === 'delegationCapacity'
+              ? v.delegationCapacity
+              : v.uptimePerformance;
+      if (x === undefined) return -1n;
+      return by === 'uptimePerformance' || by === 'delegationFee'
+        ? BigInt(Math.round(Number(x) * 1e6))
+        : BigInt(x);
     };
-    const seqOf = new Map(all.items.map((v, i) => [v.txHash, i]));
-    for (const sortBy of ['delegationCapacity', 'uptimePerformance'])
+    const index = new Map(all.items.map((v, i) => [v.txHash, i]));
+    for (const sortBy of ['timeRemaining', 'delegationFee', 'delegationCapacity', 'uptimePerformance'])
       for (const sortOrder of ['asc', 'desc'] as const) {
         const sign = sortOrder === 'asc' ? 1 : -1;
         const want = [...all.items]
           .sort((a, b) => {
-            const [fa, fb] = [figure(a, sortBy), figure(b, sortBy)];
-            return sign * (fa === fb ? seqOf.get(a.txHash)! - seqOf.get(b.txHash)! : fa < fb ? -1 : 1);
+            const [ra, rb] = [rank(a, sortBy), rank(b, sortBy)];
+            return sign * (ra === rb ? index.get(a.txHash)! - index.get(b.txHash)! : ra < rb ? -1 : 1);
           })
           .map((v) => v.txHash);
         const paged = await list({ pageSize: 1, sortBy, sortOrder });
@@ -969,7 +959,7 @@ describe('chain-data service over the primary network', () => {
     assert.deepEqual(
       await txs({ maxDelegationCapacity: String(capacity), sortBy: 'timeRemaining', pageSize: 1 }),
       byEnd.filter(
-        (tx) => activeTxs.includes(tx) && figure(all.items[seqOf.get(tx)!], 'delegationCapacity') <= capacity,
+        (tx) => activeTxs.includes(tx) && rank(all.items[index.get(tx)!], 'delegationCapacity') <= capacity,
       ),
     );
 
