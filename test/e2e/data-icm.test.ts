@@ -774,4 +774,119 @@ describe('ICM messages in the chain-data API', () => {
       await metrics.close();
     }
   });
+
+  it('reads every chain as one under the metrics chainId total and testnet (mainnet: none) through chainkit', async () => {
+    const metrics = await startMetricsService({ db: stack.database.db, host: '127.0.0.1', port: 0 });
+    try {
+      const opts = { serverURL: metrics.url };
+      const series = async (chainId: string, metric: string, timeInterval: string) => {
+        const out = new Map<number, number>();
+        for await (const page of await sdk.metrics.chains.getMetrics(
+          { chainId, metric, timeInterval, pageSize: 7 } as any,
+          opts,
+        ))
+          for (const r of page.result.results) out.set(r.timestamp, r.value);
+        return out;
+      };
+      const rolling = async (chainId: string, metric: string) =>
+        (await sdk.metrics.chains.getRollingWindowMetrics({ chainId, metric } as any, opts)).result as any;
+      // The devnet's C-chain and L1, both test networks as /v2/chains names them.
+      const { chains } = (await sdk.metrics.chains.list({}, opts)).result;
+      const ids = chains.map((ch) => String(ch.evmChainId)).sort();
+      assert.deepEqual(ids, [String(c.evmChainId), String(l1.evmChainId)].sort());
+      assert.ok(chains.every((ch) => ch.network === 'testnet'));
+      /** A chain's value at a bucket; a cumulative one carries its last total past its last bucket. */
+      const valueAt = (s: Map<number, number>, t: number, cumulative: boolean) => {
+        if (s.has(t) || !cumulative) return s.get(t) ?? 0;
+        const before = [...s.keys()].filter((k) => k < t);
+        return before.length ? s.get(Math.max(...before))! : 0;
+      };
+      for (const timeInterval of ['hour', 'day']) {
+        // Counts and totals add up, bucket by bucket; maxima are the larger chain's.
+        for (const metric of [
+          'txCount',
+          'gasUsed',
+          'contracts',
+          'cumulativeTxCount',
+          'cumulativeContracts',
+          'maxTps',
+        ]) {
+          const each: Map<number, number>[] = await Promise.all(
+            ids.map((id) => series(id, metric, timeInterval)),
+          );
+          const total = await series('total', metric, timeInterval);
+          const times = new Set(each.flatMap((e) => [...e.keys()]));
+          assert.deepEqual(
+            [...total.keys()].sort(),
+            [...times].sort(),
+            `${metric} ${timeInterval}: every bucket`,
+          );
+          const cumulative = metric.startsWith('cumulative');
+          for (const t of times) {
+            const values = each.map((e) => valueAt(e, t, cumulative));
+            const want = metric === 'maxTps' ? Math.max(...values) : values.reduce((a, b) => a + b, 0);
+            assert.equal(total.get(t), want, `${metric} ${timeInterval} at ${t}`);
+          }
+          assert.deepEqual(
+            await series('testnet', metric, timeInterval),
+            total,
+            `${metric}: testnet = total`,
+          );
+          assert.deepEqual(
+            await series('mainnet', metric, timeInterval),
+            new Map(),
+            `${metric}: no mainnet chain`,
+          );
+        }
+        // Distinct counts: an address active on both chains (ewoq, who funded both) counts once.
+        for (const metric of [
+          'activeAddresses',
+          'activeSenders',
+          'deployers',
+          'cumulativeAddresses',
+          'cumulativeDeployers',
+        ]) {
+          const each: Map<number, number>[] = await Promise.all(
+            ids.map((id) => series(id, metric, timeInterval)),
+          );
+          const total = await series('total', metric, timeInterval);
+          let shared = false;
+          for (const [t, v] of total) {
+            const values = each.map((e) => valueAt(e, t, metric.startsWith('cumulative')));
+            assert.ok(
+              v >= Math.max(...values) && v <= values[0] + values[1],
+              `${metric} ${timeInterval} at ${t}`,
+            );
+            if (v < values[0] + values[1]) shared = true;
+          }
+          if (metric !== 'deployers' && metric !== 'cumulativeDeployers')
+            assert.ok(shared, `${metric} ${timeInterval}: ewoq counted once`);
+        }
+      }
+      // Rolling windows end with the network's current hour (each chain's own windows end with its
+      // newest bucket, and the devnet clock moved the C-chain a day ahead): all time adds up.
+      for (const metric of ['txCount', 'gasUsed', 'contracts', 'maxTps']) {
+        const each: any[] = await Promise.all(ids.map((id) => rolling(id, metric)));
+        const total = await rolling('total', metric);
+        const values = each.map((e) => e.allTime);
+        assert.equal(
+          total.allTime,
+          metric === 'maxTps' ? Math.max(...values) : values[0] + values[1],
+          metric,
+        );
+        for (const w of Object.keys(total)) assert.ok(total[w] <= values[0] + values[1], `${metric} ${w}`);
+        assert.deepEqual(await rolling('testnet', metric), total);
+        assert.ok(
+          Object.values(await rolling('mainnet', metric)).every((v) => v === 0),
+          `${metric}: mainnet`,
+        );
+      }
+      const addresses = await Promise.all(ids.map((id) => rolling(id, 'activeAddresses')));
+      const all = (await rolling('total', 'activeAddresses')).allTime;
+      assert.ok(all >= Math.max(addresses[0].allTime, addresses[1].allTime));
+      assert.ok(all < addresses[0].allTime + addresses[1].allTime, 'ewoq counted once');
+    } finally {
+      await metrics.close();
+    }
+  });
 });

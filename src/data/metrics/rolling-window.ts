@@ -8,6 +8,10 @@
  * hour buckets). The current hour is that of the later of the wall clock and the newest indexed
  * bucket, as the devnet clock can run ahead of the wall clock. Distinct counts (active addresses,
  * senders, deployers) are distinct over the whole window, not sums of per-hour counts.
+ *
+ * Several chains (the reference's `total`, `mainnet` and `testnet`) are read as one: their buckets
+ * add up, an address active on two of them counts once, and a maximum is the largest any of them
+ * reached (the buckets keep no per-second counts to add up across chains).
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
@@ -45,14 +49,19 @@ const isMemberMetric = (metric: RollingWindowMetric): metric is MemberMetric => 
 
 export async function readRollingWindows(
   db: Kysely<DataSchema>,
-  chain: number,
+  chains: number[],
   metric: RollingWindowMetric,
   nowSeconds: number,
 ): Promise<RollingWindowValues> {
+  // No chain (`mainnet` on a devnet): every window is empty.
+  if (chains.length === 0)
+    return Object.fromEntries(
+      [...Object.keys(WINDOW_HOURS), 'allTime'].map((w) => [w, 0]),
+    ) as RollingWindowValues;
   const newest = await db
     .selectFrom('evm_metric_buckets')
     .select((eb) => eb.fn.max('bucket_start').as('last'))
-    .where('chain', '=', chain)
+    .where('chain', 'in', chains)
     .where('span', '=', 'hour')
     .executeTakeFirst();
   const currentHour = Math.max(bucketStart('hour', nowSeconds), Number(newest?.last ?? 0));
@@ -65,7 +74,7 @@ export async function readRollingWindows(
       let q = db
         .selectFrom('evm_metric_members')
         .select(sql<number>`count(distinct address)`.as('n'))
-        .where('chain', '=', chain)
+        .where('chain', 'in', chains)
         .where('span', '=', span)
         .where('kind', '=', kind);
       if (from !== undefined) q = q.where('bucket_start', '>=', from);
@@ -83,14 +92,14 @@ export async function readRollingWindows(
   const hours = await db
     .selectFrom('evm_metric_buckets')
     .selectAll()
-    .where('chain', '=', chain)
+    .where('chain', 'in', chains)
     .where('span', '=', 'hour')
     .where('bucket_start', '>=', startOf(WINDOW_HOURS.lastYear))
     .execute();
   const months = await db
     .selectFrom('evm_metric_buckets')
     .selectAll()
-    .where('chain', '=', chain)
+    .where('chain', 'in', chains)
     .where('span', '=', 'month')
     .execute();
   for (const [name, length] of Object.entries(WINDOW_HOURS)) {

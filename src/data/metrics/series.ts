@@ -2,7 +2,7 @@
  * Metric series over the buckets the indexer maintains: a page of consecutive buckets, newest
  * first, with empty periods filled in as zero, read in one range query per page.
  */
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
 import type { EvmMetricBucketTable } from '../store/schema-evm.js';
 import { bucketSeconds, bucketStart, previousBucket, type Span } from './buckets.js';
@@ -89,7 +89,8 @@ export function metricValue(
 }
 
 export interface SeriesQuery {
-  chain: number;
+  /** One EVM chain, or several read as one (the reference's `total`, `mainnet`, `testnet`). */
+  chains: number[];
   metric: Metric;
   span: Span;
   /** Inclusive bounds on bucket starts (Unix seconds). */
@@ -106,11 +107,22 @@ export interface SeriesPage {
   next?: number;
 }
 
+/** Member kinds (`evm_metric_members`) of the distinct counts: addresses, senders, deployers. */
+const MEMBER_KIND = { activeAddresses: 'a', activeSenders: 's', deployers: 'd' } as const;
+const CUMULATIVE_MEMBER_KIND = { cumulativeAddresses: 'a', cumulativeDeployers: 'd' } as const;
+
+/**
+ * A page of a chain's series; several chains read as one add up per bucket, count an address
+ * active on two of them once (from the members of each bucket, also for the cumulative
+ * addresses and deployers), and take the largest of their maxima (the buckets keep no
+ * per-second counts to add up across chains).
+ */
 export async function readSeries(db: Kysely<DataSchema>, q: SeriesQuery): Promise<SeriesPage> {
+  if (q.chains.length === 0) return { results: [] };
   const bounds = await db
     .selectFrom('evm_metric_buckets')
     .select((eb) => [eb.fn.min('bucket_start').as('first'), eb.fn.max('bucket_start').as('last')])
-    .where('chain', '=', q.chain)
+    .where('chain', 'in', q.chains)
     .where('span', '=', q.span)
     .executeTakeFirst();
   if (!bounds || bounds.first === null || bounds.last === null) return { results: [] };
@@ -126,25 +138,120 @@ export async function readSeries(db: Kysely<DataSchema>, q: SeriesQuery): Promis
   const rows = await db
     .selectFrom('evm_metric_buckets')
     .selectAll()
-    .where('chain', '=', q.chain)
+    .where('chain', 'in', q.chains)
     .where('span', '=', q.span)
     .where('bucket_start', '>=', page[page.length - 1])
     .where('bucket_start', '<=', page[0])
     .execute();
-  const byStart = new Map(rows.map((r) => [Number(r.bucket_start), r]));
   const metric = q.metric;
-  const results = isCumulative(metric)
-    ? await cumulativeValues(db, q, page, byStart, CUMULATIVE[metric])
-    : page.map((start) => ({
-        timestamp: start,
-        value: metricValue(metric, byStart.get(start), q.span, start),
-      }));
-  return { results, next: starts.length > q.limit ? starts[q.limit] : undefined };
+  const next = starts.length > q.limit ? starts[q.limit] : undefined;
+  if (isCumulative(metric)) return { results: await cumulativeSeries(db, q, page, rows, metric), next };
+  const byStart = mergeByStart(rows);
+  const several = q.chains.length > 1;
+  const distinct =
+    several && metric in MEMBER_KIND
+      ? await distinctMembers(db, q, page, MEMBER_KIND[metric as keyof typeof MEMBER_KIND])
+      : undefined;
+  const results = page.map((start) => ({
+    timestamp: start,
+    value: distinct ? (distinct.get(start) ?? 0) : metricValue(metric, byStart.get(start), q.span, start),
+  }));
+  return { results, next };
+}
+
+/** The buckets of several chains with the same start as one: sums, and the largest maxima. */
+function mergeByStart(rows: Bucket[]): Map<number, Bucket> {
+  const out = new Map<number, Bucket>();
+  const big = (a: string, b: string) => (BigInt(a) + BigInt(b)).toString();
+  const bigMax = (a: string, b: string) => (BigInt(a) > BigInt(b) ? a : b);
+  for (const r of rows) {
+    const start = Number(r.bucket_start);
+    const b = out.get(start);
+    if (!b) {
+      out.set(start, { ...r });
+      continue;
+    }
+    b.tx_count = Number(b.tx_count) + Number(r.tx_count);
+    b.gas_used = Number(b.gas_used) + Number(r.gas_used);
+    b.contracts = Number(b.contracts) + Number(r.contracts);
+    b.fees_paid = big(b.fees_paid, r.fees_paid);
+    b.gas_price_sum = big(b.gas_price_sum, r.gas_price_sum);
+    b.max_gas_price = bigMax(b.max_gas_price, r.max_gas_price);
+    b.max_tps = Math.max(Number(b.max_tps), Number(r.max_tps));
+    b.max_gps = Math.max(Number(b.max_gps), Number(r.max_gps));
+  }
+  return out;
+}
+
+/** Distinct members of a kind in each bucket of the page, over every chain of the query. */
+async function distinctMembers(
+  db: Kysely<DataSchema>,
+  q: SeriesQuery,
+  page: number[],
+  kind: 'a' | 's' | 'd',
+): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('evm_metric_members')
+    .select(['bucket_start', sql<number>`count(distinct address)`.as('n')])
+    .where('chain', 'in', q.chains)
+    .where('span', '=', q.span)
+    .where('kind', '=', kind)
+    .where('bucket_start', '>=', page[page.length - 1])
+    .where('bucket_start', '<=', page[0])
+    .groupBy('bucket_start')
+    .execute();
+  return new Map(rows.map((r) => [Number(r.bucket_start), Number(r.n)]));
 }
 
 /**
- * A cumulative metric over a page (bucket starts, newest first): the stored total of each
- * bucket; a period without a bucket keeps the total of the last bucket before it, read once.
+ * A cumulative metric over a page (bucket starts, newest first). One chain, or transactions and
+ * contracts of several: each chain's stored totals, a period without a bucket keeping the last
+ * total before it, added up. Addresses and deployers of several chains: those whose first bucket
+ * on any of them starts at or before the bucket.
+ */
+async function cumulativeSeries(
+  db: Kysely<DataSchema>,
+  q: SeriesQuery,
+  page: number[],
+  rows: Bucket[],
+  metric: CumulativeMetric,
+): Promise<{ timestamp: number; value: number }[]> {
+  if (q.chains.length > 1 && metric in CUMULATIVE_MEMBER_KIND) {
+    const kind = CUMULATIVE_MEMBER_KIND[metric as keyof typeof CUMULATIVE_MEMBER_KIND];
+    const firsts = await db
+      .selectFrom(
+        db
+          .selectFrom('evm_metric_members')
+          .select(['address', sql<number>`min(bucket_start)`.as('first')])
+          .where('chain', 'in', q.chains)
+          .where('span', '=', q.span)
+          .where('kind', '=', kind)
+          .where('bucket_start', '<=', page[0])
+          .groupBy('address')
+          .as('f'),
+      )
+      .select(['f.first', sql<number>`count(*)`.as('n')])
+      .groupBy('f.first')
+      .execute();
+    return page.map((start) => ({
+      timestamp: start,
+      value: firsts.filter((f) => Number(f.first) <= start).reduce((sum, f) => sum + Number(f.n), 0),
+    }));
+  }
+  const totals = new Map<number, number>(page.map((start) => [start, 0]));
+  for (const chain of q.chains) {
+    const byStart = new Map(
+      rows.filter((r) => Number(r.chain) === chain).map((r) => [Number(r.bucket_start), r]),
+    );
+    for (const v of await cumulativeValues(db, { ...q, chains: [chain] }, page, byStart, CUMULATIVE[metric]))
+      totals.set(v.timestamp, totals.get(v.timestamp)! + v.value);
+  }
+  return page.map((start) => ({ timestamp: start, value: totals.get(start)! }));
+}
+
+/**
+ * A cumulative metric of one chain over a page (bucket starts, newest first): the stored total of
+ * each bucket; a period without a bucket keeps the total of the last bucket before it, read once.
  */
 async function cumulativeValues(
   db: Kysely<DataSchema>,
@@ -156,7 +263,7 @@ async function cumulativeValues(
   const before = await db
     .selectFrom('evm_metric_buckets')
     .select(column)
-    .where('chain', '=', q.chain)
+    .where('chain', '=', q.chains[0])
     .where('span', '=', q.span)
     .where('bucket_start', '<', page[page.length - 1])
     .orderBy('bucket_start', 'desc')

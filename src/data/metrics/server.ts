@@ -149,6 +149,8 @@ const V1Response = Type.Object({
 });
 
 const V2Params = Type.Object({ chainId: Type.String(), metric: Type.String() });
+/** The reference's chainId values that name a set of chains rather than one. */
+const AGGREGATES = new Set(['total', 'mainnet', 'testnet']);
 const V2Query = Type.Object(
   {
     startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -371,8 +373,20 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
     }
   });
 
+  /**
+   * The chains a v2 series or rolling window covers: one EVM chain, or the reference's aggregates
+   * `total` (every indexed chain), `mainnet` and `testnet` (the indexed chains of that kind of
+   * network; a local devnet's count as `testnet`, as `/v2/chains` reports them).
+   */
+  async function chainsOf(value: string): Promise<number[]> {
+    if (!AGGREGATES.has(value)) return [(await chainOf(value)).chain];
+    let q = db.selectFrom('evm_chains').select('evm_chain_id');
+    if (value !== 'total') q = q.where('is_testnet', '=', value === 'testnet' ? 1 : 0);
+    return (await q.execute()).map((r) => Number(r.evm_chain_id));
+  }
+
   async function chainOf(value: string): Promise<{ chain: number; blockchainId: string }> {
-    if (['total', 'mainnet', 'testnet'].includes(value))
+    if (AGGREGATES.has(value))
       throw new InvalidParameterError(
         `chainId "${value}" (aggregate over chains) is not served here: name one EVM chain id`,
       );
@@ -509,7 +523,13 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       const { chain, blockchainId } = await chainOf(p.chainId);
       const scope = `avg_tps:${chain}`;
       const before = q.pageToken ? await uuidTokens.open(scope, q.pageToken) : undefined;
-      const page = await readSeries(db, { chain, metric: 'avgTps', span: 'day', before, limit: v1PageSize });
+      const page = await readSeries(db, {
+        chains: [chain],
+        metric: 'avgTps',
+        span: 'day',
+        before,
+        limit: v1PageSize,
+      });
       const checkpoint = await db
         .selectFrom('checkpoints')
         .select('updated_at_ms')
@@ -541,13 +561,21 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       const q = request.query as Static<typeof V2Query>;
       if (!(METRICS as readonly string[]).includes(p.metric))
         throw new InvalidParameterError(`metric must be one of ${METRICS.join(', ')}`);
-      const { chain } = await chainOf(p.chainId);
+      const chains = await chainsOf(p.chainId);
       checkTimeRange(q);
       const span: Span = q.timeInterval ?? 'day';
-      const scope = ['v2', chain, p.metric, span, q.startTimestamp ?? null, q.endTimestamp ?? null];
+      // A token of a chain serves whichever of its ids the next request names.
+      const scope = [
+        'v2',
+        AGGREGATES.has(p.chainId) ? p.chainId : chains[0],
+        p.metric,
+        span,
+        q.startTimestamp ?? null,
+        q.endTimestamp ?? null,
+      ];
       return signedPage(scope, q.pageToken, (before?: number) =>
         readSeries(db, {
-          chain,
+          chains,
           metric: p.metric as Metric,
           span,
           from: q.startTimestamp,
@@ -574,10 +602,9 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       const p = request.params as Static<typeof V2Params>;
       if (!(ROLLING_WINDOW_METRICS as readonly string[]).includes(p.metric))
         throw new InvalidParameterError(`metric must be one of ${ROLLING_WINDOW_METRICS.join(', ')}`);
-      const { chain } = await chainOf(p.chainId);
       const result = await readRollingWindows(
         db,
-        chain,
+        await chainsOf(p.chainId),
         p.metric as RollingWindowMetric,
         Math.floor(now() / 1000),
       );
