@@ -16,7 +16,7 @@ import { addressValue, bad, dataValue, quantityValue } from './args.js';
 import { revertReason, vmErrorText } from '../vm-errors.js';
 import { CallTimeout, withDeadline } from './call-deadline.js';
 import { callEnvAt } from './call-env.js';
-import { admitCodeSender, checkCallFunds, fundedGas } from './call-sender.js';
+import { admitCodeSender, callFeeCap, checkCallFunds, fundedGas } from './call-sender.js';
 
 /** geth's RPCGasCap default (coreth uses 50M; a call may use more gas than a block holds). */
 export const CALL_GAS_CAP = 50_000_000n;
@@ -248,6 +248,10 @@ export async function prepareCall(
   // engine), which geth makes before buyGas's.
   const engineFeeCap = args.gasPrice ?? args.maxFeePerGas ?? args.maxPriorityFeePerGas ?? 0n;
   const feeCapTooLow = priced && engineFeeCap < header.baseFeePerGas;
+  // geth's preCheck refuses a tip above the fee cap first of all its fee checks, the fee cap being
+  // 0 when only a tip is named (ToMessage); the engine would word it with a dump of the tx, or,
+  // given the tip as the cap, run the call.
+  const tipAboveCap = priced ? tipAboveCapError(args, from) : undefined;
   return {
     header,
     vm,
@@ -267,6 +271,7 @@ export async function prepareCall(
         await state.checkpoint();
         let release = () => {};
         try {
+          if (tipAboveCap) throw tipAboveCap;
           if (!feeCapTooLow) await checkCallFunds(state, from, args, gas);
           // Last before runTx: its hook must follow every tracer's.
           release = await admitCodeSender(vm, state, from);
@@ -291,6 +296,16 @@ export async function prepareCall(
         }
       }),
   };
+}
+
+/** core.ErrTipAboveFeeCap as geth's preCheck words it for a priced call, or undefined. */
+function tipAboveCapError(args: CallArgs, from: Address): Error | undefined {
+  const feeCap = callFeeCap(args);
+  const tip = args.gasPrice ?? args.maxPriorityFeePerGas ?? 0n;
+  if (tip <= feeCap) return undefined;
+  return new Error(
+    `max priority fee per gas higher than max fee per gas: address ${toChecksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`,
+  );
 }
 
 async function applyStateOverrides(

@@ -1,0 +1,107 @@
+/**
+ * A dapp and wallet developer's day through viem alone, on the C-chain and on a Subnet-EVM L1
+ * (whose 25 gwei minimum base fee makes fee caps matter): the typed errors viem makes of the
+ * node's words (it matches geth's message text), reverts decoded from the data in `error.data`,
+ * the `eth_fillTransaction` path viem's transaction preparation takes first, signatures checked
+ * by deployless calls (ERC-1271 and ERC-6492), and a replaced transaction seen by
+ * `waitForTransactionReceipt`. Each answer is what coreth/subnet-evm give.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { BaseError, createPublicClient, defineChain, http, type Chain, type PublicClient } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startDevnet, type Devnet } from '../helpers/devnet.js';
+import { createSubnetEvmChain, EWOQ_EVM, EWOQ_EVM_KEY } from './subnet-evm-helpers.js';
+
+const L1_CHAIN_ID = 77_124;
+const MIN_BASE_FEE = 25_000_000_000n;
+const ewoq = privateKeyToAccount(EWOQ_EVM_KEY);
+
+/** The names of an error and its causes, outermost first, as viem chains them. */
+function causes(err: unknown): string[] {
+  const out: string[] = [];
+  for (let e = err as any; e; e = e.cause) out.push(e.name);
+  return out;
+}
+
+function chainOf(id: number, url: string): Chain {
+  return defineChain({
+    id,
+    name: `chain ${id}`,
+    nativeCurrency: { name: 'AVAX', symbol: 'AVAX', decimals: 18 },
+    rpcUrls: { default: { http: [url] } },
+  });
+}
+
+describe('viem dapp on the C-chain and an L1', () => {
+  let net: Devnet;
+  let c: PublicClient;
+  let l1: PublicClient;
+  let chains: { c: Chain; l1: Chain };
+
+  before(async () => {
+    net = await startDevnet();
+    const genesis = {
+      config: {
+        chainId: L1_CHAIN_ID,
+        feeConfig: {
+          gasLimit: 15_000_000,
+          targetBlockRate: 2,
+          minBaseFee: Number(MIN_BASE_FEE),
+          targetGas: 15_000_000,
+          baseFeeChangeDenominator: 36,
+          minBlockGasCost: 0,
+          maxBlockGasCost: 1_000_000,
+          blockGasCostStep: 200_000,
+        },
+      },
+      alloc: { [EWOQ_EVM.slice(2)]: { balance: '0x' + (10n ** 24n).toString(16) } },
+      nonce: '0x0',
+      timestamp: '0x0',
+      gasLimit: '0xe4e1c0',
+      difficulty: '0x0',
+    };
+    const { chainId } = await createSubnetEvmChain(net.url, genesis);
+    const l1Url = `${net.url}/ext/bc/${chainId}/rpc`;
+    chains = { c: chainOf(43112, net.facts.urls.cChainRpc), l1: chainOf(L1_CHAIN_ID, l1Url) };
+    const client = (chain: Chain) =>
+      createPublicClient({ chain, transport: http(), cacheTime: 0, pollingInterval: 50 }) as PublicClient;
+    c = client(chains.c);
+    l1 = client(chains.l1);
+  });
+  after(async () => {
+    await net?.stop();
+  });
+
+  it('refuses a call whose tip is above its fee cap in geth’s words, which viem types as TipAboveFeeCapError', async () => {
+    for (const client of [c, l1]) {
+      const to = privateKeyToAccount(generatePrivateKey()).address;
+      // A tip alone: geth's ToMessage leaves the fee cap at 0, so the tip is above it. The
+      // sender holds nothing: geth's preCheck refuses the fees before buyGas looks at funds.
+      const poor = privateKeyToAccount(generatePrivateKey()).address;
+      const err = await client.call({ account: poor, to, maxPriorityFeePerGas: 2n }).catch((e) => e);
+      assert.deepEqual(causes(err).slice(0, 2), ['CallExecutionError', 'TipAboveFeeCapError']);
+      assert.equal(
+        (err as BaseError).details,
+        `err: max priority fee per gas higher than max fee per gas: address ${poor}, maxPriorityFeePerGas: 2, maxFeePerGas: 0 (supplied gas 50000000)`,
+      );
+      // Both fees named (viem checks the pair itself, so ask the node directly).
+      const base = { from: ewoq.address, to, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' };
+      for (const [method, words] of [
+        ['eth_call', 'err: %s (supplied gas 50000000)'],
+        ['eth_estimateGas', `failed with ${client === c ? 50_000_000 : 15_000_000} gas: %s`],
+        ['eth_createAccessList', 'failed to apply transaction: %s'],
+      ] as const) {
+        const refused = await client.request({ method, params: [base] } as any).catch((e) => e);
+        assert.equal(
+          refused.details,
+          words.replace(
+            '%s',
+            `max priority fee per gas higher than max fee per gas: address ${ewoq.address}, maxPriorityFeePerGas: 2, maxFeePerGas: 1`,
+          ),
+          method,
+        );
+      }
+    }
+  });
+});
