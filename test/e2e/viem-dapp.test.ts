@@ -104,4 +104,31 @@ describe('viem dapp on the C-chain and an L1', () => {
       }
     }
   });
+  it('answers gasPrice beside EIP-1559 fees, and data beside a different input, as geth: -32000, and calls run input', async () => {
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const both = { from: ewoq.address, to, gasPrice: '0x5', maxFeePerGas: '0x5' };
+    const methods = ['eth_call', 'eth_estimateGas', 'eth_createAccessList', 'eth_fillTransaction'];
+    for (const method of methods) {
+      // Not a decoding error (-32602, InvalidParamsRpcError) but ToMessage's or setFeeDefaults'.
+      const err = await c.request({ method, params: [both] } as any).catch((e) => e);
+      assert.equal(err.name, 'InvalidInputRpcError', method);
+      assert.equal(err.details, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
+    }
+    // A call runs `input` (args.data()); only setDefaults refuses the pair, for what it completes.
+    const pair = { from: ewoq.address, to, data: '0x01', input: '0x0202' };
+    assert.equal(await c.request({ method: 'eth_estimateGas', params: [pair] } as any), '0x52cd');
+    assert.equal(await c.request({ method: 'eth_call', params: [pair] } as any), '0x');
+    for (const method of ['eth_createAccessList', 'eth_fillTransaction', 'eth_sendTransaction']) {
+      const err = await c.request({ method, params: [pair] } as any).catch((e) => e);
+      assert.equal(err.name, 'InvalidInputRpcError', method);
+      assert.equal(
+        err.details,
+        'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data',
+      );
+    }
+    // The same bytes written twice are one input.
+    const same = { ...pair, data: '0xABCD', input: '0xabcd' };
+    const filled: any = await c.request({ method: 'eth_fillTransaction', params: [same] } as any);
+    assert.equal(filled.tx.input, '0xabcd');
+  });
 });

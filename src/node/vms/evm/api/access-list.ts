@@ -11,7 +11,7 @@ import type { EvmChain } from '../evm-chain.js';
 import { AccessListTracer } from '../trace/access-list-tracer.js';
 import { arity, blockRef } from './args.js';
 import { vmErrorText } from '../vm-errors.js';
-import { callGas, gethTxError, parseCallArgs, prepareCall } from './call.js';
+import { callGas, gethTxError, INPUT_CONFLICT, parseCallArgs, prepareCall } from './call.js';
 import { stateBlockOf } from './eth.js';
 
 const q = (n: bigint) => '0x' + n.toString(16);
@@ -25,6 +25,8 @@ export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler>
       arity(params, 2, 1);
       const args = parseCallArgs(params[0], 0);
       const n = stateBlockOf(chain, blockRef(params, 1));
+      // coreth's AccessList completes the request with setDefaults, which refuses the pair.
+      if (args.inputConflict) throw new RpcError(RpcCode.server, INPUT_CONFLICT);
       const from = args.from ?? new Uint8Array(20);
       // The call reads its access list at every run: each round sets the one it runs with.
       const callArgs = { ...args };

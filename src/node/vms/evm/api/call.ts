@@ -7,7 +7,14 @@
 import type { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTx, type TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bytesToHex, setLengthLeft, toChecksumAddress } from '@ethereumjs/util';
+import {
+  Account,
+  Address,
+  bytesToHex,
+  equalsBytes,
+  setLengthLeft,
+  toChecksumAddress,
+} from '@ethereumjs/util';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import { runTx } from '@ethereumjs/vm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
@@ -39,7 +46,16 @@ export interface CallArgs {
   data?: Uint8Array;
   nonce?: bigint;
   accessList?: { address: string; storageKeys: string[] }[];
+  /**
+   * Both `data` and `input` given, and different: calls run `input` (geth's args.data()), while
+   * setDefaults (sending, signing, filling, access lists) refuses the pair.
+   */
+  inputConflict?: boolean;
 }
+
+/** The message geth's setDefaults refuses `inputConflict` with (-32000). */
+export const INPUT_CONFLICT =
+  'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data';
 
 export function parseCallArgs(v: unknown, i: number): CallArgs {
   if (typeof v !== 'object' || v === null || Array.isArray(v))
@@ -55,16 +71,18 @@ export function parseCallArgs(v: unknown, i: number): CallArgs {
     out.maxPriorityFeePerGas = quantityValue(o.maxPriorityFeePerGas, i, 'maxPriorityFeePerGas');
   if (o.value != null) out.value = quantityValue(o.value, i, 'value');
   if (o.nonce != null) out.nonce = quantityValue(o.nonce, i, 'nonce', 64);
-  const input = o.input ?? o.data;
-  if (o.input != null && o.data != null && o.input !== o.data)
-    bad(i, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
-  if (input != null) out.data = dataValue(input, i, 'input');
+  // Both are decoded (a malformed one is refused either way); `input` is the one that runs.
+  const dataBytes = o.data != null ? dataValue(o.data, i, 'data') : undefined;
+  const inputBytes = o.input != null ? dataValue(o.input, i, 'input') : undefined;
+  out.data = inputBytes ?? dataBytes;
+  if (inputBytes && dataBytes && !equalsBytes(inputBytes, dataBytes)) out.inputConflict = true;
   if (Array.isArray(o.accessList)) out.accessList = o.accessList as CallArgs['accessList'];
+  // Not a decoding error in geth but ToMessage's and setFeeDefaults' refusal: -32000, unprefixed.
   if (
     out.gasPrice !== undefined &&
     (out.maxFeePerGas !== undefined || out.maxPriorityFeePerGas !== undefined)
   )
-    bad(i, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
+    throw new RpcError(RpcCode.server, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
   return out;
 }
 

@@ -16,7 +16,15 @@ import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { nativeEcrecover } from '../common.js';
 import type { EvmChain } from '../evm-chain.js';
 import { address, arity, bad, data, quantityValue } from './args.js';
-import { CALL_GAS_CAP, estimateGas, parseCallArgs, prepareCall, TX_GAS, type CallArgs } from './call.js';
+import {
+  CALL_GAS_CAP,
+  estimateGas,
+  INPUT_CONFLICT,
+  parseCallArgs,
+  prepareCall,
+  TX_GAS,
+  type CallArgs,
+} from './call.js';
 import { classifyPool, submitTx, type EthApiOptions } from './eth.js';
 import { suggestedTip } from './tip-oracle.js';
 import { h, q, txJson } from './format.js';
@@ -45,6 +53,7 @@ async function fillDefaults(chain: EvmChain, args: TxArgs): Promise<Required<Pic
   args.value ??= 0n;
   const from = new Address(args.from ?? new Uint8Array(20));
   args.nonce ??= chain.pool.nextNonce(from.toString(), await chain.nonceOf(from));
+  if (args.inputConflict) fail(INPUT_CONFLICT);
   if (args.to === undefined && !args.data?.length) fail('contract creation without any data provided');
   if (args.gas === undefined) {
     // geth estimates with the fees just set, at the latest block.
