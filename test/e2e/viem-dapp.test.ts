@@ -8,7 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BaseError, createPublicClient, defineChain, http, type Chain, type PublicClient } from 'viem';
+import {
+  BaseError,
+  createPublicClient,
+  defineChain,
+  http,
+  keccak256,
+  serializeTransaction,
+  type Chain,
+  type PublicClient,
+} from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import { createSubnetEvmChain, EWOQ_EVM, EWOQ_EVM_KEY } from './subnet-evm-helpers.js';
@@ -90,7 +99,6 @@ describe('viem dapp on the C-chain and an L1', () => {
       for (const [method, words] of [
         ['eth_call', 'err: %s (supplied gas 50000000)'],
         ['eth_estimateGas', `failed with ${client === c ? 50_000_000 : 15_000_000} gas: %s`],
-        ['eth_createAccessList', 'failed to apply transaction: %s'],
       ] as const) {
         const refused = await client.request({ method, params: [base] } as any).catch((e) => e);
         assert.equal(
@@ -130,5 +138,61 @@ describe('viem dapp on the C-chain and an L1', () => {
     const same = { ...pair, data: '0xABCD', input: '0xabcd' };
     const filled: any = await c.request({ method: 'eth_fillTransaction', params: [same] } as any);
     assert.equal(filled.tx.input, '0xabcd');
+  });
+  it('completes eth_createAccessList as coreth’s setDefaults, and names a refused run by its transaction’s hash', async () => {
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const poor = privateKeyToAccount(generatePrivateKey()).address;
+    const ask = (client: PublicClient, tx: Record<string, unknown>) =>
+      client.request({ method: 'eth_createAccessList', params: [tx] } as any).catch((e) => e);
+    // setFeeDefaults' checks, before anything runs.
+    for (const [fees, words] of [
+      [
+        { maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' },
+        'maxFeePerGas (0x1) < maxPriorityFeePerGas (0x2)',
+      ],
+      [{ maxFeePerGas: '0x0', maxPriorityFeePerGas: '0x0' }, 'maxFeePerGas must be non-zero'],
+      [{ gasPrice: '0x0' }, 'gasPrice must be non-zero after london fork'],
+    ] as const) {
+      const err = await ask(c, { from: poor, to, ...fees });
+      assert.equal(err.details, words);
+    }
+    assert.equal((await ask(c, { from: poor })).details, 'contract creation without any data provided');
+    assert.equal(
+      (await ask(c, { from: poor, to, chainId: '0x1' })).details,
+      "chainId does not match node's (have=1, want=43112)",
+    );
+    // A tip alone gets the fee cap tip + 2 × the head's base fee, so the run is priced: the
+    // sender must hold 50M gas at that cap.
+    const { baseFeePerGas } = await c.getBlock();
+    const maxFeePerGas = 2n + 2n * baseFeePerGas!;
+    const unsigned = serializeTransaction(
+      {
+        type: 'eip1559',
+        chainId: 43112,
+        nonce: 0,
+        gas: 50_000_000n,
+        maxFeePerGas,
+        maxPriorityFeePerGas: 2n,
+        to,
+        value: 0n,
+        accessList: [],
+      },
+      { r: '0x0', s: '0x0', yParity: 0 },
+    );
+    assert.equal(
+      (await ask(c, { from: poor, to, maxPriorityFeePerGas: '0x2' })).details,
+      `failed to apply transaction: ${keccak256(unsigned)} err: insufficient funds for gas * price + value: address ${poor} have 0 want ${50_000_000n * maxFeePerGas}`,
+    );
+    // On the L1 a fee cap below its base fee reaches the run, which refuses it.
+    const low = await ask(l1, { from: poor, to, maxFeePerGas: '0x3b9aca00', maxPriorityFeePerGas: '0x1' });
+    assert.match(
+      low.details,
+      new RegExp(
+        `^failed to apply transaction: 0x[0-9a-f]{64} err: max fee per gas less than block base fee: address ${poor}, maxFeePerGas: 1000000000, baseFee: ${MIN_BASE_FEE}$`,
+      ),
+    );
+    // A request naming no fee runs unpriced, as a call (a deliberate difference).
+    const list = await c.createAccessList({ account: poor, to });
+    assert.equal(list.gasUsed, 21_000n);
   });
 });
