@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   BaseError,
   createPublicClient,
+  createWalletClient,
   defineChain,
   http,
   keccak256,
@@ -194,5 +195,32 @@ describe('viem dapp on the C-chain and an L1', () => {
     // A request naming no fee runs unpriced, as a call (a deliberate difference).
     const list = await c.createAccessList({ account: poor, to });
     assert.equal(list.gasUsed, 21_000n);
+  });
+  it('pools no transaction offering a tip under 1 wei, as coreth and subnet-evm (tx-pool-price-limit)', async () => {
+    for (const [client, chain] of [
+      [c, chains.c],
+      [l1, chains.l1],
+    ] as const) {
+      const wallet = createWalletClient({ account: ewoq, chain, transport: http() });
+      const to = privateKeyToAccount(generatePrivateKey()).address;
+      const { baseFeePerGas } = await client.getBlock();
+      const cap = 2n * baseFeePerGas! + 1n;
+      for (const fees of [
+        { maxFeePerGas: cap, maxPriorityFeePerGas: 0n },
+        { gasPrice: 0n, type: 'legacy' as const },
+      ]) {
+        const err = await wallet.sendTransaction({ to, value: 1n, gas: 21_000n, ...fees }).catch((e) => e);
+        assert.equal((err as BaseError).details, 'transaction underpriced: gas tip cap 0, minimum needed 1');
+      }
+      // One wei is enough.
+      const hash = await wallet.sendTransaction({
+        to,
+        value: 1n,
+        gas: 21_000n,
+        maxFeePerGas: cap,
+        maxPriorityFeePerGas: 1n,
+      });
+      assert.equal((await client.waitForTransactionReceipt({ hash })).status, 'success');
+    }
   });
 });
