@@ -113,6 +113,7 @@ describe('viem dapp on the C-chain and an L1', () => {
       }
     }
   });
+
   it('answers gasPrice beside EIP-1559 fees, and data beside a different input, as geth: -32000, and calls run input', async () => {
     const to = privateKeyToAccount(generatePrivateKey()).address;
     const both = { from: ewoq.address, to, gasPrice: '0x5', maxFeePerGas: '0x5' };
@@ -140,6 +141,7 @@ describe('viem dapp on the C-chain and an L1', () => {
     const filled: any = await c.request({ method: 'eth_fillTransaction', params: [same] } as any);
     assert.equal(filled.tx.input, '0xabcd');
   });
+
   it('completes eth_createAccessList as coreth’s setDefaults, and names a refused run by its transaction’s hash', async () => {
     const to = privateKeyToAccount(generatePrivateKey()).address;
     const poor = privateKeyToAccount(generatePrivateKey()).address;
@@ -196,6 +198,7 @@ describe('viem dapp on the C-chain and an L1', () => {
     const list = await c.createAccessList({ account: poor, to });
     assert.equal(list.gasUsed, 21_000n);
   });
+
   it('pools no transaction offering a tip under 1 wei, as coreth and subnet-evm (tx-pool-price-limit)', async () => {
     for (const [client, chain] of [
       [c, chains.c],
@@ -221,6 +224,64 @@ describe('viem dapp on the C-chain and an L1', () => {
         maxPriorityFeePerGas: 1n,
       });
       assert.equal((await client.waitForTransactionReceipt({ hash })).status, 'success');
+    }
+  });
+
+  it('gives viem the words it types: nonce, funds, intrinsic gas, a fee cap under an L1’s base fee, and reverts with their data', async () => {
+    const wallet = createWalletClient({ account: ewoq, chain: chains.l1, transport: http() });
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const poor = createWalletClient({
+      account: privateKeyToAccount(generatePrivateKey()),
+      chain: chains.l1,
+      transport: http(),
+    });
+    // Spend nonce 0 first, so a send naming it is stale.
+    await l1.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to, value: 1n }) });
+    const cases: [() => Promise<unknown>, string][] = [
+      [() => wallet.sendTransaction({ to, value: 1n, nonce: 0 }), 'NonceTooLowError'],
+      [() => poor.sendTransaction({ to, value: 1n }), 'InsufficientFundsError'],
+      [() => poor.sendTransaction({ to, value: 1n, gas: 21_000n }), 'InsufficientFundsError'],
+      [() => wallet.sendTransaction({ to, value: 1n, gas: 20_000n }), 'IntrinsicGasTooLowError'],
+      // The estimate that viem runs first meets the L1's 25 gwei base fee.
+      [
+        () => wallet.sendTransaction({ to, value: 1n, maxFeePerGas: 10n ** 9n, maxPriorityFeePerGas: 1n }),
+        'FeeCapTooLowError',
+      ],
+    ];
+    for (const [send, name] of cases) {
+      const err = await send().then(
+        () => assert.fail(`${name}: sent`),
+        (e) => e,
+      );
+      assert.equal(causes(err)[1], name, String(err.details));
+    }
+    // A revert keeps its data (code 3) through eth_fillTransaction, the estimate and the call.
+    const revert = '0x08c379a0' + '20'.padStart(64, '0') + '02'.padStart(64, '0') + '6e6f'.padEnd(64, '0');
+    // Runtime code storing Error("no")'s 100 bytes in four words and reverting with them, and a
+    // creation that returns it (CODECOPY from just past its own 10 bytes).
+    const words = [0, 1, 2, 3].map((i) => revert.slice(2 + 64 * i, 66 + 64 * i).padEnd(64, '0'));
+    const runtime = `7f${words[0]}5f527f${words[1]}6020527f${words[2]}6040527f${words[3]}60605260645ffd`;
+    const size = (runtime.length / 2).toString(16).padStart(2, '0');
+    const init = `0x60${size}600a5f3960${size}5ff3${runtime}` as const;
+    const deployed = await l1.waitForTransactionReceipt({
+      hash: await wallet.deployContract({ abi: [], bytecode: init }),
+    });
+    const target = deployed.contractAddress!;
+    for (const attempt of [
+      () => wallet.sendTransaction({ to: target }),
+      () => l1.estimateGas({ account: ewoq, to: target }),
+      () => l1.call({ account: ewoq, to: target }),
+    ]) {
+      const err = await attempt().then(
+        () => assert.fail('ran'),
+        (e) => e,
+      );
+      const reverted = (err as BaseError).walk((e: any) => e?.code === 3) as any;
+      assert.equal(reverted?.data, revert);
+      assert.equal(
+        (err as BaseError).walk((e: any) => e?.name === 'ExecutionRevertedError')?.name,
+        'ExecutionRevertedError',
+      );
     }
   });
 });
