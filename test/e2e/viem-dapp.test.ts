@@ -13,15 +13,20 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
+  encodeFunctionData,
   http,
   keccak256,
+  serializeErc6492Signature,
   serializeTransaction,
+  type Abi,
+  type Address,
+  type Hex,
   type Chain,
   type PublicClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
-import { createSubnetEvmChain, EWOQ_EVM, EWOQ_EVM_KEY } from './subnet-evm-helpers.js';
+import { compile, createSubnetEvmChain, EWOQ_EVM, EWOQ_EVM_KEY } from './subnet-evm-helpers.js';
 
 const L1_CHAIN_ID = 77_124;
 const MIN_BASE_FEE = 25_000_000_000n;
@@ -283,5 +288,90 @@ describe('viem dapp on the C-chain and an L1', () => {
         'ExecutionRevertedError',
       );
     }
+  });
+
+  it('checks ERC-1271 and counterfactual ERC-6492 signatures by deployless calls, and sees a queued tx repriced', async () => {
+    const { Wallet, Factory } = compile(`
+      // SPDX-License-Identifier: MIT
+      pragma solidity ^0.8.20;
+      contract Wallet {
+        address owner;
+        constructor(address o) { owner = o; }
+        function isValidSignature(bytes32 h, bytes calldata s) external view returns (bytes4) {
+          (bytes32 r, bytes32 ss) = abi.decode(s[:64], (bytes32, bytes32));
+          return ecrecover(h, uint8(s[64]), r, ss) == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
+        }
+      }
+      contract Factory {
+        function deploy(address o, bytes32 salt) external returns (address) { return address(new Wallet{salt: salt}(o)); }
+        function predict(address o, bytes32 salt) external view returns (address) {
+          bytes32 code = keccak256(abi.encodePacked(type(Wallet).creationCode, abi.encode(o)));
+          return address(uint160(uint256(keccak256(abi.encodePacked(bytes1(0xff), address(this), salt, code)))));
+        }
+      }`);
+    const wallet = createWalletClient({ account: ewoq, chain: chains.c, transport: http() });
+    const deploy = async (bytecode: Hex, args: unknown[], abi: Abi) =>
+      (await c.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi, bytecode, args }) }))
+        .contractAddress!;
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const signature = await owner.signMessage({ message: 'gm' });
+    // ERC-1271: a deployed contract wallet.
+    const deployedWallet = await deploy(Wallet.bytecode, [owner.address], Wallet.abi);
+    assert.equal(await c.verifyMessage({ address: deployedWallet, message: 'gm', signature }), true);
+    assert.equal(await c.verifyMessage({ address: deployedWallet, message: 'gn', signature }), false);
+    // ERC-6492: a wallet not deployed yet, its factory call wrapped around the signature.
+    const factory = await deploy(Factory.bytecode, [], Factory.abi);
+    const salt = `0x${'01'.repeat(32)}` as Hex;
+    const predicted = (await c.readContract({
+      address: factory,
+      abi: Factory.abi,
+      functionName: 'predict',
+      args: [owner.address, salt],
+    })) as Address;
+    const wrapped = serializeErc6492Signature({
+      address: factory,
+      data: encodeFunctionData({ abi: Factory.abi, functionName: 'deploy', args: [owner.address, salt] }),
+      signature,
+    });
+    assert.equal(await c.verifyMessage({ address: predicted, message: 'gm', signature: wrapped }), true);
+    assert.equal(await c.verifyMessage({ address: predicted, message: 'gn', signature: wrapped }), false);
+    assert.equal(await c.getCode({ address: predicted }), undefined);
+
+    // A tx held behind a nonce gap, replaced at a higher fee while viem waits for it.
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const nonce = await c.getTransactionCount({ address: ewoq.address, blockTag: 'pending' });
+    const sign = (maxFeePerGas: bigint) =>
+      wallet.signTransaction({
+        to,
+        value: 1n,
+        nonce: nonce + 1,
+        gas: 21_000n,
+        maxFeePerGas,
+        maxPriorityFeePerGas: 2n,
+      });
+    const first = await c.sendRawTransaction({ serializedTransaction: await sign(10n) });
+    let reason: string | undefined;
+    const waited = c.waitForTransactionReceipt({
+      hash: first,
+      onReplaced: (r) => (reason = r.reason),
+      timeout: 20_000,
+    });
+    // viem reads the tx it waits for before the replacement comes.
+    await new Promise((r) => setTimeout(r, 300));
+    // Both caps must rise by 10%: the tip too (2 wei → 3 wei).
+    const second = await c.sendRawTransaction({
+      serializedTransaction: await wallet.signTransaction({
+        to,
+        value: 1n,
+        nonce: nonce + 1,
+        gas: 21_000n,
+        maxFeePerGas: 20n,
+        maxPriorityFeePerGas: 3n,
+      }),
+    });
+    await wallet.sendTransaction({ to, value: 1n, nonce });
+    const receipt = await waited;
+    assert.equal(receipt.transactionHash, second);
+    assert.equal(reason, 'repriced');
   });
 });
