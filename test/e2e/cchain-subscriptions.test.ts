@@ -91,7 +91,8 @@ describe('C-chain subscriptions over WebSocket', () => {
           nonce: nonce + k,
           gas: 200_000n,
           maxFeePerGas: fee,
-          maxPriorityFeePerGas: 0n,
+          // The pool's least tip (tx-pool-price-limit).
+          maxPriorityFeePerGas: 1n,
         }),
       ),
     );

@@ -421,6 +421,11 @@ export class EvmChain extends EventEmitter implements Chain {
       throw new EvmTxError(
         `intrinsic gas too low: address ${toChecksumAddress(sender.toString())} tx gas (${tx.gasLimit}), minimum needed ${intrinsic}`,
       );
+    // The pool's minimum tip: coreth and subnet-evm pool RPC transactions as remote ones (their
+    // local-txs-enabled is off), held to tx-pool-price-limit, 1 wei by default; a legacy
+    // gasPrice is its own tip.
+    if (tip < POOL_MIN_TIP)
+      throw new EvmTxError(`transaction underpriced: gas tip cap ${tip}, minimum needed ${POOL_MIN_TIP}`);
     const baseFee = this.nextBaseFee();
     if (maxFee < baseFee) {
       throw new EvmTxError(
@@ -817,6 +822,8 @@ function txCost(tx: TypedTransaction): bigint {
 
 /** coreth's txpool bound on one transaction's encoding (txMaxSize, 4 slots of 32 KiB). */
 const TX_MAX_SIZE = 4 * 32 * 1024;
+/** coreth's and subnet-evm's tx-pool-price-limit default: the least tip a pooled tx may offer. */
+const POOL_MIN_TIP = 1n;
 /** EIP-3860's bound on a creation's init code. */
 const MAX_INIT_CODE_SIZE = 49_152;
 

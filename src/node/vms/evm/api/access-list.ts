@@ -11,7 +11,16 @@ import type { EvmChain } from '../evm-chain.js';
 import { AccessListTracer } from '../trace/access-list-tracer.js';
 import { arity, blockRef } from './args.js';
 import { vmErrorText } from '../vm-errors.js';
-import { callGas, gethTxError, parseCallArgs, prepareCall } from './call.js';
+import { callGas, gethTxError, prepareCall } from './call.js';
+import {
+  buildTx,
+  checkChainId,
+  checkCompleteArgs,
+  parseTxArgs,
+  setFeeDefaults,
+  type TxArgs,
+} from './wallet.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { stateBlockOf } from './eth.js';
 
 const q = (n: bigint) => '0x' + n.toString(16);
@@ -23,16 +32,28 @@ export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler>
   return {
     eth_createAccessList: async (params) => {
       arity(params, 2, 1);
-      const args = parseCallArgs(params[0], 0);
+      const args = parseTxArgs(params[0], 0);
       const n = stateBlockOf(chain, blockRef(params, 1));
       const from = args.from ?? new Uint8Array(20);
+      // coreth's AccessList first completes the request with setDefaults (no estimate): the fee
+      // defaults and their checks, the pool's nonce, then its refusals of the request. Fees are
+      // only completed for a request that names one: one that names none runs unpriced, as a
+      // call (docs/compatibility.md).
+      if (
+        args.gasPrice !== undefined ||
+        args.maxFeePerGas !== undefined ||
+        args.maxPriorityFeePerGas !== undefined
+      )
+        setFeeDefaults(chain, args);
+      const sender = new Address(from);
+      const nonce = args.nonce ?? chain.pool.nextNonce(sender.toString(), await chain.nonceOf(sender));
+      checkCompleteArgs(args);
+      checkChainId(chain, args);
       // The call reads its access list at every run: each round sets the one it runs with.
       const callArgs = { ...args };
       const call = await prepareCall(chain, callArgs, n);
       const evm = call.vm.evm;
-      // The recipient, or the address a creation would deploy to (from the sender's nonce in
-      // the call's own state, the nonce the call runs with).
-      const nonce = args.nonce ?? (await call.vm.stateManager.getAccount(new Address(from)))?.nonce ?? 0n;
+      // The recipient, or the address a creation would deploy to (from the nonce setDefaults gave).
       const to = args.to ?? generateAddress(from, bigIntToBytes(nonce));
       const fromHex = bytesToHex(from);
       const toHex = bytesToHex(to);
@@ -44,7 +65,9 @@ export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler>
         const accessList = previous.accessList();
         callArgs.accessList = accessList;
         const tracer = new AccessListTracer(accessList, excluded);
-        const run = await runTraced(call, tracer, gas);
+        const run = await runTraced(call, tracer, gas, () =>
+          appliedTxHash(chain, { ...args, accessList }, nonce, gas),
+        );
         if (tracer.equals(previous)) {
           const failure = run.execResult.exceptionError?.error;
           return {
@@ -60,18 +83,29 @@ export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler>
   };
 }
 
+/**
+ * The hash coreth names a refused run by: its toTransaction of the completed request (unsigned;
+ * with a fee cap EIP-1559, else EIP-2930, the list being set at every round).
+ */
+function appliedTxHash(chain: EvmChain, args: TxArgs, nonce: bigint, gas: bigint): string {
+  const tx = buildTx(chain, args, { nonce, gas });
+  return bytesToHex(keccak_256(tx.serialize()));
+}
+
 async function runTraced(
   call: Awaited<ReturnType<typeof prepareCall>>,
   tracer: AccessListTracer,
   gas: bigint,
+  txHash: () => string,
 ): Promise<RunTxResult> {
   tracer.attach(call.vm);
   try {
     return await call.run(gas);
   } catch (err) {
+    // coreth: `failed to apply transaction: %v err: %v`, the hash of the completed request.
     throw new RpcError(
       RpcCode.server,
-      `failed to apply transaction: ${gethTxError(err as Error, call.from)}`,
+      `failed to apply transaction: ${txHash()} err: ${gethTxError(err as Error, call.from)}`,
     );
   } finally {
     tracer.detach(call.vm);

@@ -7,7 +7,14 @@
 import type { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTx, type TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bytesToHex, setLengthLeft, toChecksumAddress } from '@ethereumjs/util';
+import {
+  Account,
+  Address,
+  bytesToHex,
+  equalsBytes,
+  setLengthLeft,
+  toChecksumAddress,
+} from '@ethereumjs/util';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import { runTx } from '@ethereumjs/vm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
@@ -16,7 +23,7 @@ import { addressValue, bad, dataValue, quantityValue } from './args.js';
 import { revertReason, vmErrorText } from '../vm-errors.js';
 import { CallTimeout, withDeadline } from './call-deadline.js';
 import { callEnvAt } from './call-env.js';
-import { admitCodeSender, checkCallFunds, fundedGas } from './call-sender.js';
+import { admitCodeSender, callFeeCap, checkCallFunds, fundedGas } from './call-sender.js';
 
 /** geth's RPCGasCap default (coreth uses 50M; a call may use more gas than a block holds). */
 export const CALL_GAS_CAP = 50_000_000n;
@@ -39,7 +46,16 @@ export interface CallArgs {
   data?: Uint8Array;
   nonce?: bigint;
   accessList?: { address: string; storageKeys: string[] }[];
+  /**
+   * Both `data` and `input` given, and different: calls run `input` (geth's args.data()), while
+   * setDefaults (sending, signing, filling, access lists) refuses the pair.
+   */
+  inputConflict?: boolean;
 }
+
+/** The message geth's setDefaults refuses `inputConflict` with (-32000). */
+export const INPUT_CONFLICT =
+  'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data';
 
 export function parseCallArgs(v: unknown, i: number): CallArgs {
   if (typeof v !== 'object' || v === null || Array.isArray(v))
@@ -55,16 +71,18 @@ export function parseCallArgs(v: unknown, i: number): CallArgs {
     out.maxPriorityFeePerGas = quantityValue(o.maxPriorityFeePerGas, i, 'maxPriorityFeePerGas');
   if (o.value != null) out.value = quantityValue(o.value, i, 'value');
   if (o.nonce != null) out.nonce = quantityValue(o.nonce, i, 'nonce', 64);
-  const input = o.input ?? o.data;
-  if (o.input != null && o.data != null && o.input !== o.data)
-    bad(i, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
-  if (input != null) out.data = dataValue(input, i, 'input');
+  // Both are decoded (a malformed one is refused either way); `input` is the one that runs.
+  const dataBytes = o.data != null ? dataValue(o.data, i, 'data') : undefined;
+  const inputBytes = o.input != null ? dataValue(o.input, i, 'input') : undefined;
+  out.data = inputBytes ?? dataBytes;
+  if (inputBytes && dataBytes && !equalsBytes(inputBytes, dataBytes)) out.inputConflict = true;
   if (Array.isArray(o.accessList)) out.accessList = o.accessList as CallArgs['accessList'];
+  // Not a decoding error in geth but ToMessage's and setFeeDefaults' refusal: -32000, unprefixed.
   if (
     out.gasPrice !== undefined &&
     (out.maxFeePerGas !== undefined || out.maxPriorityFeePerGas !== undefined)
   )
-    bad(i, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
+    throw new RpcError(RpcCode.server, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
   return out;
 }
 
@@ -248,6 +266,10 @@ export async function prepareCall(
   // engine), which geth makes before buyGas's.
   const engineFeeCap = args.gasPrice ?? args.maxFeePerGas ?? args.maxPriorityFeePerGas ?? 0n;
   const feeCapTooLow = priced && engineFeeCap < header.baseFeePerGas;
+  // geth's preCheck refuses a tip above the fee cap first of all its fee checks, the fee cap being
+  // 0 when only a tip is named (ToMessage); the engine would word it with a dump of the tx, or,
+  // given the tip as the cap, run the call.
+  const tipAboveCap = priced ? tipAboveCapError(args, from) : undefined;
   return {
     header,
     vm,
@@ -267,6 +289,7 @@ export async function prepareCall(
         await state.checkpoint();
         let release = () => {};
         try {
+          if (tipAboveCap) throw tipAboveCap;
           if (!feeCapTooLow) await checkCallFunds(state, from, args, gas);
           // Last before runTx: its hook must follow every tracer's.
           release = await admitCodeSender(vm, state, from);
@@ -291,6 +314,16 @@ export async function prepareCall(
         }
       }),
   };
+}
+
+/** core.ErrTipAboveFeeCap as geth's preCheck words it for a priced call, or undefined. */
+function tipAboveCapError(args: CallArgs, from: Address): Error | undefined {
+  const feeCap = callFeeCap(args);
+  const tip = args.gasPrice ?? args.maxPriorityFeePerGas ?? 0n;
+  if (tip <= feeCap) return undefined;
+  return new Error(
+    `max priority fee per gas higher than max fee per gas: address ${toChecksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`,
+  );
 }
 
 async function applyStateOverrides(

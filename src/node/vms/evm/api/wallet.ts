@@ -16,7 +16,15 @@ import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { nativeEcrecover } from '../common.js';
 import type { EvmChain } from '../evm-chain.js';
 import { address, arity, bad, data, quantityValue } from './args.js';
-import { CALL_GAS_CAP, estimateGas, parseCallArgs, prepareCall, TX_GAS, type CallArgs } from './call.js';
+import {
+  CALL_GAS_CAP,
+  estimateGas,
+  INPUT_CONFLICT,
+  parseCallArgs,
+  prepareCall,
+  TX_GAS,
+  type CallArgs,
+} from './call.js';
 import { classifyPool, submitTx, type EthApiOptions } from './eth.js';
 import { suggestedTip } from './tip-oracle.js';
 import { h, q, txJson } from './format.js';
@@ -28,11 +36,11 @@ const fail = (message: string): never => {
 /** hexutil.Big's String(), as geth's `%v` writes fee fields in its errors. */
 const hexBig = (n: bigint) => '0x' + n.toString(16);
 
-interface TxArgs extends CallArgs {
+export interface TxArgs extends CallArgs {
   chainId?: bigint;
 }
 
-function parseTxArgs(v: unknown, i: number): TxArgs {
+export function parseTxArgs(v: unknown, i: number): TxArgs {
   const args: TxArgs = parseCallArgs(v, i);
   const chainId = (v as Record<string, unknown>).chainId;
   if (chainId != null) args.chainId = quantityValue(chainId, i, 'chainId');
@@ -45,7 +53,7 @@ async function fillDefaults(chain: EvmChain, args: TxArgs): Promise<Required<Pic
   args.value ??= 0n;
   const from = new Address(args.from ?? new Uint8Array(20));
   args.nonce ??= chain.pool.nextNonce(from.toString(), await chain.nonceOf(from));
-  if (args.to === undefined && !args.data?.length) fail('contract creation without any data provided');
+  checkCompleteArgs(args);
   if (args.gas === undefined) {
     // geth estimates with the fees just set, at the latest block.
     const call = await prepareCall(
@@ -59,14 +67,25 @@ async function fillDefaults(chain: EvmChain, args: TxArgs): Promise<Required<Pic
     const blockGas = chain.maxBlockGas();
     args.gas = await estimateGas(call, blockGas < CALL_GAS_CAP ? blockGas : CALL_GAS_CAP, TX_GAS);
   }
-  const want = BigInt(chain.config.chainId);
-  if (args.chainId !== undefined && args.chainId !== want)
-    fail(`chainId does not match node's (have=${args.chainId}, want=${want})`);
+  checkChainId(chain, args);
   return { nonce: args.nonce, gas: args.gas };
 }
 
+/** setDefaults' refusals of what the request says, after the nonce and before the gas. */
+export function checkCompleteArgs(args: TxArgs): void {
+  if (args.inputConflict) fail(INPUT_CONFLICT);
+  if (args.to === undefined && !args.data?.length) fail('contract creation without any data provided');
+}
+
+/** setDefaults' last check: a chain id, when named, must be this chain's. */
+export function checkChainId(chain: EvmChain, args: TxArgs): void {
+  const want = BigInt(chain.config.chainId);
+  if (args.chainId !== undefined && args.chainId !== want)
+    fail(`chainId does not match node's (have=${args.chainId}, want=${want})`);
+}
+
 /** geth's setFeeDefaults after London: the tip suggested, the fee cap 2 × the head's base fee + tip. */
-function setFeeDefaults(chain: EvmChain, args: TxArgs): void {
+export function setFeeDefaults(chain: EvmChain, args: TxArgs): void {
   if (args.maxFeePerGas !== undefined && args.maxPriorityFeePerGas !== undefined) {
     if (args.maxFeePerGas === 0n) fail('maxFeePerGas must be non-zero');
   } else if (args.gasPrice !== undefined) {
@@ -83,7 +102,11 @@ function setFeeDefaults(chain: EvmChain, args: TxArgs): void {
 }
 
 /** geth's toTransaction: the type follows from the fields set. */
-function buildTx(chain: EvmChain, args: TxArgs, filled: { nonce: bigint; gas: bigint }): TypedTransaction {
+export function buildTx(
+  chain: EvmChain,
+  args: TxArgs,
+  filled: { nonce: bigint; gas: bigint },
+): TypedTransaction {
   const common = chain.common;
   const base = {
     nonce: filled.nonce,
