@@ -84,7 +84,7 @@ Commands:
   start      the devnet node and every data service in one process (default)
   node       the node alone
   indexer    the chain-data indexer alone (needs --node-url)
-  api        the chain-data REST service alone (reads the store an indexer fills)
+  api        the chain-data REST and metrics services alone (read the store an indexer fills)
 
 Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --network local|fuji|mainnet   network identity (default local)

@@ -120,9 +120,11 @@ function parseAddressList(network: NetworkIdentity, list: string, max: number): 
     } catch {
       throw new InvalidParameterError(`invalid address "${p}"`);
     }
-    if (hrp !== network.hrp && !(isLocalDevnet(network) && hrp === NETWORKS.fuji.hrp))
+    const alsoFuji = isLocalDevnet(network);
+    if (hrp !== network.hrp && !(alsoFuji && hrp === NETWORKS.fuji.hrp))
+      // Name every prefix that is taken: a devnet's user told only `local` would not try `fuji`.
       throw new InvalidParameterError(
-        `address "${p}" is not a ${network.name} address (prefix ${network.hrp})`,
+        `address "${p}" is not a ${network.name} address (prefix ${network.hrp}${alsoFuji ? ` or ${NETWORKS.fuji.hrp}` : ''})`,
       );
     if (bytes.length !== 20) throw new InvalidParameterError(`invalid address "${p}"`);
     // Stored and answered with the indexed network's own prefix.
