@@ -397,6 +397,10 @@ describe('GET /v2/chains/{chainId}/metrics/{metric} through chainkit', () => {
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await fetch(`${tiny.url}/v1/avg_tps/${chainId}`)).status);
       assert.deepEqual(statuses, [404, 404, 404, 429]);
+      const first = await fetch(`${tiny.url}/v2/chains`);
+      // The headers the REST service sends, the policy naming the metrics tier and its window.
+      assert.equal(first.headers.get('ratelimit-policy'), '60;w=60;name="metrics"');
+      assert.equal(first.headers.get('ratelimit-limit'), '60');
       const limited = await fetch(`${tiny.url}/v2/chains/${chainId}/metrics/txCount`);
       assert.equal(limited.status, 429);
       assert.ok(Number(limited.headers.get('retry-after')) >= 1);

@@ -18,6 +18,14 @@ export interface Charge {
   resetSeconds: number;
 }
 
+/**
+ * The `ratelimit-policy` header of a charge (IETF draft): the deciding window's budget, its length
+ * in seconds, and the tier's name, which identifies the plan as the real services' header does.
+ */
+export function ratelimitPolicy(charge: Charge, tier: Tier): string {
+  return `${charge.limit};w=${charge.limit === tier.cuPerMinute ? 60 : 86400};name="${tier.name}"`;
+}
+
 /** Where replicas pool their spending (the data store's `rate_limit_usage`). */
 export interface UsageStore {
   /** Adds each delta to its window total; resolves the totals in the same order. */

@@ -29,7 +29,7 @@ import { createPageTokens } from '../api/page-token.js';
 import { pageTokenSecret } from '../store/queries/meta.js';
 import { toStoreError } from '../store/database.js';
 import { STATUS_TEXT } from '../api/plugins/errors.js';
-import { createRateLimiter } from '../api/rate-limiter.js';
+import { createRateLimiter, ratelimitPolicy } from '../api/rate-limiter.js';
 import { pooledUsage } from '../api/pooled-usage.js';
 import { lazySchemaCompilers } from '../api/lazy-schema-compilers.js';
 import { scaleTier, type Tier } from '../api/api-keys.js';
@@ -362,6 +362,7 @@ export async function buildMetricsApp(options: MetricsServiceOptions): Promise<F
       tier,
       FREE_PATHS.has(route) ? 1 : LARGE_PATHS.has(route) ? cost * LARGE_PER_SMALL : cost,
     );
+    reply.header('ratelimit-policy', ratelimitPolicy(charge, tier));
     reply.header('ratelimit-limit', String(charge.limit));
     reply.header('ratelimit-remaining', String(charge.remaining));
     if (!charge.allowed) {

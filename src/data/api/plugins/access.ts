@@ -10,7 +10,7 @@ import { networkByName, type NetworkIdentity } from '../../../shared/networks.js
 import { answeringNetwork } from '../../networks.js';
 import { ForbiddenError, RateLimitedError, UnknownApiKeyError } from '../../internal/errors.js';
 import type { ApiAccessConfig, ApiKey } from '../api-keys.js';
-import type { RateLimiter } from '../rate-limiter.js';
+import { ratelimitPolicy, type RateLimiter } from '../rate-limiter.js';
 
 export const KEY_HEADERS = ['x-data-api-key', 'x-glacier-api-key'] as const;
 
@@ -82,10 +82,7 @@ export function registerAccessControl(
       }
     }
     const charge = limiter.charge(caller, tier, cost);
-    reply.header(
-      'ratelimit-policy',
-      `${charge.limit};w=${charge.limit === tier.cuPerMinute ? 60 : 86400};name="${tier.name}"`,
-    );
+    reply.header('ratelimit-policy', ratelimitPolicy(charge, tier));
     reply.header('ratelimit-limit', String(charge.limit));
     reply.header('ratelimit-remaining', String(charge.remaining));
     if (!charge.allowed) {
