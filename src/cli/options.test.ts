@@ -9,6 +9,12 @@ describe('parseOptions', () => {
     assert.throws(() => parseOptions(['indexer'], {}), UsageError);
   });
 
+  it('takes help and version as commands too', () => {
+    assert.equal(parseOptions(['help'], {}).help, true);
+    assert.equal(parseOptions(['version'], {}).version, true);
+    assert.throws(() => parseOptions(['helpme'], {}), /unknown command "helpme"/);
+  });
+
   it('reads FLURRY_<FLAG>, a flag winning over its variable, and refuses bad values', () => {
     const env = { FLURRY_DATA_PORT: '1234', FLURRY_WORKERS: '3', FLURRY_NODE_URL: 'http://n:9650' };
     const o = parseOptions(['indexer'], env);

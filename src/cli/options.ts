@@ -85,6 +85,8 @@ Commands:
   node       the node alone
   indexer    the chain-data indexer alone (needs --node-url)
   api        the chain-data REST and metrics services alone (read the store an indexer fills)
+  help       print this help (as --help)
+  version    print the version (as --version)
 
 Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --network local|fuji|mainnet   network identity (default local)
@@ -166,7 +168,11 @@ export function parseOptions(
   const networkName = str('network', 'local');
   const network = networkByName(networkName);
   if (!network) throw new UsageError(`--network must be local, fuji or mainnet, got "${networkName}"`);
-  const command = positionals[0] ?? 'start';
+  // `flurry help` and `flurry version`, as many CLIs take them, are the flags by another name.
+  const word = positionals[0];
+  if (word === 'help') values.help = true;
+  if (word === 'version') values.version = true;
+  const command = word === undefined || word === 'help' || word === 'version' ? 'start' : word;
   if (!['start', 'node', 'indexer', 'api'].includes(command))
     throw new UsageError(`unknown command "${command}"`);
   const optional = (flag: keyof typeof FLAGS): string | undefined => {
