@@ -237,7 +237,7 @@ describe('flurry indexer started before its node', () => {
         assert.equal(stalled.status, 503);
         assert.equal(stalled.body.status, 'error');
         assert.equal(stalled.body.error.indexer.status, 'down');
-        assert.match(stalled.body.error.indexer.message, /X\/block \(12\d s\)/);
+        assert.match(stalled.body.error.indexer.message, /^no heartbeat for over 60 s .*X\/block \(12\d s\)/);
         assert.equal(stalled.body.info.database.status, 'up');
         await node.stop();
         const down = await getJson(`${api.facts.urls.data}/v1/health-check`);

@@ -131,6 +131,10 @@ export function toStoreError(err: unknown, message?: string): StoreError {
   const code = (err as { code?: string })?.code ?? '';
   const retryable =
     RETRYABLE_CODES.has(code) ||
+    // SQLite's extended codes name why a lock was not had (SQLITE_BUSY_SNAPSHOT: another
+    // connection committed under this transaction's snapshot; SQLITE_BUSY_RECOVERY): the whole
+    // transaction may be tried again, as for plain SQLITE_BUSY.
+    /^SQLITE_(BUSY|LOCKED)_/.test(code) ||
     code.startsWith('08') ||
     (code === '' && err instanceof Error && CONNECTION_LOST.test(err.message));
   const text = err instanceof Error ? err.message : String(err);

@@ -24,18 +24,100 @@ function clean(row: unknown): unknown {
   return row;
 }
 
-function adaptStatement(stmt: LibsqlStatement): SqliteStatement {
-  const s = stmt as any;
-  return {
-    get reader() {
-      return Boolean(s.reader);
-    },
-    all: (parameters) => (s.all(parameters) as unknown[]).map(clean),
-    run: (parameters) => s.run(parameters),
-    *iterate(parameters) {
-      for (const row of s.iterate(parameters) as Iterable<unknown>) yield clean(row);
-    },
-  };
+/**
+ * Whether a failed statement is left active. SQLite keeps a statement that failed with
+ * SQLITE_BUSY or SQLITE_LOCKED resumable (it may be stepped again once the lock is free), and
+ * libsql 0.5 resets a statement only before its next run, never after a failure; there is no
+ * other way to reset it. Until then the connection's read transaction stays open: every later
+ * COMMIT fails ("cannot commit transaction - SQL statements in progress") and every autocommit
+ * write joins a transaction that never commits — an indexer stalls for good while its reads
+ * still answer. Other errors (constraints, interrupts) end the statement.
+ */
+export function leavesStatementActive(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(code);
+}
+
+/**
+ * The connection the store writes through, with its statement cache. After a statement that
+ * may be left active (see leavesStatementActive) the connection is replaced by a fresh one as
+ * soon as it holds no explicit transaction: at once for an autocommit statement, after the
+ * caller's ROLLBACK inside a transaction (which must run where the transaction is). The old one
+ * is closed; SQLite frees it with its last statement.
+ */
+class WriterConnection implements SqliteDatabase {
+  private raw: LibsqlDb;
+  private readonly cache = new Map<string, SqliteStatement>();
+  private replaceWhenIdle = false;
+
+  constructor(
+    private readonly open: () => LibsqlDb,
+    /** A private in-memory database cannot be reopened: its data would be gone. */
+    private readonly replaceable: boolean,
+  ) {
+    this.raw = open();
+  }
+
+  get current(): LibsqlDb {
+    return this.raw;
+  }
+
+  close(): void {
+    this.raw.close();
+  }
+
+  prepare(sql: string): SqliteStatement {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      if (this.cache.size >= MAX_CACHED_STATEMENTS) this.cache.clear();
+      stmt = this.adapt(this.raw.prepare(sql));
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  private adapt(stmt: LibsqlStatement): SqliteStatement {
+    const s = stmt as any;
+    const guarded = <T>(fn: () => T): T => {
+      try {
+        return fn();
+      } catch (err) {
+        if (this.replaceable && leavesStatementActive(err)) this.replaceWhenIdle = true;
+        throw err;
+      } finally {
+        if (this.replaceWhenIdle && !this.raw.inTransaction) this.replace();
+      }
+    };
+    return {
+      get reader() {
+        return Boolean(s.reader);
+      },
+      all: (parameters) => guarded(() => (s.all(parameters) as unknown[]).map(clean)),
+      run: (parameters) => guarded(() => s.run(parameters)),
+      *iterate(parameters) {
+        // Materialised: a caller that stops early would otherwise leave the statement active.
+        yield* guarded(() => [...(s.iterate(parameters) as Iterable<unknown>)].map(clean));
+      },
+    };
+  }
+
+  private replace(): void {
+    let fresh: LibsqlDb;
+    try {
+      fresh = this.open();
+    } catch {
+      return; // tried again after the next statement
+    }
+    const old = this.raw;
+    this.raw = fresh;
+    this.cache.clear();
+    this.replaceWhenIdle = false;
+    try {
+      old.close();
+    } catch {
+      // already closed
+    }
+  }
 }
 
 /** What a cached read may ask of the read connection. */
@@ -106,14 +188,18 @@ function unpack(text: string | null, names: string[], numeric: boolean[]): unkno
  * kysely's per-query machinery, and being its own connection it reads only committed data (WAL
  * snapshot), never the half-written batch an indexer in the same process may hold open.
  */
-function openReader(file: string): { read: FastRead; close(): void } {
-  const db = new Database(file);
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.pragma('query_only = true');
-  // A page cache of its own (the default is 2 MB) and reads through a memory map: a hot list
-  // page then costs no pread copies, about a fifth less per query over a 1,000,000-row store.
-  db.pragma('cache_size = -65536');
-  db.pragma('mmap_size = 1073741824');
+function openReader(file: string, busyTimeoutMs: number): { read: FastRead; close(): void } {
+  const open = () => {
+    const db = new Database(file);
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    db.pragma('query_only = true');
+    // A page cache of its own (the default is 2 MB) and reads through a memory map: a hot list
+    // page then costs no pread copies, about a fifth less per query over a 1,000,000-row store.
+    db.pragma('cache_size = -65536');
+    db.pragma('mmap_size = 1073741824');
+    return db;
+  };
+  let db = open();
   // Rows come back as arrays (libsql builds those faster than objects) and are named here.
   const cache = new Map<string, ReaderEntry>();
   function entryOf(sql: string): ReaderEntry {
@@ -127,63 +213,85 @@ function openReader(file: string): { read: FastRead; close(): void } {
     }
     return entry;
   }
+  function read(sql: string, params: readonly unknown[], options?: ReadOptions): unknown[] {
+    const entry = entryOf(sql);
+    const { stmt, names } = entry;
+    const pack = options?.pack;
+    if (pack) {
+      if (entry.packed === undefined) entry.packed = packRows(db, sql, stmt);
+      if (entry.packed) {
+        const rows = unpack(entry.packed.stmt.get(params)[0], names, entry.packed.numeric);
+        // A value holding a separator after all: read it unpacked.
+        if (rows) return rows.sort(pack.compare);
+      }
+    }
+    return (stmt.all(params) as unknown[][]).map((values) => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
+      return row;
+    });
+  }
   return {
     read(sql, params, options) {
-      const entry = entryOf(sql);
-      const { stmt, names } = entry;
-      const pack = options?.pack;
-      if (pack) {
-        if (entry.packed === undefined) entry.packed = packRows(db, sql, stmt);
-        if (entry.packed) {
-          const rows = unpack(entry.packed.stmt.get(params)[0], names, entry.packed.numeric);
-          // A value holding a separator after all: read it unpacked.
-          if (rows) return rows.sort(pack.compare);
+      try {
+        return read(sql, params, options);
+      } catch (err) {
+        // A read left active would hold its snapshot: every later read would see the store as
+        // it was then (see leavesStatementActive). A fresh connection reads what is committed.
+        if (leavesStatementActive(err)) {
+          try {
+            const fresh = open();
+            cache.clear();
+            db.close();
+            db = fresh;
+          } catch {
+            // tried again at the next failure
+          }
         }
+        throw err;
       }
-      return (stmt.all(params) as unknown[][]).map((values) => {
-        const row: Record<string, unknown> = {};
-        for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
-        return row;
-      });
     },
     close: () => db.close(),
   };
 }
 
+export interface OpenSqliteOptions {
+  /** How long a statement waits for another connection's lock before failing (tests lower it). */
+  busyTimeoutMs?: number;
+}
+
 /** Opens (creating if needed) the SQLite file with WAL so readers never block the indexer. */
-export function openSqlite(file: string): {
-  raw: LibsqlDb;
+export function openSqlite(
+  file: string,
+  options: OpenSqliteOptions = {},
+): {
+  /** The write connection (a getter: it is replaced after a statement left active). */
+  readonly raw: LibsqlDb;
   dialect: SqliteDialect;
   /** Runs compiled SELECT text on the read-only connection (file databases only). */
   reader?: { read: FastRead; close(): void };
 } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const raw = new Database(file);
-  // Before anything else: switching a new file to WAL takes an exclusive lock, and a process
-  // opening the store at that moment must wait for it rather than fail with `database is locked`.
-  raw.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  raw.pragma('journal_mode = WAL');
-  // NORMAL in WAL mode keeps every committed transaction across a process crash (kill -9);
-  // only an OS crash may lose the last commits, which the indexer re-reads from the node.
-  raw.pragma('synchronous = NORMAL');
-  raw.pragma('cache_size = -65536');
-  const cache = new Map<string, SqliteStatement>();
-  const database: SqliteDatabase = {
-    close: () => raw.close(),
-    prepare(sql: string) {
-      let stmt = cache.get(sql);
-      if (!stmt) {
-        if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
-        stmt = adaptStatement(raw.prepare(sql));
-        cache.set(sql, stmt);
-      }
-      return stmt;
-    },
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  const open = () => {
+    const raw = new Database(file);
+    // Before anything else: switching a new file to WAL takes an exclusive lock, and a process
+    // opening the store at that moment must wait for it rather than fail with `database is locked`.
+    raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    raw.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode keeps every committed transaction across a process crash (kill -9);
+    // only an OS crash may lose the last commits, which the indexer re-reads from the node.
+    raw.pragma('synchronous = NORMAL');
+    raw.pragma('cache_size = -65536');
+    return raw;
   };
+  const writer = new WriterConnection(open, file !== ':memory:');
   return {
-    raw,
-    dialect: new SqliteDialect({ database }),
-    reader: file === ':memory:' ? undefined : openReader(file),
+    get raw() {
+      return writer.current;
+    },
+    dialect: new SqliteDialect({ database: writer }),
+    reader: file === ':memory:' ? undefined : openReader(file, busyTimeoutMs),
   };
 }
 

@@ -62,7 +62,9 @@ export default async function healthRoute(app: FastifyInstance, deps: RouteDeps)
         else
           error.indexer = {
             status: 'down',
-            message: `no word from the node for over ${HEARTBEAT_STALE_MS / 1000} s: ${silent.join(', ')}`,
+            // A heartbeat is written when the node answered: its absence is a node that does
+            // not answer or a store that takes no writes (one CI stall was the latter).
+            message: `no heartbeat for over ${HEARTBEAT_STALE_MS / 1000} s (the node does not answer or the store takes no writes): ${silent.join(', ')}`,
             checkpoints,
             lastSeen,
           };
