@@ -2,7 +2,8 @@
  * Crash safety of the EVM indexer: `flurry indexer` backfills a busy C-chain in small ranges and
  * is killed with SIGKILL again and again; after the last restart its store must hold exactly
  * the rows (transfers, transactions, internal transactions, metric buckets) of the indexer that
- * `flurry start` ran undisturbed beside the node — nothing lost, nothing counted twice.
+ * `flurry start` ran undisturbed beside the node — nothing lost, nothing counted twice. And a
+ * store failing a moment at start (its first reads, the first chain discovery) only delays it.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,9 @@ import path from 'node:path';
 import { createPublicClient, createWalletClient, defineChain, http as viemHttp, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createDatabase, type DataDatabase } from '../../src/data/store/database.js';
+import { EvmChainIndexer } from '../../src/data/indexer/evm/chain-indexer.js';
+import { startEvmIndexer } from '../../src/data/indexer/evm/evm-indexer.js';
+import { NETWORKS } from '../../src/shared/networks.js';
 import { compileContracts } from '../helpers/evm-contracts.js';
 import { startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
 
@@ -181,4 +185,97 @@ test('kill -9 during the EVM backfill loses and duplicates nothing', async () =>
   assert.ok(mine.internals.length >= 18, 'factory deployments and value forwards were traced');
   await store.close();
   await reference.close();
+});
+
+test('a store failing the EVM indexer’s first reads delays it and never stops it', async () => {
+  const facts = devnet.facts;
+  const head = Number(
+    BigInt(
+      (
+        (await (
+          await fetch(facts.urls.cChainRpc, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+          })
+        ).json()) as { result: string }
+      ).result,
+    ),
+  );
+  const store = await createDatabase({ dataDir: tempDir('flurry-evm-start-') });
+  // The store is busy for the first two reads, as when another process holds its lock.
+  let faults = 2;
+  const db = store.db.withPlugin({
+    transformQuery(args) {
+      if (faults > 0 && args.node.kind === 'SelectQueryNode') {
+        faults--;
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      }
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  let stopped!: (reason: Error) => void;
+  const stoppedForGood = new Promise<never>((_, reject) => (stopped = reject));
+  const quiet = () => {};
+  const logger = {
+    trace: quiet,
+    debug: quiet,
+    info: quiet,
+    warn: quiet,
+    error: (_: unknown, msg: string) => stopped(new Error(`the indexer logged an error: ${msg}`)),
+  };
+  const indexer = new EvmChainIndexer(
+    db,
+    {
+      blockchainId: facts.chains.C.blockchainID,
+      evmChainId: facts.chains.C.evmChainId!,
+      rpcUrl: facts.urls.cChainRpc,
+    },
+    { logger: logger as never, pollMs: 20 },
+  );
+  indexer.start();
+  try {
+    await Promise.race([indexer.waitFor(head), stoppedForGood]);
+    assert.equal(faults, 0, 'both faults were met');
+  } finally {
+    await indexer.stop();
+    await store.close();
+  }
+});
+
+test('a failed first EVM chain discovery is tried again, not given up', async () => {
+  const facts = devnet.facts;
+  const store = await createDatabase({ dataDir: tempDir('flurry-evm-discovery-') });
+  // The store refuses the first chain record, as a busy or unreachable store would.
+  let faults = 1;
+  const db = store.db.withPlugin({
+    transformQuery(args) {
+      if (faults > 0 && args.node.kind === 'InsertQueryNode') {
+        faults--;
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      }
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  const evm = await startEvmIndexer({
+    db,
+    nodeUrl: devnet.url,
+    network: NETWORKS.local,
+    discoveryMs: 50,
+    pollMs: 20,
+  });
+  try {
+    assert.equal(faults, 0, 'the fault was met');
+    const deadline = Date.now() + 30_000;
+    while (!evm.chains.has(facts.chains.C.blockchainID)) {
+      assert.ok(Date.now() < deadline, 'the C-chain was discovered again within 30 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await evm.waitFor(facts.chains.C.blockchainID, 1);
+  } finally {
+    await evm.stop();
+    await store.close();
+  }
 });

@@ -115,13 +115,9 @@ export class EvmChainIndexer {
   private async run(): Promise<void> {
     const log = this.options.logger;
     const chain = this.chain.evmChainId;
-    const known = await this.db
-      .selectFrom('evm_contracts')
-      .select('address')
-      .where('chain', '=', chain)
-      .execute();
-    for (const k of known) this.knownContracts.add(k.address);
-    let next = await readCheckpoint(this.db, this.source);
+    const start = await this.startingPoint();
+    if (start === undefined) return;
+    let next = start;
     this.advanced(next - 1);
     await this.checkStoredChain(next);
     let failures = 0;
@@ -170,6 +166,32 @@ export class EvmChainIndexer {
       }
     }
     await pending?.catch(() => {});
+  }
+
+  /**
+   * The contracts already stored and the checkpoint to resume from, read again after a failure
+   * (a store that is away or busy a moment) instead of ending the chain's indexing for good;
+   * undefined once stopped.
+   */
+  private async startingPoint(): Promise<number | undefined> {
+    for (let failures = 1; !this.stopped; failures++) {
+      try {
+        const known = await this.db
+          .selectFrom('evm_contracts')
+          .select('address')
+          .where('chain', '=', this.chain.evmChainId)
+          .execute();
+        for (const k of known) this.knownContracts.add(k.address);
+        return await readCheckpoint(this.db, this.source);
+      } catch (err) {
+        this.options.logger?.warn(
+          { err, chain: this.chain.evmChainId, failures },
+          'EVM indexer: reading where to start failed; retrying',
+        );
+        await this.sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
+      }
+    }
+    return undefined;
   }
 
   /** The start-up check of `continuity.ts`, retried while the node cannot answer it. */

@@ -67,18 +67,26 @@ export async function startEvmIndexer(config: EvmIndexerConfig): Promise<Running
       config.logger?.info({ chain: c.blockchain_id, evmChainId: c.evm_chain_id }, 'indexing EVM chain');
     }
   }
-  await discover();
+  // A failed discovery (the node or the store away a moment, also the first one at start) is
+  // tried again at the next round, so EVM indexing never ends on one passing error. A failure
+  // that persists (a node serving no EVM chain) is said once, then every 60 rounds.
+  let failures = 0;
+  const attempt = () =>
+    discover().then(
+      () => {
+        failures = 0;
+      },
+      (err) => {
+        failures++;
+        // A node that does not answer is reported by every reader of it (node-outage.ts).
+        if (!(err instanceof UpstreamUnavailableError) && failures % 60 === 1)
+          config.logger?.warn({ err, failures }, 'EVM chain discovery failed; trying again');
+      },
+    );
+  await attempt();
   const again = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      discover()
-        .catch((err) => {
-          // A node that does not answer is reported by every reader of it (node-outage.ts).
-          if (!(err instanceof UpstreamUnavailableError))
-            config.logger?.warn({ err }, 'EVM chain discovery failed');
-        })
-        .finally(again);
-    }, config.discoveryMs ?? 5_000);
+    timer = setTimeout(() => void attempt().finally(again), config.discoveryMs ?? 5_000);
     timer.unref();
   };
   again();
