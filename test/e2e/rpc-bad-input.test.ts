@@ -82,6 +82,33 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     }
   });
 
+  it('refuses "" where an ids.ID is due (cb58 refuses a zero-length string), though absent is the empty id', async () => {
+    const empty = /^couldn't unmarshal an argument\. .*\((\w+): base58 decoding error: zero length string\)$/;
+    const cases: [string, string, Record<string, unknown>][] = [
+      [p, 'platform.getTxStatus', { txID: '' }],
+      [p, 'platform.getTx', { txID: '' }],
+      [p, 'platform.getBlock', { blockID: '' }],
+      [p, 'platform.getRewardUTXOs', { txID: '' }],
+      [p, 'platform.getL1Validator', { validationID: '' }],
+      [p, 'platform.validatedBy', { blockchainID: '' }],
+      [p, 'platform.getCurrentValidators', { subnetID: '' }],
+      [p, 'platform.getCurrentL1Validators', { subnetID: '' }],
+      [p, 'platform.getTotalStake', { subnetID: '' }],
+      [p, 'platform.sampleValidators', { size: 1, subnetID: '' }],
+      [p, 'platform.getSubnets', { ids: [''] }],
+      [x, 'avm.getTx', { txID: '' }],
+      [x, 'avm.getTxStatus', { txID: '' }],
+      [x, 'avm.getBlock', { blockID: '' }],
+      [`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', { txID: '' }],
+      [`${net.url}/ext/index/X/tx`, 'index.getIndex', { id: '' }],
+    ];
+    for (const [url, method, params] of cases)
+      assert.match(await avalancheError(url, method, params), empty, `${method} ${JSON.stringify(params)}`);
+    // A missing subnetID is still the Primary Network, and a missing txID still "nothing".
+    assert.ok((await rpc(p, 'platform.getCurrentValidators', {})).body.result.validators.length > 0);
+    assert.deepEqual((await rpc(p, 'platform.getTxStatus', {})).body.result, { status: 'Unknown' });
+  });
+
   it('names the param and the expected type when params do not decode', async () => {
     assert.match(
       await avalancheError(x, 'avm.getTx', { txID: 5 }),
