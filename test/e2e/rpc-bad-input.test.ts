@@ -313,6 +313,21 @@ describe('node JSON-RPC refuses bad input clearly', () => {
       'invalid argument 0: hex number > 64 bits',
     );
     assert.equal(await evmError('warp_getMessage', []), 'missing value for required argument 0');
+    // A filter id is geth's rpc.ID, a string: another JSON type fails to decode (uninstalling
+    // answered false, as for a string id of no filter).
+    for (const method of ['eth_uninstallFilter', 'eth_getFilterChanges', 'eth_getFilterLogs'])
+      for (const [id, kind] of [
+        [5, 'number'],
+        [{}, 'object'],
+        [[], 'array'],
+        [true, 'bool'],
+      ] as const)
+        assert.equal(
+          await evmError(method, [id]),
+          `invalid argument 0: json: cannot unmarshal ${kind} into Go value of type rpc.ID`,
+          `${method} ${JSON.stringify(id)}`,
+        );
+    assert.equal((await rpc(c, 'eth_uninstallFilter', ['0x1'])).body.result, false);
 
     // No block has uncles: a known block counts 0, an unknown one is null.
     assert.equal((await rpc(c, 'eth_getUncleCountByBlockNumber', ['0x0'])).body.result, '0x0');
