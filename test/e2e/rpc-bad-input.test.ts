@@ -82,6 +82,33 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     }
   });
 
+  it('refuses "" where an ids.ID is due (cb58 refuses a zero-length string), though absent is the empty id', async () => {
+    const empty = /^couldn't unmarshal an argument\. .*\((\w+): base58 decoding error: zero length string\)$/;
+    const cases: [string, string, Record<string, unknown>][] = [
+      [p, 'platform.getTxStatus', { txID: '' }],
+      [p, 'platform.getTx', { txID: '' }],
+      [p, 'platform.getBlock', { blockID: '' }],
+      [p, 'platform.getRewardUTXOs', { txID: '' }],
+      [p, 'platform.getL1Validator', { validationID: '' }],
+      [p, 'platform.validatedBy', { blockchainID: '' }],
+      [p, 'platform.getCurrentValidators', { subnetID: '' }],
+      [p, 'platform.getCurrentL1Validators', { subnetID: '' }],
+      [p, 'platform.getTotalStake', { subnetID: '' }],
+      [p, 'platform.sampleValidators', { size: 1, subnetID: '' }],
+      [p, 'platform.getSubnets', { ids: [''] }],
+      [x, 'avm.getTx', { txID: '' }],
+      [x, 'avm.getTxStatus', { txID: '' }],
+      [x, 'avm.getBlock', { blockID: '' }],
+      [`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTxStatus', { txID: '' }],
+      [`${net.url}/ext/index/X/tx`, 'index.getIndex', { id: '' }],
+    ];
+    for (const [url, method, params] of cases)
+      assert.match(await avalancheError(url, method, params), empty, `${method} ${JSON.stringify(params)}`);
+    // A missing subnetID is still the Primary Network, and a missing txID still "nothing".
+    assert.ok((await rpc(p, 'platform.getCurrentValidators', {})).body.result.validators.length > 0);
+    assert.deepEqual((await rpc(p, 'platform.getTxStatus', {})).body.result, { status: 'Unknown' });
+  });
+
   it('names the param and the expected type when params do not decode', async () => {
     assert.match(
       await avalancheError(x, 'avm.getTx', { txID: 5 }),
@@ -286,6 +313,21 @@ describe('node JSON-RPC refuses bad input clearly', () => {
       'invalid argument 0: hex number > 64 bits',
     );
     assert.equal(await evmError('warp_getMessage', []), 'missing value for required argument 0');
+    // A filter id is geth's rpc.ID, a string: another JSON type fails to decode (uninstalling
+    // answered false, as for a string id of no filter).
+    for (const method of ['eth_uninstallFilter', 'eth_getFilterChanges', 'eth_getFilterLogs'])
+      for (const [id, kind] of [
+        [5, 'number'],
+        [{}, 'object'],
+        [[], 'array'],
+        [true, 'bool'],
+      ] as const)
+        assert.equal(
+          await evmError(method, [id]),
+          `invalid argument 0: json: cannot unmarshal ${kind} into Go value of type rpc.ID`,
+          `${method} ${JSON.stringify(id)}`,
+        );
+    assert.equal((await rpc(c, 'eth_uninstallFilter', ['0x1'])).body.result, false);
 
     // No block has uncles: a known block counts 0, an unknown one is null.
     assert.equal((await rpc(c, 'eth_getUncleCountByBlockNumber', ['0x0'])).body.result, '0x0');

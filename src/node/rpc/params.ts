@@ -81,12 +81,13 @@ export class Params {
   }
 
   /**
-   * A 32-byte cb58 ID (a tx, block, container or asset ID), or undefined when absent or empty.
-   * A malformed one fails to unmarshal, as the reference's typed `ids.ID` param does.
+   * A 32-byte cb58 ID (a tx, block, container or asset ID), or undefined when absent. A malformed
+   * one, the empty string included, fails to unmarshal, as the reference's typed `ids.ID` does.
    */
   optionalId(name: string): string | undefined {
     const text = this.optionalString(name);
-    if (text === undefined || text === '') return undefined;
+    if (text === undefined) return undefined;
+    if (text === '') throw emptyIdError(name);
     let length: number;
     try {
       length = fromCb58(text).length;
@@ -127,6 +128,15 @@ export class ParamsShapeError extends Error {
         (detail ? ` (${detail})` : ''),
     );
   }
+}
+
+/**
+ * `""` where an `ids.ID` is due. Go's decoder hands it to cb58, whose base58 decoder refuses a
+ * zero-length string, so the reference answers an unmarshal error; it is not the empty id (only
+ * a missing or null member is).
+ */
+export function emptyIdError(name: string): ParamsShapeError {
+  return new ParamsShapeError(`${name}: base58 decoding error: zero length string`);
 }
 
 function expected(name: string, what: string, got: unknown): ParamsShapeError {

@@ -84,10 +84,15 @@ export function createFilterApi(chain: EvmChain): { handlers: Record<string, Evm
   }, 30_000);
   sweeper.unref();
 
-  const get = (params: unknown[]): [string, Filter] => {
+  /** The filter id argument: geth's `rpc.ID` is a string type, so anything else fails to decode. */
+  const filterId = (params: unknown[]): string => {
     arity(params, 1, 1);
     const id = params[0];
-    if (typeof id !== 'string') bad(0, 'invalid filter id');
+    if (typeof id !== 'string') bad(0, `json: cannot unmarshal ${jsonKind(id)} into Go value of type rpc.ID`);
+    return id;
+  };
+  const get = (params: unknown[]): [string, Filter] => {
+    const id = filterId(params);
     const f = filters.get(id);
     if (!f) throw new RpcError(RpcCode.server, 'filter not found');
     return [id, f];
@@ -131,8 +136,8 @@ export function createFilterApi(chain: EvmChain): { handlers: Record<string, Evm
         return queryLogs(chain, f.criteria, false);
       },
       eth_uninstallFilter: (params) => {
-        arity(params, 1, 1);
-        return typeof params[0] === 'string' && filters.delete(params[0]);
+        // A well-formed id of no filter is `false`; one of another JSON type is an argument error.
+        return filters.delete(filterId(params));
       },
     },
     close() {

@@ -1,7 +1,7 @@
 /** Turning P-chain values into the reference node's JSON shapes (64-bit integers as strings). */
 import { utils, type OutputOwners } from '@avalabs/avalanchejs';
 import { fail } from '../../../rpc/errors.js';
-import { ParamsShapeError } from '../../../rpc/params.js';
+import { ParamsShapeError, emptyIdError } from '../../../rpc/params.js';
 import { formatNodeId, fromCb58, toCb58 } from '../../../../shared/encoding.js';
 import { serviceAddressOrFail, type AddressBook } from '../../components/service-address.js';
 
@@ -36,12 +36,13 @@ export function parseAddresses(
 }
 
 /**
- * An `ids.ID` param as the reference decodes it: absent or empty is the empty id (so a lookup
- * answers "not found" and a subnet param means the Primary Network), a malformed one fails to
- * unmarshal.
+ * An `ids.ID` param as the reference decodes it: absent (or null) is the empty id (so a lookup
+ * answers "not found" and a subnet param means the Primary Network); a malformed one, `""`
+ * included, fails to unmarshal.
  */
-export function parseIdParam(text: string, what: string): Uint8Array {
-  if (!text) return new Uint8Array(32);
+export function parseIdParam(text: string | undefined, what: string): Uint8Array {
+  if (text === undefined) return new Uint8Array(32);
+  if (text === '') throw emptyIdError(what);
   let b: Uint8Array;
   try {
     b = fromCb58(text);

@@ -51,7 +51,7 @@ function encodeOrFail(encoding: Encoding, bytes: Uint8Array, what: string): stri
 
 /** `subnetID`: absent means the Primary Network (the empty id), as in the reference. */
 function subnetParam(params: Params): Uint8Array {
-  return parseIdParam(params.optionalString('subnetID') ?? '', 'subnetID');
+  return parseIdParam(params.optionalString('subnetID'), 'subnetID');
 }
 
 const isPrimary = (subnet: Uint8Array) => Buffer.from(subnet).equals(Buffer.from(PRIMARY_NETWORK));
@@ -206,7 +206,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     getBlock: (params) => {
       const encoding = encodingParam(params);
-      const id = parseIdParam(params.string('blockID'), 'blockID');
+      const id = parseIdParam(params.optionalString('blockID'), 'blockID');
       const block = state.blockById(id);
       if (!block) fail(`couldn't get block with id ${cb58(id)}: not found`);
       return blockAnswer(block, encoding);
@@ -222,7 +222,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     getTx: (params) => {
       const encoding = encodingParam(params);
-      const id = parseIdParam(params.string('txID'), 'txID');
+      const id = parseIdParam(params.optionalString('txID'), 'txID');
       const tx = state.getTx(id);
       if (!tx) fail("couldn't get tx: not found");
       if (encoding === 'json') return { tx: json.tx(parseSignedTx(tx.bytes)), encoding };
@@ -230,7 +230,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
 
     getTxStatus: (params) => {
-      const id = parseIdParam(params.string('txID'), 'txID');
+      const id = parseIdParam(params.optionalString('txID'), 'txID');
       const s = vm.txStatus(id);
       return s.reason !== undefined ? { status: s.status, reason: s.reason } : { status: s.status };
     },
@@ -375,11 +375,12 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     getCurrentL1Validators: (params) => {
       const subnetText = params.optionalString('subnetID');
-      const subnet = subnetText ? parseIdParam(subnetText, 'subnetID') : undefined;
+      const subnet = subnetText === undefined ? undefined : parseIdParam(subnetText, 'subnetID');
       return { validators: state.l1Validators(subnet).map((v) => l1ValidatorReply(v.validationId)) };
     },
 
-    getL1Validator: (params) => l1ValidatorReply(parseIdParam(params.string('validationID'), 'validationID')),
+    getL1Validator: (params) =>
+      l1ValidatorReply(parseIdParam(params.optionalString('validationID'), 'validationID')),
 
     getValidatorsAt: (params) => {
       const subnet = subnetParam(params);
@@ -493,7 +494,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     },
 
     validatedBy: (params) => {
-      const id = parseIdParam(params.string('blockchainID'), 'blockchainID');
+      const id = parseIdParam(params.optionalString('blockchainID'), 'blockchainID');
       // The P-chain's id is the empty id, validated by the Primary Network.
       if (isPrimary(id)) return { subnetID: cb58(PRIMARY_NETWORK) };
       const c = state.chain(id);
@@ -561,7 +562,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     getRewardUTXOs: (params) => {
       const encoding = encodingParam(params);
-      const id = parseIdParam(params.string('txID'), 'txID');
+      const id = parseIdParam(params.optionalString('txID'), 'txID');
       const utxos = state.rewardUtxos(id).map((b) => encodeOrFail(encoding, b, 'utxo'));
       return { numFetched: String(utxos.length), utxos, encoding };
     },
