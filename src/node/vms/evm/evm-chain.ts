@@ -6,9 +6,8 @@
  * database transaction. On start it resumes at the last accepted block.
  */
 import { EventEmitter } from 'node:events';
-import { createBlock, createBlockHeader, genTransactionsTrieRoot, type Block } from '@ethereumjs/block';
+import { createBlock, createBlockHeader, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
@@ -49,6 +48,7 @@ import { ChainStore, type StoredLog, type StoredTx } from './state/chain-store.j
 import { TrieDb, TrieNodeTable } from './state/trie-db.js';
 import { blockStateAt, stateManagerAt, type BlockStateManager } from './state/world.js';
 import { TxPool, feeCaps, type PooledTx } from './txpool/txpool.js';
+import { orderedTrieRoot } from './block/ordered-trie.js';
 import { CallTracer } from './trace/tracers.js';
 import type { CustomPrecompile } from '@ethereumjs/evm';
 import { blake2fPrecompile } from './precompiles/blake2f.js';
@@ -603,18 +603,17 @@ export class EvmChain extends EventEmitter implements Chain {
     // Seal.
     const stateRoot = await this.live.getStateRoot();
     const txs = included.map((i) => i.tx);
-    const transactionsRoot = txs.length
-      ? await genTransactionsTrieRoot(txs, new MerklePatriciaTrie({ common: this.common }))
-      : EMPTY_ROOT;
-    const receiptTrie = new MerklePatriciaTrie({ common: this.common });
+    // Serialised once: the transactions root, the stored rows and the block body all use them.
+    const rawTxs = txs.map((tx) => tx.serialize());
+    const transactionsRoot = orderedTrieRoot(rawTxs);
     const bloom = new Uint8Array(256);
-    for (let i = 0; i < included.length; i++) {
-      const { result, tx } = included[i];
-      await receiptTrie.put(RLP.encode(i), encodeReceipt(result.receipt, tx.type));
+    for (const { result } of included) {
       const bits = result.bloom.bitvector;
       for (let j = 0; j < 256; j++) bloom[j] |= bits[j];
     }
-    const receiptsRoot = included.length ? receiptTrie.root() : EMPTY_ROOT;
+    const receiptsRoot = orderedTrieRoot(
+      included.map(({ result, tx }) => encodeReceipt(result.receipt, tx.type)),
+    );
     const extData = extra?.extData ?? new Uint8Array();
     const extGas = extra?.gasUsed ?? 0n;
     const afterState = acp176.consumeGas(feeState, gasUsed + extGas);
@@ -661,7 +660,7 @@ export class EvmChain extends EventEmitter implements Chain {
         hash: txHash,
         blockNumber: number,
         index: i,
-        raw: tx.serialize(),
+        raw: rawTxs[i],
         sender,
         status: (result.receipt as any).status ?? 1,
         gasUsed: result.totalGasSpent,
