@@ -1,9 +1,10 @@
 /**
  * `npm run bench -- evm`: the C-chain side by side with Anvil and Hardhat's node, in one run,
  * each a separate process on a loopback port, all driven the same way through JSON-RPC:
- * native transfers/s (a first batch and the next, warmed up) and ERC-20 transfers/s (pre-signed txs through eth_sendRawTransaction, 8
- * in flight, until the last receipt), eth_call latency (ERC-20 balanceOf), and eth_getLogs over
- * 10,000 blocks (Flurry fills its chain with real blocks; the peers pad with their mine RPCs).
+ * native transfers/s (a first batch, then the next with the peer warmed up) and ERC-20
+ * transfers/s (pre-signed txs through eth_sendRawTransaction, 8 in flight, until the last
+ * receipt), eth_call latency (ERC-20 balanceOf), and eth_getLogs over 10,000 blocks (Flurry
+ * fills its chain with real blocks; the peers pad with their mine RPCs).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
