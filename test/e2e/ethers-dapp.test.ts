@@ -9,7 +9,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ethers } from 'ethers';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
-import { compile, createSubnetEvmChain, EWOQ_EVM, EWOQ_EVM_KEY } from './subnet-evm-helpers.js';
+import {
+  compile,
+  createSubnetEvmChain,
+  EWOQ_EVM,
+  EWOQ_EVM_KEY,
+  feeFloorGenesis,
+} from './subnet-evm-helpers.js';
 
 const L1_CHAIN_ID = 77_123;
 const MIN_BASE_FEE = 25_000_000_000n;
@@ -34,27 +40,7 @@ describe('ethers v6 dapp on the C-chain and an L1', () => {
 
   before(async () => {
     net = await startDevnet();
-    const genesis = {
-      config: {
-        chainId: L1_CHAIN_ID,
-        feeConfig: {
-          gasLimit: 15_000_000,
-          targetBlockRate: 2,
-          minBaseFee: Number(MIN_BASE_FEE),
-          targetGas: 15_000_000,
-          baseFeeChangeDenominator: 36,
-          minBlockGasCost: 0,
-          maxBlockGasCost: 1_000_000,
-          blockGasCostStep: 200_000,
-        },
-      },
-      alloc: { [EWOQ_EVM.slice(2)]: { balance: '0x' + (10n ** 24n).toString(16) } },
-      nonce: '0x0',
-      timestamp: '0x0',
-      gasLimit: '0xe4e1c0',
-      difficulty: '0x0',
-    };
-    const { chainId } = await createSubnetEvmChain(net.url, genesis);
+    const { chainId } = await createSubnetEvmChain(net.url, feeFloorGenesis(L1_CHAIN_ID, MIN_BASE_FEE));
     // cacheTimeout -1: blocks come within milliseconds, faster than ethers' 250 ms cache (README).
     const options = { cacheTimeout: -1, pollingInterval: 50 };
     c = new ethers.JsonRpcProvider(net.facts.urls.cChainRpc, undefined, options);

@@ -26,6 +26,34 @@ export const PRECOMPILES = {
   warp: '0x0200000000000000000000000000000000000005',
 } as const;
 
+/**
+ * A Subnet-EVM genesis with a 15M-gas fee config whose base fee never falls below `minBaseFee`
+ * (wei), the ewoq account funded with 1,000,000 of the native token: an L1 where a fee left
+ * below the base fee is refused, as dapp tests need.
+ */
+export function feeFloorGenesis(chainId: number, minBaseFee: bigint): Record<string, unknown> {
+  return {
+    config: {
+      chainId,
+      feeConfig: {
+        gasLimit: 15_000_000,
+        targetBlockRate: 2,
+        minBaseFee: Number(minBaseFee),
+        targetGas: 15_000_000,
+        baseFeeChangeDenominator: 36,
+        minBlockGasCost: 0,
+        maxBlockGasCost: 1_000_000,
+        blockGasCostStep: 200_000,
+      },
+    },
+    alloc: { [EWOQ_EVM.slice(2)]: { balance: '0x' + (10n ** 24n).toString(16) } },
+    nonce: '0x0',
+    timestamp: '0x0',
+    gasLimit: '0xe4e1c0',
+    difficulty: '0x0',
+  };
+}
+
 export async function createSubnetEvmChain(
   url: string,
   genesis: Record<string, unknown>,

@@ -26,7 +26,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
-import { compile, createSubnetEvmChain, EWOQ_EVM, EWOQ_EVM_KEY } from './subnet-evm-helpers.js';
+import { compile, createSubnetEvmChain, EWOQ_EVM_KEY, feeFloorGenesis } from './subnet-evm-helpers.js';
 
 const L1_CHAIN_ID = 77_124;
 const MIN_BASE_FEE = 25_000_000_000n;
@@ -56,27 +56,7 @@ describe('viem dapp on the C-chain and an L1', () => {
 
   before(async () => {
     net = await startDevnet();
-    const genesis = {
-      config: {
-        chainId: L1_CHAIN_ID,
-        feeConfig: {
-          gasLimit: 15_000_000,
-          targetBlockRate: 2,
-          minBaseFee: Number(MIN_BASE_FEE),
-          targetGas: 15_000_000,
-          baseFeeChangeDenominator: 36,
-          minBlockGasCost: 0,
-          maxBlockGasCost: 1_000_000,
-          blockGasCostStep: 200_000,
-        },
-      },
-      alloc: { [EWOQ_EVM.slice(2)]: { balance: '0x' + (10n ** 24n).toString(16) } },
-      nonce: '0x0',
-      timestamp: '0x0',
-      gasLimit: '0xe4e1c0',
-      difficulty: '0x0',
-    };
-    const { chainId } = await createSubnetEvmChain(net.url, genesis);
+    const { chainId } = await createSubnetEvmChain(net.url, feeFloorGenesis(L1_CHAIN_ID, MIN_BASE_FEE));
     const l1Url = `${net.url}/ext/bc/${chainId}/rpc`;
     chains = { c: chainOf(43112, net.facts.urls.cChainRpc), l1: chainOf(L1_CHAIN_ID, l1Url) };
     const client = (chain: Chain) =>
