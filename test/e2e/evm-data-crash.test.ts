@@ -187,6 +187,25 @@ test('kill -9 during the EVM backfill loses and duplicates nothing', async () =>
   await reference.close();
 });
 
+/**
+ * The store as the indexer sees it when it is busy a moment: its first `count` statements of one
+ * kind fail as SQLite's do when another connection holds the lock.
+ */
+function busyAtFirst(db: DataDatabase['db'], kind: 'SelectQueryNode' | 'InsertQueryNode', count: number) {
+  let faults = count;
+  const busy = db.withPlugin({
+    transformQuery(args) {
+      if (faults > 0 && args.node.kind === kind) {
+        faults--;
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      }
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  return { db: busy, faultsLeft: () => faults };
+}
+
 test('a store failing the EVM indexer’s first reads delays it and never stops it', async () => {
   const facts = devnet.facts;
   const head = Number(
@@ -204,17 +223,7 @@ test('a store failing the EVM indexer’s first reads delays it and never stops 
   );
   const store = await createDatabase({ dataDir: tempDir('flurry-evm-start-') });
   // The store is busy for the first two reads, as when another process holds its lock.
-  let faults = 2;
-  const db = store.db.withPlugin({
-    transformQuery(args) {
-      if (faults > 0 && args.node.kind === 'SelectQueryNode') {
-        faults--;
-        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-      }
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  });
+  const { db, faultsLeft } = busyAtFirst(store.db, 'SelectQueryNode', 2);
   let stopped!: (reason: Error) => void;
   const stoppedForGood = new Promise<never>((_, reject) => (stopped = reject));
   const quiet = () => {};
@@ -237,7 +246,7 @@ test('a store failing the EVM indexer’s first reads delays it and never stops 
   indexer.start();
   try {
     await Promise.race([indexer.waitFor(head), stoppedForGood]);
-    assert.equal(faults, 0, 'both faults were met');
+    assert.equal(faultsLeft(), 0, 'both faults were met');
   } finally {
     await indexer.stop();
     await store.close();
@@ -248,17 +257,7 @@ test('a failed first EVM chain discovery is tried again, not given up', async ()
   const facts = devnet.facts;
   const store = await createDatabase({ dataDir: tempDir('flurry-evm-discovery-') });
   // The store refuses the first chain record, as a busy or unreachable store would.
-  let faults = 1;
-  const db = store.db.withPlugin({
-    transformQuery(args) {
-      if (faults > 0 && args.node.kind === 'InsertQueryNode') {
-        faults--;
-        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-      }
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  });
+  const { db, faultsLeft } = busyAtFirst(store.db, 'InsertQueryNode', 1);
   const evm = await startEvmIndexer({
     db,
     nodeUrl: devnet.url,
@@ -267,7 +266,7 @@ test('a failed first EVM chain discovery is tried again, not given up', async ()
     pollMs: 20,
   });
   try {
-    assert.equal(faults, 0, 'the fault was met');
+    assert.equal(faultsLeft(), 0, 'the fault was met');
     const deadline = Date.now() + 30_000;
     while (!evm.chains.has(facts.chains.C.blockchainID)) {
       assert.ok(Date.now() < deadline, 'the C-chain was discovered again within 30 s');
