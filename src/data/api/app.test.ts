@@ -452,6 +452,30 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       assert.equal(ok.status, 200);
     });
 
+    it('lets a walk change its page size at every page: the same rows, once each, in order', async () => {
+      // A token is a keyset position, not bound to the page size (docs/compatibility.md): a client
+      // switching rows-per-page mid-walk continues right after the last row it saw.
+      for (const sortOrder of ['asc', 'desc']) {
+        const all = await post(`${U}?pageSize=1024&sortOrder=${sortOrder}&includeSpent=true`, {
+          addresses: A,
+        });
+        const expected = all.body.utxos.map((u: any) => u.utxoId);
+        const seen: string[] = [];
+        let token: string | undefined;
+        for (let i = 0; ; i++) {
+          const size = [1, 4, 2, 7][i % 4];
+          const qs = `pageSize=${size}&sortOrder=${sortOrder}&includeSpent=true${token ? `&pageToken=${token}` : ''}`;
+          const r = await post(`${U}?${qs}`, { addresses: A });
+          assert.equal(r.status, 200, JSON.stringify(r.body));
+          assert.ok(r.body.utxos.length > 0 && r.body.utxos.length <= size);
+          seen.push(...r.body.utxos.map((u: any) => u.utxoId));
+          token = r.body.nextPageToken;
+          if (!token) break;
+        }
+        assert.deepEqual(seen, expected, sortOrder);
+      }
+    });
+
     it('walks subnets both ways with blockchains, ownership, L1 details and genesis data', async () => {
       for (const sortOrder of ['asc', 'desc']) {
         const seen: string[] = [];
