@@ -232,6 +232,17 @@ describe('indexer as its own process', () => {
       assert.equal(body.status, 'ok');
       assert.equal(body.info.indexer.status, 'waiting');
       assert.match(body.info.indexer.message, /no indexer has written/);
+      // Without --node-url the signature aggregator is there but needs the node: 503 in the
+      // REST error shape, as for the other node-backed routes (not a 404 for a missing route).
+      const agg = await fetch(`${api.facts.urls.data}/v1/signatureAggregator/fuji/aggregateSignatures`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: '0x' + '00'.repeat(40) }),
+      });
+      assert.equal(agg.status, 503);
+      const aggBody = (await agg.json()) as any;
+      assert.equal(aggBody.statusCode, 503);
+      assert.match(aggBody.message, /needs the node: start the API with --node-url/);
     } finally {
       assert.equal(await stopRole(api), 0);
     }

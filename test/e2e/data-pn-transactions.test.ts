@@ -19,6 +19,7 @@ import {
   evm,
   Int,
   pvm,
+  secp256k1,
   Stringpr,
   TransferableOutput,
   TransferOutput,
@@ -560,6 +561,41 @@ describe('primary-network transactions in the chain-data service', () => {
     assert.equal(supply.circulatingSupply, supply.totalSupply);
     // Locked: what genesis locked, and the year-locked X output (still locked after the hour).
     assert.equal(wei(supply.totalLocked), wei(lockedAtGenesis) + (3n * AVAX * NANO) / 2n);
+  });
+
+  it('lists the outputs a tx consumed in the order of its inputs, on every store', async () => {
+    // A fresh key gets four UTXOs, each from its own tx (so in creation order, which is not the
+    // order of their ids), then spends them all in one tx: AvalancheGo takes inputs sorted by
+    // UTXO id, and consumedUtxos follow them whatever order the store reads its rows in.
+    const key = utils.hexToBuffer('0x' + '5a'.repeat(32));
+    const addr = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(key));
+    for (let i = 1n; i <= 4n; i++) {
+      const { utxos } = await xApi.getUTXOs({ addresses: [EWOQ_X] });
+      const fund = avm.newBaseTx(ctx, [EWOQ_ADDR], utxos, [
+        TransferableOutput.fromNative(ctx.avaxAssetID, i * 10_000_000n, [addr]),
+      ]);
+      await addTxSignatures({ unsignedTx: fund, privateKeys: [EWOQ_KEY] });
+      await waitAccepted(url, (await xApi.issueSignedTx(fund.getSignedTx())).txID);
+    }
+    const { utxos } = await xApi.getUTXOs({ addresses: [fmt('X', addr)] });
+    assert.equal(utxos.length, 4);
+    const spend = avm.newBaseTx(ctx, [addr], utxos, [
+      TransferableOutput.fromNative(ctx.avaxAssetID, 100_000_000n - ctx.baseTxFee, [EWOQ_ADDR]),
+    ]);
+    await addTxSignatures({ unsignedTx: spend, privateKeys: [key] });
+    const txHash = (await xApi.issueSignedTx(spend.getSignedTx())).txID;
+    await waitAccepted(url, txHash);
+    made['x-chain'].set(txHash, { type: 'BaseTx' });
+    await served();
+
+    const { tx: nodeTx } = await call(`${url}/ext/bc/X`, 'avm.getTx', { txID: txHash, encoding: 'json' });
+    const inputAmounts = nodeTx.unsignedTx.inputs.map((i: any) => String(i.input.amount));
+    assert.equal(inputAmounts.length, 4);
+    const listed = await getTx('x-chain', txHash);
+    assert.deepEqual(
+      listed.consumedUtxos.map((u: any) => u.asset.amount),
+      inputAmounts,
+    );
   });
 
   it('answers bad input with 400 in the documented shape', async () => {

@@ -20,6 +20,18 @@ import { createPrimaryNetworkRepository } from './repositories/primary-network.j
 import type { RouteDeps } from './routes/deps.js';
 import { signatureAggregatorRoute } from './routes/signature-aggregator.js';
 import { joinHostPort } from '../../shared/host-port.js';
+import { UpstreamUnavailableError } from '../internal/errors.js';
+import type { SignatureAggregator } from '../aggregator/aggregator.js';
+
+/** The aggregator of an API started without `--node-url`: every request is a 503. */
+const NO_NODE_AGGREGATOR: SignatureAggregator = {
+  aggregate: () => Promise.reject(needsNode()),
+  aggregateTx: () => Promise.reject(needsNode()),
+};
+
+function needsNode(): Error {
+  return new UpstreamUnavailableError('this route needs the node: start the API with --node-url');
+}
 
 export interface DataApiConfig {
   host: string;
@@ -101,10 +113,12 @@ export async function startDataApi(config: DataApiConfig): Promise<RunningDataAp
     },
     extraRoutes: [
       ...(config.extraRoutes ?? []),
-      // Aggregation needs a node to read validator sets and peers from.
-      ...(config.nodeUrl
-        ? [signatureAggregatorRoute(createSignatureAggregator({ nodeUrl: config.nodeUrl }))]
-        : []),
+      // Aggregation needs a node to read validator sets and peers from. Without one the route
+      // still exists (in the OpenAPI document too) and answers 503 like every other route whose
+      // figures only the node has; a 404 would tell the client there is no such API.
+      signatureAggregatorRoute(
+        config.nodeUrl ? createSignatureAggregator({ nodeUrl: config.nodeUrl }) : NO_NODE_AGGREGATOR,
+      ),
     ],
   });
   await app.listen({ host: config.host, port: config.port });

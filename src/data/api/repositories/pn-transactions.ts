@@ -50,6 +50,25 @@ function l1ValidatorDetail(d: Selectable<L1ValidatorTxDetailTable>) {
   };
 }
 
+/**
+ * The outputs a tx consumed, in the order of its inputs. The store keeps no input position and
+ * an unordered read comes back in whatever order the engine finds the rows (PostgreSQL and
+ * SQLite differed), but AvalancheGo only accepts inputs sorted by UTXO id (source tx id bytes,
+ * then output index; `avax.TransferableInput.Compare`) with an import's inputs from the other
+ * chain after its own, so that order can be rebuilt from the rows.
+ */
+function inInputOrder(rows: UtxoRow[]): UtxoRow[] {
+  const key = (u: UtxoRow) => ({ imported: u.created_on !== u.consumed_on, tx: cb58Hex(u.tx_hash) });
+  const keyed = rows.map((u) => ({ u, k: key(u) }));
+  keyed.sort(
+    (a, b) =>
+      Number(a.k.imported) - Number(b.k.imported) ||
+      (a.k.tx < b.k.tx ? -1 : a.k.tx > b.k.tx ? 1 : 0) ||
+      a.u.output_index - b.u.output_index,
+  );
+  return keyed.map(({ u }) => u);
+}
+
 export function createTransactionRenderer(
   db: Kysely<DataSchema>,
   network: NetworkIdentity,
@@ -65,7 +84,7 @@ export function createTransactionRenderer(
       known,
       info: (id: string) => assetInfo(id, known.get(id)),
       createdBy: (hash: string) => created.filter((u) => u.tx_hash === hash),
-      consumedBy: (hash: string) => consumed.filter((u) => u.consuming_tx === hash),
+      consumedBy: (hash: string) => inInputOrder(consumed.filter((u) => u.consuming_tx === hash)),
     };
   }
 
