@@ -18,6 +18,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { unwrapContainer } from './proposer-helpers.js';
+import { fungibleAssetTx, issue, waitAccepted } from './xchain-helpers.js';
 
 const EWOQ_KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const EWOQ_X = 'X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
@@ -254,6 +255,88 @@ describe('C-chain atomic transactions with avalanchejs', () => {
     });
     assert.equal(empty.body.error.message, 'nil transaction ID');
     assert.equal(await cBalance(EWOQ_EVM), before);
+  });
+
+  it('refuses a non-AVAX asset and unsorted exported outputs in C-chain atomic txs in coreth’s words; the ANT stays in shared memory', async () => {
+    const assetID = await issue(
+      net.url,
+      await fungibleAssetTx(net.url, context, {
+        name: 'Token',
+        symbol: 'TOK',
+        denomination: 0,
+        supply: 1000n,
+      }),
+    );
+    await waitAccepted(net.url, assetID);
+    // The X-chain exports any asset; the C-chain is where the ANT is refused.
+    const { utxos } = await avmApi.getUTXOs({ addresses: [EWOQ_X] });
+    const exportTx = avm.newExportTx(context, context.cBlockchainID, [EWOQ_SHORT], utxos, [
+      TransferableOutput.fromNative(assetID, 10n, [EWOQ_SHORT]),
+      TransferableOutput.fromNative(context.avaxAssetID, 1_000_000_000n, [EWOQ_SHORT]),
+    ]);
+    await addTxSignatures({ unsignedTx: exportTx, privateKeys: [EWOQ_KEY] });
+    const { txID: exportID } = await avmApi.issueSignedTx(exportTx.getSignedTx());
+    await waitAccepted(net.url, exportID);
+    const C_ADDR = EWOQ_X.replace('X-', 'C-');
+    const atomic = (await evmApi.getUTXOs({ addresses: [C_ADDR], sourceChain: 'X' })).utxos;
+    assert.deepEqual(atomic.map((u) => u.getAssetId()).sort(), [assetID, context.avaxAssetID].sort());
+    const issueHex = async (tx: { getSignedTx(): { toBytes(): Uint8Array } }) => {
+      const hexTx = utils.bufferToHex(utils.addChecksum(tx.getSignedTx().toBytes()));
+      return (await rpc(`${net.url}/ext/bc/C/avax`, 'avax.issueTx', { tx: hexTx })).body.error?.message;
+    };
+    const fee = await baseFeeNano();
+    // avalanchejs credits each imported asset to the account: coreth checks the EVM outputs first.
+    const importAll = () =>
+      evm.newImportTxFromBaseFee(
+        context,
+        utils.hexToBuffer(recipient),
+        [EWOQ_SHORT],
+        atomic,
+        context.xBlockchainID,
+        fee,
+      );
+    const both = importAll();
+    await addTxSignatures({ unsignedTx: both, privateKeys: [EWOQ_KEY] });
+    assert.equal(await issueHex(both), 'import output cannot contain non-AVAX in Banff');
+    // The ANT input with only an AVAX output: the input is refused.
+    const inputOnly = importAll();
+    const body = inputOnly.getTx() as any;
+    body.Outs = body.Outs.filter((o: any) => o.assetId.toString() === context.avaxAssetID);
+    await addTxSignatures({ unsignedTx: inputOnly, privateKeys: [EWOQ_KEY] });
+    assert.equal(await issueHex(inputOnly), 'import input cannot contain non-AVAX in Banff');
+    // Exporting the ANT from C spends an ANT input the account cannot hold.
+    const nonce = BigInt(
+      await result(`${net.url}/ext/bc/C/rpc`, 'eth_getTransactionCount', [EWOQ_EVM, 'latest']),
+    );
+    const antExport = evm.newExportTxFromBaseFee(
+      context,
+      fee,
+      5n,
+      context.xBlockchainID,
+      utils.hexToBuffer(EWOQ_EVM),
+      [EWOQ_SHORT],
+      nonce,
+      assetID,
+    );
+    await addTxSignatures({ unsignedTx: antExport, privateKeys: [EWOQ_KEY] });
+    assert.equal(await issueHex(antExport), 'export input cannot contain non-AVAX in Banff');
+    // An AVAX export whose exported outputs are out of avax.IsSortedTransferableOutputs order.
+    const unsorted = evm.newExportTxFromBaseFee(
+      context,
+      fee,
+      2_000_000n,
+      context.xBlockchainID,
+      utils.hexToBuffer(EWOQ_EVM),
+      [EWOQ_SHORT],
+      nonce,
+    );
+    (unsorted.getTx() as any).exportedOutputs.push(
+      TransferableOutput.fromNative(context.avaxAssetID, 1_000_000n, [EWOQ_SHORT]),
+    );
+    await addTxSignatures({ unsignedTx: unsorted, privateKeys: [EWOQ_KEY] });
+    assert.equal(await issueHex(unsorted), 'tx outputs not sorted');
+    // Nothing moved: both UTXOs still wait in shared memory.
+    assert.equal((await evmApi.getUTXOs({ addresses: [C_ADDR], sourceChain: 'X' })).utxos.length, 2);
   });
 });
 

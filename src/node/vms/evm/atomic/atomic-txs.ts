@@ -23,6 +23,8 @@ import { sameSubnetFailure, type PeerSubnet } from '../../components/same-subnet
 import type { SharedMemory, AtomicUtxoEntry } from '../../components/shared-memory.js';
 import { verifySpend } from '../../components/secp256k1fx.js';
 import { inputIdOf } from '../../components/utxo-id.js';
+// The same avax.IsSortedTransferableOutputs the P-chain applies (outputs pack alike in every codec).
+import { outputsSorted } from '../../platformvm/txs/sort-order.js';
 import type { ExtraBlockBuilder, ExtraBlockPart } from '../evm-chain.js';
 import { encodeAtomicBatch, packUtxo, parseAtomicTx, parseUtxo, type ParsedAtomicTx } from './codec.js';
 
@@ -71,6 +73,14 @@ interface Effects {
   debits: { address: Uint8Array; wei: bigint; nonce: bigint }[];
 }
 
+/** coreth's Banff rule, in its words (atomic.ErrImportNonAVAX*Banff, ErrExportNonAVAX*Banff). */
+const IMPORT_NON_AVAX_INPUT = 'import input cannot contain non-AVAX in Banff';
+const IMPORT_NON_AVAX_OUTPUT = 'import output cannot contain non-AVAX in Banff';
+const EXPORT_NON_AVAX_INPUT = 'export input cannot contain non-AVAX in Banff';
+const EXPORT_NON_AVAX_OUTPUT = 'export output cannot contain non-AVAX in Banff';
+/** The P-chain's id (constants.PlatformChainID): all zeros. */
+const PLATFORM_CHAIN_ID = toCb58(new Uint8Array(32));
+
 function sortedUnique(keys: string[]): boolean {
   for (let i = 1; i < keys.length; i++) if (keys[i - 1] >= keys[i]) return false;
   return true;
@@ -107,59 +117,55 @@ export function verifySyntax(ctx: AtomicContext, tx: ParsedAtomicTx, baseFeeWei:
     effects.sourceChain = source;
     if (u.importedInputs.length === 0) throw new AtomicTxError('tx has no imported inputs');
     if (u.Outs.length === 0) throw new AtomicTxError('tx has no EVM outputs');
-    if (tx.credentials.length !== u.importedInputs.length)
-      throw new AtomicTxError(
-        `tx has ${u.importedInputs.length} inputs but ${tx.credentials.length} credentials`,
-      );
     const keys = u.importedInputs.map((i: any) =>
       hex(inputIdOf(i.utxoID.txID.toBytes(), i.utxoID.outputIdx.value())),
     );
     const inputOrder = u.importedInputs.map(
       (i: any) => hex(i.utxoID.txID.toBytes()) + i.utxoID.outputIdx.value().toString(16).padStart(8, '0'),
     );
-    if (!sortedUnique(inputOrder)) throw new AtomicTxError('inputs not sorted and unique');
-    for (const i of u.importedInputs) {
-      if (hex(i.assetId.toBytes()) !== avax)
-        throw new AtomicTxError('import of a non-AVAX asset is not allowed');
-      const amount = i.input.amount() as bigint;
-      if (amount === 0n) throw new AtomicTxError('input has no value');
-      inAvax += amount;
-    }
-    effects.consumed = keys.map((k: string) => Uint8Array.from(Buffer.from(k, 'hex')));
-    const outKeys = u.Outs.map((o: any) => hex(o.address.toBytes()) + hex(o.assetId.toBytes()));
-    if (!sortedUnique(outKeys)) throw new AtomicTxError('outputs not sorted and unique');
+    // coreth's UnsignedImportTx.Verify order: each EVM output, then each imported input (its
+    // own checks, then the Banff AVAX-only rule), then the sorting of inputs and of outputs.
     for (const o of u.Outs) {
-      if (hex(o.assetId.toBytes()) !== avax)
-        throw new AtomicTxError('import to a non-AVAX asset is not allowed');
       const amount = o.amount.value() as bigint;
       if (amount === 0n) throw new AtomicTxError('output has no value');
+      if (hex(o.assetId.toBytes()) !== avax) throw new AtomicTxError(IMPORT_NON_AVAX_OUTPUT);
       outAvax += amount;
       effects.credits.push({ address: o.address.toBytes(), wei: amount * X2C_RATE });
     }
+    for (const i of u.importedInputs) {
+      const amount = i.input.amount() as bigint;
+      if (amount === 0n) throw new AtomicTxError('input has no value');
+      if (hex(i.assetId.toBytes()) !== avax) throw new AtomicTxError(IMPORT_NON_AVAX_INPUT);
+      inAvax += amount;
+    }
+    if (!sortedUnique(inputOrder)) throw new AtomicTxError('inputs not sorted and unique');
+    effects.consumed = keys.map((k: string) => Uint8Array.from(Buffer.from(k, 'hex')));
+    const outKeys = u.Outs.map((o: any) => hex(o.address.toBytes()) + hex(o.assetId.toBytes()));
+    if (!sortedUnique(outKeys)) throw new AtomicTxError('outputs not sorted and unique');
   } else {
     const dest = toCb58(u.destinationChain.toBytes());
     requireAtomicPeer(ctx, dest);
     effects.destChain = dest;
     if (u.ins.length === 0) throw new AtomicTxError('tx has no EVM inputs');
     if (u.exportedOutputs.length === 0) throw new AtomicTxError('tx has no exported outputs');
-    if (tx.credentials.length !== u.ins.length)
-      throw new AtomicTxError(`tx has ${u.ins.length} inputs but ${tx.credentials.length} credentials`);
-    const inKeys = u.ins.map((i: any) => hex(i.address.toBytes()) + hex(i.assetId.toBytes()));
-    if (!sortedUnique(inKeys)) throw new AtomicTxError('inputs not sorted and unique');
+    // coreth's UnsignedExportTx.Verify order: each EVM input, each exported output, then the
+    // outputs' order (avax.IsSortedTransferableOutputs) and the inputs' (sorted and unique).
     for (const i of u.ins) {
-      if (hex(i.assetId.toBytes()) !== avax)
-        throw new AtomicTxError('export of a non-AVAX asset is not allowed');
       const amount = i.amount.value() as bigint;
       if (amount === 0n) throw new AtomicTxError('input has no value');
+      if (hex(i.assetId.toBytes()) !== avax) throw new AtomicTxError(EXPORT_NON_AVAX_INPUT);
       inAvax += amount;
       effects.debits.push({ address: i.address.toBytes(), wei: amount * X2C_RATE, nonce: i.nonce.value() });
     }
     u.exportedOutputs.forEach((o: any, index: number) => {
-      if (hex(o.assetId.toBytes()) !== avax)
-        throw new AtomicTxError('export of a non-AVAX asset is not allowed');
       const out = o.output;
       const amount = out.amount() as bigint;
       if (amount === 0n) throw new AtomicTxError('output has no value');
+      if (hex(o.assetId.toBytes()) !== avax)
+        // coreth refuses another asset bound for the P-chain as a wrong peer before the Banff rule.
+        throw new AtomicTxError(
+          dest === PLATFORM_CHAIN_ID ? 'tx has wrong chain ID' : EXPORT_NON_AVAX_OUTPUT,
+        );
       const owners = out.outputOwners;
       const addrs: Uint8Array[] = owners.addrs.map((a: any) => a.toBytes());
       if (owners.threshold.value() > addrs.length || (owners.threshold.value() === 0 && addrs.length > 0))
@@ -172,11 +178,23 @@ export function verifySyntax(ctx: AtomicContext, tx: ParsedAtomicTx, baseFeeWei:
         addresses: addrs,
       });
     });
+    if (!outputsSorted(u.exportedOutputs)) throw new AtomicTxError('tx outputs not sorted');
+    const inKeys = u.ins.map((i: any) => hex(i.address.toBytes()) + hex(i.assetId.toBytes()));
+    if (!sortedUnique(inKeys)) throw new AtomicTxError('inputs not sorted and unique');
   }
   const fee = atomicFee(atomicGas(tx), baseFeeWei);
   if (inAvax < outAvax + fee)
     throw new AtomicTxError(
       `insufficient AVAX funds: inputs ${inAvax} nAVAX < outputs ${outAvax} nAVAX + fee ${fee} nAVAX`,
+    );
+  // coreth's semantic verifier counts credentials after Verify and the flow check, in its words.
+  const inputs = tx.kind === 'import' ? u.importedInputs.length : u.ins.length;
+  const creds = tx.credentials.length;
+  if (creds !== inputs)
+    throw new AtomicTxError(
+      tx.kind === 'import'
+        ? `incorrect number of credentials: (${inputs} vs. ${creds})`
+        : `export tx contained incorrect number of credentials want ${inputs} got ${creds}`,
     );
   return effects;
 }
