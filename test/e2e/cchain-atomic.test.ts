@@ -227,7 +227,10 @@ describe('C-chain atomic transactions with avalanchejs', () => {
       nonce,
     );
     await addTxSignatures({ unsignedTx: noFee, privateKeys: [EWOQ_KEY] });
-    await assert.rejects(evmApi.issueSignedTx(noFee.getSignedTx()), /insufficient AVAX funds/);
+    await assert.rejects(
+      evmApi.issueSignedTx(noFee.getSignedTx()),
+      /export tx flow check failed due to: insufficient funds/,
+    );
     const garbage = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.issueTx', { tx: '0x00010203' });
     assert.equal(garbage.body.error.code, -32000);
     const noSource = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getUTXOs', {

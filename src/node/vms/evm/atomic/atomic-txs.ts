@@ -183,10 +183,9 @@ export function verifySyntax(ctx: AtomicContext, tx: ParsedAtomicTx, baseFeeWei:
     if (!sortedUnique(inKeys)) throw new AtomicTxError('inputs not sorted and unique');
   }
   const fee = atomicFee(atomicGas(tx), baseFeeWei);
+  // coreth's avax.FlowChecker names no amounts; its semantic verifier wraps it per tx kind.
   if (inAvax < outAvax + fee)
-    throw new AtomicTxError(
-      `insufficient AVAX funds: inputs ${inAvax} nAVAX < outputs ${outAvax} nAVAX + fee ${fee} nAVAX`,
-    );
+    throw new AtomicTxError(`${tx.kind} tx flow check failed due to: insufficient funds`);
   // coreth's semantic verifier counts credentials after Verify and the flow check, in its words.
   const inputs = tx.kind === 'import' ? u.importedInputs.length : u.ins.length;
   const creds = tx.credentials.length;
