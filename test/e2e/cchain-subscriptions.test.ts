@@ -187,6 +187,61 @@ describe('C-chain subscriptions over WebSocket', () => {
     }
   });
 
+  it("pushes a newHeads header as coreth's Header JSON: its fields, the Granite ones null, no block-only fields", async () => {
+    const c = await open(wsUrl);
+    try {
+      const heads = (await c.call('eth_subscribe', ['newHeads'])).result as string;
+      const [raw] = await signFires([{ seq: 900, n: 1 }]);
+      const receipt = await client.waitForTransactionReceipt({ hash: await send(raw) });
+      await until(
+        () =>
+          c.notes.some((n) => n.subscription === heads && BigInt(n.result.number) === receipt.blockNumber),
+        'the head of the block',
+      );
+      const head = c.notes.find(
+        (n) => n.subscription === heads && BigInt(n.result.number) === receipt.blockNumber,
+      )!.result;
+      // coreth's customtypes.HeaderSerializable, every member (no omitempty), plus the hash.
+      const coreth = [
+        'parentHash',
+        'sha3Uncles',
+        'miner',
+        'stateRoot',
+        'transactionsRoot',
+        'receiptsRoot',
+        'logsBloom',
+        'difficulty',
+        'number',
+        'gasLimit',
+        'gasUsed',
+        'timestamp',
+        'extraData',
+        'mixHash',
+        'nonce',
+        'extDataHash',
+        'baseFeePerGas',
+        'extDataGasUsed',
+        'blockGasCost',
+        'blobGasUsed',
+        'excessBlobGas',
+        'parentBeaconBlockRoot',
+        'timestampMilliseconds',
+        'minDelayExcess',
+        'hash',
+      ];
+      assert.deepEqual(Object.keys(head).sort(), [...coreth].sort());
+      assert.equal(head.timestampMilliseconds, null);
+      assert.equal(head.minDelayExcess, null);
+      const block = await client.request({
+        method: 'eth_getBlockByNumber',
+        params: [head.number, false],
+      });
+      for (const k of coreth.filter((k) => k in block)) assert.equal(head[k], block[k], k);
+    } finally {
+      c.socket.close();
+    }
+  });
+
   it('refuses eth_subscribe arguments as geth does: too many, missing, or of the wrong type', async () => {
     const c = await open(wsUrl);
     try {

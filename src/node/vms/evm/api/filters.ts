@@ -175,10 +175,15 @@ export function createSubscriptionApi(chain: EvmChain): Record<string, EvmHandle
       if (kind === 'newHeads') {
         arity(params, 1);
         const fn = (b: AcceptedBlock) => {
+          // The header as coreth/subnet-evm marshal it (HeaderSerializable), not an RPC block: no
+          // size, uncles or totalDifficulty, and every optional field present, null when unset
+          // (the Granite fields, before Granite).
           const json = headerJson(b.header, b.hash, 0, chain.config.atomicTxs);
           delete json.size;
           delete json.uncles;
           delete json.totalDifficulty;
+          json.timestampMilliseconds ??= null;
+          json.minDelayExcess ??= null;
           notify(json);
         };
         chain.on('block', fn);
