@@ -242,6 +242,26 @@ describe('C-chain subscriptions over WebSocket', () => {
     }
   });
 
+  it("refuses a plain HTTP request at /ws as coreth's gorilla upgrader does: 400, not a missing path", async () => {
+    const httpWs = wsUrl.replace(/^ws/, 'http');
+    for (const init of [
+      {},
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}',
+      },
+    ]) {
+      const res = await fetch(httpWs, init);
+      assert.equal(res.status, 400);
+      assert.equal(res.headers.get('sec-websocket-version'), '13');
+      assert.equal(await res.text(), 'Bad Request\n');
+    }
+    const unknown = await fetch(httpWs.replace('/ext/bc/C/ws', '/ext/bc/nope/ws'));
+    assert.equal(unknown.status, 404);
+    await unknown.text();
+  });
+
   it('refuses eth_subscribe arguments as geth does: too many, missing, or of the wrong type', async () => {
     const c = await open(wsUrl);
     try {
