@@ -262,6 +262,42 @@ describe('C-chain subscriptions over WebSocket', () => {
     await unknown.text();
   });
 
+  it('answers no notification, even a failing one, and drops answer-shaped messages, as geth does', async () => {
+    const silent = [
+      { jsonrpc: '2.0', method: 'nope_method' },
+      { jsonrpc: '2.0', method: 'eth_getBalance', params: [] },
+      { jsonrpc: '2.0', method: 'eth_getBalance', params: 'x' },
+      { jsonrpc: '2.0', id: 101, result: '0x1' },
+      { jsonrpc: '2.0', id: 102, error: { code: 1, message: 'x' } },
+    ];
+    const c = await open(wsUrl);
+    try {
+      for (const m of silent) c.socket.send(JSON.stringify(m));
+      c.socket.send(JSON.stringify(silent));
+      assert.equal((await c.call('eth_chainId', [])).result, '0xa868');
+      await sleep(200); // answers to the messages before, were there any, would be here by now
+      assert.deepEqual(
+        c.messages.map((m) => m.id),
+        [1],
+        'only the call is answered',
+      );
+    } finally {
+      c.socket.close();
+    }
+    for (const body of [...silent, silent]) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 200);
+      assert.equal(await res.text(), '', JSON.stringify(body));
+    }
+    // With a method but an empty one, a call is invalid (geth's isCall wants a method).
+    const empty = await rpc(url, '', []);
+    assert.deepEqual(empty.body.error, { code: -32600, message: 'invalid request' });
+  });
+
   it('refuses eth_subscribe arguments as geth does: too many, missing, or of the wrong type', async () => {
     const c = await open(wsUrl);
     try {
