@@ -298,6 +298,32 @@ describe('C-chain subscriptions over WebSocket', () => {
     assert.deepEqual(empty.body.error, { code: -32600, message: 'invalid request' });
   });
 
+  it("gives subscription and filter ids as geth's rpc.NewID: quantities, no leading zero", async () => {
+    // One random id in sixteen starts with a zero nibble; 320 ids all miss one by chance 1 in 10^9.
+    const ids: string[] = [];
+    const c = await open(wsUrl);
+    try {
+      for (let i = 0; i < 160; i++) ids.push((await c.call('eth_subscribe', ['newHeads'])).result);
+    } finally {
+      c.socket.close();
+    }
+    for (let b = 0; b < 4; b++) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(
+          Array.from({ length: 40 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_newBlockFilter' })),
+        ),
+      });
+      for (const a of (await res.json()) as any[]) {
+        ids.push(a.result);
+        await rpc(url, 'eth_uninstallFilter', [a.result]);
+      }
+    }
+    assert.equal(ids.length, 320);
+    for (const id of ids) assert.match(id, /^0x(0|[1-9a-f][0-9a-f]*)$/);
+  });
+
   it('refuses eth_subscribe arguments as geth does: too many, missing, or of the wrong type', async () => {
     const c = await open(wsUrl);
     try {

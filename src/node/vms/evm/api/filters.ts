@@ -27,8 +27,9 @@ type Filter =
   | { kind: 'blocks'; hashes: string[]; lastPoll: number }
   | { kind: 'pending'; hashes: string[]; full: boolean; lastPoll: number };
 
+/** geth's rpc.NewID: 16 random bytes as an RPC quantity, so without leading zeros (`0x0` if all are). */
 function newId(): string {
-  return '0x' + randomBytes(16).toString('hex');
+  return '0x' + (randomBytes(16).toString('hex').replace(/^0+/, '') || '0');
 }
 
 export function logMatches(
