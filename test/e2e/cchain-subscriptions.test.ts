@@ -187,6 +187,143 @@ describe('C-chain subscriptions over WebSocket', () => {
     }
   });
 
+  it("pushes a newHeads header as coreth's Header JSON: its fields, the Granite ones null, no block-only fields", async () => {
+    const c = await open(wsUrl);
+    try {
+      const heads = (await c.call('eth_subscribe', ['newHeads'])).result as string;
+      const [raw] = await signFires([{ seq: 900, n: 1 }]);
+      const receipt = await client.waitForTransactionReceipt({ hash: await send(raw) });
+      await until(
+        () =>
+          c.notes.some((n) => n.subscription === heads && BigInt(n.result.number) === receipt.blockNumber),
+        'the head of the block',
+      );
+      const head = c.notes.find(
+        (n) => n.subscription === heads && BigInt(n.result.number) === receipt.blockNumber,
+      )!.result;
+      // coreth's customtypes.HeaderSerializable, every member (no omitempty), plus the hash.
+      const coreth = [
+        'parentHash',
+        'sha3Uncles',
+        'miner',
+        'stateRoot',
+        'transactionsRoot',
+        'receiptsRoot',
+        'logsBloom',
+        'difficulty',
+        'number',
+        'gasLimit',
+        'gasUsed',
+        'timestamp',
+        'extraData',
+        'mixHash',
+        'nonce',
+        'extDataHash',
+        'baseFeePerGas',
+        'extDataGasUsed',
+        'blockGasCost',
+        'blobGasUsed',
+        'excessBlobGas',
+        'parentBeaconBlockRoot',
+        'timestampMilliseconds',
+        'minDelayExcess',
+        'hash',
+      ];
+      assert.deepEqual(Object.keys(head).sort(), [...coreth].sort());
+      assert.equal(head.timestampMilliseconds, null);
+      assert.equal(head.minDelayExcess, null);
+      const block = await client.request({
+        method: 'eth_getBlockByNumber',
+        params: [head.number, false],
+      });
+      for (const k of coreth.filter((k) => k in block)) assert.equal(head[k], block[k], k);
+    } finally {
+      c.socket.close();
+    }
+  });
+
+  it("refuses a plain HTTP request at /ws as coreth's gorilla upgrader does: 400, not a missing path", async () => {
+    const httpWs = wsUrl.replace(/^ws/, 'http');
+    for (const init of [
+      {},
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}',
+      },
+    ]) {
+      const res = await fetch(httpWs, init);
+      assert.equal(res.status, 400);
+      assert.equal(res.headers.get('sec-websocket-version'), '13');
+      assert.equal(await res.text(), 'Bad Request\n');
+    }
+    const unknown = await fetch(httpWs.replace('/ext/bc/C/ws', '/ext/bc/nope/ws'));
+    assert.equal(unknown.status, 404);
+    await unknown.text();
+  });
+
+  it('answers no notification, even a failing one, and drops answer-shaped messages, as geth does', async () => {
+    const silent = [
+      { jsonrpc: '2.0', method: 'nope_method' },
+      { jsonrpc: '2.0', method: 'eth_getBalance', params: [] },
+      { jsonrpc: '2.0', method: 'eth_getBalance', params: 'x' },
+      { jsonrpc: '2.0', id: 101, result: '0x1' },
+      { jsonrpc: '2.0', id: 102, error: { code: 1, message: 'x' } },
+    ];
+    const c = await open(wsUrl);
+    try {
+      for (const m of silent) c.socket.send(JSON.stringify(m));
+      c.socket.send(JSON.stringify(silent));
+      assert.equal((await c.call('eth_chainId', [])).result, '0xa868');
+      await sleep(200); // answers to the messages before, were there any, would be here by now
+      assert.deepEqual(
+        c.messages.map((m) => m.id),
+        [1],
+        'only the call is answered',
+      );
+    } finally {
+      c.socket.close();
+    }
+    for (const body of [...silent, silent]) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 200);
+      assert.equal(await res.text(), '', JSON.stringify(body));
+    }
+    // With a method but an empty one, a call is invalid (geth's isCall wants a method).
+    const empty = await rpc(url, '', []);
+    assert.deepEqual(empty.body.error, { code: -32600, message: 'invalid request' });
+  });
+
+  it("gives subscription and filter ids as geth's rpc.NewID: quantities, no leading zero", async () => {
+    // One random id in sixteen starts with a zero nibble; 320 ids all miss one by chance 1 in 10^9.
+    const ids: string[] = [];
+    const c = await open(wsUrl);
+    try {
+      for (let i = 0; i < 160; i++) ids.push((await c.call('eth_subscribe', ['newHeads'])).result);
+    } finally {
+      c.socket.close();
+    }
+    for (let b = 0; b < 4; b++) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(
+          Array.from({ length: 40 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_newBlockFilter' })),
+        ),
+      });
+      for (const a of (await res.json()) as any[]) {
+        ids.push(a.result);
+        await rpc(url, 'eth_uninstallFilter', [a.result]);
+      }
+    }
+    assert.equal(ids.length, 320);
+    for (const id of ids) assert.match(id, /^0x(0|[1-9a-f][0-9a-f]*)$/);
+  });
+
   it('refuses eth_subscribe arguments as geth does: too many, missing, or of the wrong type', async () => {
     const c = await open(wsUrl);
     try {

@@ -81,10 +81,24 @@ export class EvmEndpoint {
       return errorResponse(null, RpcCode.invalidRequest, 'invalid request');
     const id = (request.id ?? null) as RpcResponse['id'];
     const isNotification = request.id === undefined;
-    if (request.jsonrpc !== '2.0' || typeof request.method !== 'string') {
+    // geth's isResponse: a message shaped as an answer (an id, a result or error, no method or
+    // params) is taken for the answer to a call of its own, and one it did not make is dropped
+    // without a word.
+    if (
+      request.jsonrpc === '2.0' &&
+      !isNotification &&
+      (request.method === undefined || request.method === '') &&
+      request.params === undefined &&
+      (request.result !== undefined || request.error !== undefined)
+    )
+      return undefined;
+    if (request.jsonrpc !== '2.0' || typeof request.method !== 'string' || request.method === '') {
       return errorResponse(id, RpcCode.invalidRequest, 'invalid request');
     }
     const handler = this.methods.get(request.method);
+    // A notification (no id) is never answered, not even to say that it failed (JSON-RPC 2.0;
+    // geth runs it and drops whatever came of it).
+    if (!handler && isNotification) return undefined;
     if (!handler) {
       return errorResponse(
         id,
@@ -97,15 +111,16 @@ export class EvmEndpoint {
       // geth reads a subscription's name from the params array itself: where subscriptions are
       // served, `*_subscribe` without that array is refused before its name is looked at.
       if (ctx.connection && request.method.endsWith('_subscribe'))
-        return errorResponse(id, RpcCode.invalidParams, 'non-array args');
+        return isNotification ? undefined : errorResponse(id, RpcCode.invalidParams, 'non-array args');
       params = [];
     } else if (Array.isArray(request.params)) params = request.params;
-    else return errorResponse(id, RpcCode.invalidParams, 'non-array args');
+    else return isNotification ? undefined : errorResponse(id, RpcCode.invalidParams, 'non-array args');
     try {
       const result = await handler(params, ctx);
       if (isNotification) return undefined;
       return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
     } catch (err) {
+      if (isNotification) return undefined;
       if (err instanceof RpcError) return errorResponse(id, err.code, err.message, err.data);
       return errorResponse(id, RpcCode.server, err instanceof Error ? err.message : String(err));
     }

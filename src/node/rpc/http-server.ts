@@ -164,6 +164,13 @@ export class NodeHttpServer {
       return;
     }
     const route = this.options.router.lookup(req.url ?? '/');
+    if (!route && this.options.router.lookupUpgrade(req.url ?? '/')) {
+      // A plain request (no WebSocket handshake) at a WebSocket endpoint: the path exists, and
+      // the reference's gorilla upgrader refuses it, whatever its method, with 400 and the version
+      // it speaks.
+      res.setHeader('sec-websocket-version', '13');
+      return sendText(res, 400, 'Bad Request\n');
+    }
     if (!route) return sendText(res, 404, '404 page not found\n');
 
     const limit = route.kind === 'evm' ? EVM_MAX_BODY_BYTES : MAX_BODY_BYTES;

@@ -27,8 +27,9 @@ type Filter =
   | { kind: 'blocks'; hashes: string[]; lastPoll: number }
   | { kind: 'pending'; hashes: string[]; full: boolean; lastPoll: number };
 
+/** geth's rpc.NewID: 16 random bytes as an RPC quantity, so without leading zeros (`0x0` if all are). */
 function newId(): string {
-  return '0x' + randomBytes(16).toString('hex');
+  return '0x' + (randomBytes(16).toString('hex').replace(/^0+/, '') || '0');
 }
 
 export function logMatches(
@@ -175,10 +176,15 @@ export function createSubscriptionApi(chain: EvmChain): Record<string, EvmHandle
       if (kind === 'newHeads') {
         arity(params, 1);
         const fn = (b: AcceptedBlock) => {
+          // The header as coreth/subnet-evm marshal it (HeaderSerializable), not an RPC block: no
+          // size, uncles or totalDifficulty, and every optional field present, null when unset
+          // (the Granite fields, before Granite).
           const json = headerJson(b.header, b.hash, 0, chain.config.atomicTxs);
           delete json.size;
           delete json.uncles;
           delete json.totalDifficulty;
+          json.timestampMilliseconds ??= null;
+          json.minDelayExcess ??= null;
           notify(json);
         };
         chain.on('block', fn);

@@ -84,4 +84,47 @@ describe('EVM WebSocket connections', () => {
     await settle();
     assert.equal(chain.listenerCount('block'), 0);
   });
+
+  it(
+    'drops a client that stops reading, as geth does after its write timeout, instead of queueing for ever',
+    { timeout: 10_000 },
+    async () => {
+      for (const options of [{ writeTimeoutMs: 200 }, { maxBufferedBytes: 4 * 1024 * 1024 }]) {
+        const endpoint = new EvmEndpoint('test').registerAll(
+          createSubscriptionApi(chain as unknown as EvmChain),
+        );
+        const ws = createWsUpgrade(endpoint, options);
+        const slowServer = http.createServer();
+        slowServer.on('upgrade', ws.upgrade);
+        await new Promise<void>((resolve) => slowServer.listen(0, '127.0.0.1', resolve));
+        const socket = new WebSocket(`ws://127.0.0.1:${(slowServer.address() as AddressInfo).port}`);
+        await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+        const replied = new Promise((resolve) => socket.once('message', resolve));
+        socket.send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'eth_subscribe',
+            params: ['newPendingTransactions'],
+          }),
+        );
+        await replied;
+        // The client stops reading; the node goes on notifying, far more than socket buffers hold.
+        (socket as unknown as { _socket: { pause(): void } })._socket.pause();
+        const big = '0x' + 'ab'.repeat(512 * 1024);
+        for (let i = 0; i < 80 && chain.listenerCount('pendingTx') > 0; i++) {
+          chain.emit('pendingTx', big);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        assert.equal(
+          chain.listenerCount('pendingTx'),
+          0,
+          `dropped with its subscription (${JSON.stringify(options)})`,
+        );
+        socket.terminate();
+        ws.close();
+        slowServer.close();
+      }
+    },
+  );
 });

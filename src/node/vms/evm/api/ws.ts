@@ -38,9 +38,24 @@ class ConnectionSubscriptions extends Map<string, () => void> {
 /** geth pings each WebSocket client every 30 s (`wsPingInterval`) and drops one that stays silent. */
 export const WS_PING_INTERVAL_MS = 30_000;
 
+/**
+ * geth gives each write to a connection 10 s (`defaultWriteTimeout`); a client that has not taken
+ * a message by then (it stopped reading, so the socket's buffers are full) loses its connection.
+ */
+export const WS_WRITE_TIMEOUT_MS = 10_000;
+
+/**
+ * Bytes a connection may have waiting to go out before another message is queued. geth blocks
+ * its writer on the socket, so what waits is bounded by the kernel's buffers; Node queues in
+ * memory, so a client that stops reading could grow the node by whatever its subscriptions
+ * produce within the write timeout (logs or full transactions on a busy chain). The bound is
+ * checked before a message is queued, so one reply larger than it (a big trace) still goes out.
+ */
+export const WS_MAX_BUFFERED_BYTES = 256 * 1024 * 1024;
+
 export function createWsUpgrade(
   endpoint: EvmEndpoint,
-  options: { pingIntervalMs?: number } = {},
+  options: { pingIntervalMs?: number; writeTimeoutMs?: number; maxBufferedBytes?: number } = {},
 ): {
   upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
   close(): void;
@@ -65,8 +80,21 @@ export function createWsUpgrade(
     answered.add(ws);
     ws.on('pong', () => answered.add(ws));
     const closeListeners: (() => void)[] = [];
+    // When each message still queued was sent, oldest first: `ws` calls back in order once a
+    // message has been handed to the socket.
+    const queuedAt: number[] = [];
+    const writeTimeoutMs = options.writeTimeoutMs ?? WS_WRITE_TIMEOUT_MS;
+    const maxBuffered = options.maxBufferedBytes ?? WS_MAX_BUFFERED_BYTES;
     const send = (message: unknown) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      if (ws.readyState !== ws.OPEN) return;
+      const stalled = queuedAt.length > 0 && Date.now() - queuedAt[0] > writeTimeoutMs;
+      if (stalled || ws.bufferedAmount > maxBuffered) {
+        // A slow reader: drop it (and so its subscriptions) rather than queue for ever.
+        ws.terminate();
+        return;
+      }
+      queuedAt.push(Date.now());
+      ws.send(JSON.stringify(message), () => queuedAt.shift());
     };
     const onClose = (l: () => void) => closeListeners.push(l);
     const subscriptions = new ConnectionSubscriptions();
