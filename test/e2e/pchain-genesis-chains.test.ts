@@ -173,6 +173,16 @@ describe('P-chain genesis chains', () => {
     assert.deepEqual(await client.pChain.getTxStatus({ txID: ctx.cBlockchainID }), { status: 'Committed' });
   });
 
+  it('treats a chain id as the tx it is where a subnet is asked for', async () => {
+    // The reference's Validates: the tx lookup succeeds, its type is not CreateSubnetTx.
+    for (const method of ['validates', 'getSubnet']) {
+      const answer = await pCall(net.url, `platform.${method}`, { subnetID: ctx.xBlockchainID });
+      assert.equal(answer.error?.message, `"${ctx.xBlockchainID}" is not a subnet`, method);
+    }
+    const unknown = await pCall(net.url, 'platform.validates', { subnetID: ctx.avaxAssetID });
+    assert.equal(unknown.error?.message, `problem retrieving subnet "${ctx.avaxAssetID}": not found`);
+  });
+
   it('answers not found for an id that is no tx', async () => {
     const unknown = await pCall(net.url, 'platform.getTx', { txID: ctx.avaxAssetID });
     assert.equal(unknown.error?.message, "couldn't get tx: not found");

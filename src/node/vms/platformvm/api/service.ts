@@ -187,14 +187,15 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
   };
 
   /**
-   * A subnet's record, or the reference's error: "not found" for an unknown id, `"<id>" is not a
-   * subnet` for another tx's id (`action` prefixes both, as each method words it).
+   * A subnet's record, or the reference's error: `"<id>" is not a subnet` for another tx's id,
+   * "not found" for an unknown id (`action` prefixes only that one: the reference wraps the
+   * failed tx lookup, not the type check that follows it).
    */
   const subnetOrFail = (id: Uint8Array, action?: string) => {
     const s = state.subnet(id);
     if (s) return s;
-    const reason = vm.tx(id) ? `"${cb58(id)}" is not a subnet` : 'not found';
-    fail(action ? `${action}: ${reason}` : reason);
+    if (vm.tx(id)) fail(`"${cb58(id)}" is not a subnet`);
+    fail(action ? `${action}: not found` : 'not found');
   };
 
   const formatUtxos = (list: { inputId: Uint8Array; bytes: Uint8Array }[], encoding: Encoding) =>
