@@ -16,14 +16,13 @@ import type { ChainContext } from './chain.js';
 
 export function primaryGenesisChains(ctx: ChainContext): GenesisChain[] {
   const network = ctx.config.network;
-  const xChainId = fromCb58(network.xChainID);
   return [
     {
-      id: xChainId,
+      id: fromCb58(network.xChainID),
       name: 'X-Chain',
       vmId: VM_IDS.avm,
       fxIds: [FX_IDS[FX.secp256k1], FX_IDS[FX.nft], FX_IDS[FX.property]],
-      genesisData: avmGenesisBytes(network.networkID, xChainId, ctx.genesis.xAllocations),
+      genesisData: avmGenesisBytes(network.networkID, ctx.genesis.xAllocations),
     },
     {
       id: fromCb58(network.cChainID),
