@@ -172,6 +172,9 @@ describe('X-chain with avalanchejs v5', () => {
 
     const json = await xResult(url, 'avm.getTx', { txID: ctx.avaxAssetID, encoding: 'json' });
     assert.equal(json.tx.id, ctx.avaxAssetID);
+    // As avm.NewGenesis builds it: written before the chain has an id, so the empty blockchain id.
+    assert.equal(json.tx.unsignedTx.blockchainID, '11111111111111111111111111111111LpoYY');
+    assert.equal(tx.baseTx.BlockchainId.toString(), '11111111111111111111111111111111LpoYY');
     assert.equal(json.tx.unsignedTx.initialStates[0].outputs.length, total);
     assert.equal(json.tx.unsignedTx.initialStates[0].outputs[mine].amount, Number(amountOf(utxos[0])));
     assert.equal(json.tx.unsignedTx.initialStates[0].outputs[mine].locktime, 0);

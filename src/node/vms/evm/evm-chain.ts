@@ -28,6 +28,7 @@ import { proposerWrapAt } from '../../api/proposervm.js';
 import type { Logger } from '../../../shared/logger.js';
 import { toCb58 } from '../../../shared/encoding.js';
 import * as acp176 from './block/acp176.js';
+import { genesisFeeFields } from './genesis-json.js';
 import {
   BLACKHOLE_ADDRESS,
   EMPTY_ROOT,
@@ -760,11 +761,8 @@ export class EvmChain extends EventEmitter implements Chain {
       await state.putCode(address, Uint8Array.of(1));
     }
     const stateRoot = await state.getStateRoot();
-    const feeState: acp176.FeeState = {
-      capacity: acp176.maxCapacity({ capacity: 0n, excess: 0n, targetExcess: this.desiredTargetExcess }),
-      excess: 0n,
-      targetExcess: this.desiredTargetExcess,
-    };
+    // The same fee fields the genesis JSON of the chain's CreateChainTx states (genesis-json.ts).
+    const fees = genesisFeeFields(this.config);
     const header: EvmHeader = {
       parentHash: new Uint8Array(32),
       uncleHash: EMPTY_UNCLE_HASH,
@@ -778,11 +776,11 @@ export class EvmChain extends EventEmitter implements Chain {
       gasLimit: this.config.genesis.gasLimit,
       gasUsed: 0n,
       timestamp: BigInt(this.config.genesis.timestamp),
-      extraData: acp176.encodeFeeState(feeState),
+      extraData: fees.extraData,
       mixHash: new Uint8Array(32),
       nonce: new Uint8Array(8),
       extDataHash: extDataHash(new Uint8Array()),
-      baseFeePerGas: this.config.genesis.baseFeePerGas ?? acp176.gasPrice(feeState),
+      baseFeePerGas: fees.baseFeePerGas,
       extDataGasUsed: 0n,
       blockGasCost: 0n,
       blobGasUsed: 0n,

@@ -5,6 +5,7 @@
  */
 import { VM_IDS } from '../../../shared/networks.js';
 import type { Chain, ChainContext } from '../../chains/chain.js';
+import { primaryGenesisChains } from '../../chains/genesis-chains.js';
 import { createPlatformEndpoint } from './api/service.js';
 import { platformConfig, type PlatformConfig } from './config.js';
 import { PlatformVM, type ChainCreatedListener } from './vm.js';
@@ -27,7 +28,7 @@ export async function createPlatformChain(
   const settings =
     config ??
     platformConfig(ctx.config.network, (ctx.config as { minStakeDuration?: number }).minStakeDuration);
-  const vm = new PlatformVM(ctx, settings);
+  const vm = new PlatformVM(ctx, settings, () => primaryGenesisChains(ctx));
   const network = ctx.config.network;
   const aliases = ['P', 'platform', network.pChainID];
   ctx.router.mountChain(aliases, '', { kind: 'avalanche', endpoint: createPlatformEndpoint(vm, ctx) });

@@ -21,8 +21,8 @@ import {
   type GasState,
 } from './fees/dynamic-fee.js';
 import { splitReward } from './reward/calculator.js';
-import { writeGenesis } from './state/genesis.js';
-import { PlatformState, type ChainRecord, type StakerRecord } from './state/platform-state.js';
+import { genesisChainTxBytes, writeGenesis, type GenesisChain } from './state/genesis.js';
+import { PlatformState, type ChainRecord, type StakerRecord, type StoredTx } from './state/platform-state.js';
 import {
   executeTx,
   l1Weight,
@@ -47,10 +47,17 @@ export class PlatformVM {
   private buildScheduled = false;
   private timer: NodeJS.Timeout | undefined;
   private retry: NodeJS.Timeout | undefined;
+  /** The genesis chains' CreateChainTxs by cb58 chain id, built on first use. */
+  private genesisChainTxs: Map<string, StoredTx> | undefined;
 
+  /**
+   * `genesisChains` lists the chains the P-chain genesis creates (the X- and C-chain), with the
+   * genesis their VMs start from; their CreateChainTxs are served by `tx`.
+   */
   constructor(
     private readonly ctx: ChainContext,
     readonly config: PlatformConfig,
+    private readonly genesisChains: () => readonly GenesisChain[] = () => [],
   ) {
     const n = ctx.config.network;
     this.ids = {
@@ -117,8 +124,33 @@ export class PlatformVM {
     ).accrued;
   }
 
-  txStatus(id: Uint8Array): { status: string; reason?: string } {
+  /**
+   * An accepted tx, or a genesis chain's CreateChainTx. The reference stores the latter as
+   * committed txs at genesis (`syncGenesis`), under their ids; the devnet keeps the network's
+   * well-known chain ids, which are not the hashes of these bytes, so they are built from the
+   * node's genesis when first asked for (data dirs of any age serve them) and kept under the
+   * chain ids.
+   */
+  tx(id: Uint8Array): StoredTx | undefined {
     const stored = this.state.getTx(id);
+    if (stored) return stored;
+    this.genesisChainTxs ??= new Map(
+      this.genesisChains().map((chain) => [
+        toCb58(chain.id),
+        {
+          id: chain.id,
+          bytes: genesisChainTxBytes(this.ctx.config.network.networkID, chain),
+          height: 0n,
+          status: 'Committed',
+          type: 'CreateChainTx',
+        },
+      ]),
+    );
+    return this.genesisChainTxs.get(toCb58(id));
+  }
+
+  txStatus(id: Uint8Array): { status: string; reason?: string } {
+    const stored = this.tx(id);
     if (stored) return { status: stored.status };
     if (this.mempool.has(id)) return { status: 'Processing' };
     const reason = this.mempool.dropReason(id);

@@ -44,22 +44,45 @@ export function genesisUtxos(avaxAssetId: Uint8Array, allocations: readonly Allo
 }
 
 /**
- * The signed (credential-less) genesis CreateAssetTx. Its initial state lists the allocations in
- * order, so output i of the tx is UTXO i of `genesisUtxos`.
+ * The genesis CreateAssetTx, unsigned. As the reference's `avm.NewGenesis` builds it, its
+ * blockchain id is the empty id (the genesis is written before the chain has an id). Its initial
+ * state lists the allocations in order, so output i of the tx is UTXO i of `genesisUtxos`.
  */
-export function genesisTxBytes(
-  networkId: number,
-  chainId: Uint8Array,
-  allocations: readonly Allocation[],
-): Uint8Array {
-  const unsigned = new avmSerial.CreateAssetTx(
-    avaxSerial.BaseTx.fromNative(networkId, toCb58(chainId), [], [], new Uint8Array()),
+function genesisAssetTx(networkId: number, allocations: readonly Allocation[]): avmSerial.CreateAssetTx {
+  return new avmSerial.CreateAssetTx(
+    avaxSerial.BaseTx.fromNative(networkId, toCb58(new Uint8Array(32)), [], [], new Uint8Array()),
     new Stringpr(NATIVE_ASSET.name),
     new Stringpr(NATIVE_ASSET.symbol),
     new Byte(new Uint8Array([NATIVE_ASSET.denomination])),
     [new avmSerial.InitialState(new Int(FX.secp256k1), allocations.map(allocationOutput))],
   );
+}
+
+/** The signed (credential-less) genesis CreateAssetTx, as `avm.getTx` of the asset id serves it. */
+export function genesisTxBytes(networkId: number, allocations: readonly Allocation[]): Uint8Array {
+  const unsigned = genesisAssetTx(networkId, allocations);
   // Signed tx = the typed unsigned tx, then no credentials (avalanchejs's SignedTx cannot pack an
   // AVM CreateAssetTx: it picks the codec from members only its standard txs have).
   return withVersion(concatBytes(avmCodec.PackPrefix(unsigned), new Uint8Array(4)));
+}
+
+/** The alias the reference's X-chain genesis gives the native asset (`genesis.FromConfig`). */
+const GENESIS_ASSET_ALIAS = 'AVAX';
+
+/**
+ * The X-chain's genesis bytes, the GenesisData of its CreateChainTx in the P-chain genesis: the
+ * reference's `avm.Genesis` (codec version, then `Txs []*GenesisAsset`, each an alias and the
+ * CreateAssetTx's fields inline — a struct, so no type id), holding the same CreateAssetTx
+ * `genesisTxBytes` serves.
+ */
+export function avmGenesisBytes(networkId: number, allocations: readonly Allocation[]): Uint8Array {
+  const count = new Uint8Array(4);
+  new DataView(count.buffer).setUint32(0, 1);
+  return withVersion(
+    concatBytes(
+      count,
+      new Stringpr(GENESIS_ASSET_ALIAS).toBytes(),
+      genesisAssetTx(networkId, allocations).toBytes(avmCodec),
+    ),
+  );
 }

@@ -361,7 +361,7 @@ export class XVM {
    */
   genesisTx(id: string): Uint8Array | undefined {
     if (id !== this.o.avaxAssetId) return undefined;
-    this.genesisTxBytes ??= genesisTxBytes(this.o.networkId, parseId(this.o.chainId), this.o.allocations);
+    this.genesisTxBytes ??= genesisTxBytes(this.o.networkId, this.o.allocations);
     return this.genesisTxBytes;
   }
 

@@ -187,14 +187,15 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
   };
 
   /**
-   * A subnet's record, or the reference's error: "not found" for an unknown id, `"<id>" is not a
-   * subnet` for another tx's id (`action` prefixes both, as each method words it).
+   * A subnet's record, or the reference's error: `"<id>" is not a subnet` for another tx's id,
+   * "not found" for an unknown id (`action` prefixes only that one: the reference wraps the
+   * failed tx lookup, not the type check that follows it).
    */
   const subnetOrFail = (id: Uint8Array, action?: string) => {
     const s = state.subnet(id);
     if (s) return s;
-    const reason = state.getTx(id) ? `"${cb58(id)}" is not a subnet` : 'not found';
-    fail(action ? `${action}: ${reason}` : reason);
+    if (vm.tx(id)) fail(`"${cb58(id)}" is not a subnet`);
+    fail(action ? `${action}: not found` : 'not found');
   };
 
   const formatUtxos = (list: { inputId: Uint8Array; bytes: Uint8Array }[], encoding: Encoding) =>
@@ -223,9 +224,11 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     getTx: (params) => {
       const encoding = encodingParam(params);
       const id = parseIdParam(params.optionalString('txID'), 'txID');
-      const tx = state.getTx(id);
+      const tx = vm.tx(id);
       if (!tx) fail("couldn't get tx: not found");
-      if (encoding === 'json') return { tx: json.tx(parseSignedTx(tx.bytes)), encoding };
+      // `tx.id`, not the hash of the bytes: a genesis chain's CreateChainTx is known by its chain id.
+      if (encoding === 'json')
+        return { tx: { ...json.tx(parseSignedTx(tx.bytes)), id: cb58(tx.id) }, encoding };
       return { tx: encodeOrFail(encoding, tx.bytes, 'tx'), encoding };
     },
 
@@ -500,7 +503,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
       const c = state.chain(id);
       if (!c)
         fail(
-          state.getTx(id)
+          vm.tx(id)
             ? `"${cb58(id)}" is not a blockchain`
             : `problem retrieving blockchain "${cb58(id)}": not found`,
         );

@@ -3,17 +3,21 @@
  * and output index i, as the reference assigns them (an allocation with a lock time becomes a
  * stakeable-locked UTXO, as the reference treats unlock schedules), the
  * primary-network validators as genesis AddPermissionlessValidatorTxs with BLS keys and their
- * stake held as staked, and the X- and C-chains as blockchains of the primary network.
+ * stake held as staked, and the X- and C-chains as blockchains of the primary network, whose
+ * CreateChainTxs `getTx` serves under their well-known ids (built on demand, not stored).
  */
 import {
   avaxSerial,
   BigIntPr,
+  Bytes,
   Id,
+  Input,
   Int,
   OutputOwners,
   pvmSerial,
   TransferableOutput,
   TransferOutput,
+  Stringpr,
   type Utxo,
 } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -93,6 +97,34 @@ export function genesisValidatorTxs(genesis: Genesis, ids: ChainIds): Uint8Array
     );
     return new avaxSerial.SignedTx(unsigned, []).toBytes();
   });
+}
+
+/** A chain the P-chain genesis creates: what its CreateChainTx carries, and the id it is known by. */
+export interface GenesisChain {
+  readonly id: Uint8Array;
+  readonly name: string;
+  readonly vmId: string;
+  readonly fxIds: readonly string[];
+  /** The VM's genesis bytes (the X-chain's avm genesis, the C-chain's JSON text). */
+  readonly genesisData: Uint8Array;
+}
+
+/**
+ * A genesis chain's signed CreateChainTx as the reference's P-chain genesis holds it
+ * (`vms/platformvm/genesis` `New`): network id, the empty blockchain id, no inputs, outputs or
+ * memo, the Primary Network as subnet, an empty subnet authorization and no credentials.
+ */
+export function genesisChainTxBytes(networkId: number, chain: GenesisChain): Uint8Array {
+  const unsigned = new pvmSerial.CreateChainTx(
+    avaxSerial.BaseTx.fromNative(networkId, toCb58(EMPTY_ID), [], [], new Uint8Array()),
+    new Id(PRIMARY_NETWORK),
+    new Stringpr(chain.name),
+    Id.fromString(chain.vmId),
+    chain.fxIds.map((fx) => Id.fromString(fx)),
+    new Bytes(chain.genesisData),
+    new Input([]),
+  );
+  return new avaxSerial.SignedTx(unsigned, []).toBytes();
 }
 
 export function writeGenesis(
