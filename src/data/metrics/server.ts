@@ -33,28 +33,45 @@ import { createRateLimiter, ratelimitPolicy } from '../api/rate-limiter.js';
 import { pooledUsage } from '../api/pooled-usage.js';
 import { lazySchemaCompilers } from '../api/lazy-schema-compilers.js';
 import { scaleTier, type Tier } from '../api/api-keys.js';
-import { StringEnum } from '../api/schemas/common.js';
 import { registerCors } from '../api/plugins/cors.js';
 import { isOpenApiPath, registerOpenApi } from '../api/plugins/swagger.js';
 import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
 import type { DataSchema } from '../store/schema.js';
 import { evmSource } from '../indexer/evm/write-batch.js';
-import { SPANS, type Span } from './buckets.js';
+import type { Span } from './buckets.js';
 import { createUuidPageTokens } from './page-tokens.js';
 import { METRICS, readSeries, type Metric } from './series.js';
 import { readRollingWindows, ROLLING_WINDOW_METRICS, type RollingWindowMetric } from './rolling-window.js';
 import { readStakingSeries, STAKING_METRICS, type StakingMetric } from './staking.js';
 import { L1_FEE_METRICS, readL1FeeSeries } from './l1-validator-fees.js';
-import {
-  ICM_GROUP_BY,
-  icmSummaryOf,
-  readIcmSeries,
-  readIcmSummary,
-  type IcmCursor,
-  type IcmGroupBy,
-} from './icm.js';
+import { icmSummaryOf, readIcmSeries, readIcmSummary, type IcmCursor, type IcmGroupBy } from './icm.js';
 import { readValidatorAddresses, type ValidatorAddressCursor } from './validator-addresses.js';
 import { readBtcbBridgers, type BtcbCursor } from './btcb-bridged.js';
+import {
+  BtcbQuery,
+  BtcbResponse,
+  ChainsQuery,
+  ERRORS,
+  HealthCheck,
+  IcmSeriesQuery,
+  IcmSeriesResponse,
+  IcmSummaryQuery,
+  IcmSummaryResponse,
+  L1FeeQuery,
+  MetricsChain,
+  RollingWindowResponse,
+  StakingParams,
+  StakingQuery,
+  V1Params,
+  V1Query,
+  V1Response,
+  V2Params,
+  V2Query,
+  V2Response,
+  ValidatorAddressesParams,
+  ValidatorAddressesQuery,
+  ValidatorAddressesResponse,
+} from './schemas.js';
 import { parseCb58Id, parseNodeIdParam, resolveNetwork } from '../networks.js';
 import type { NetworkIdentity } from '../../shared/networks.js';
 import { DEFAULT_HTTP_READ_TIMEOUT_MS, fastifyReadTimeouts } from '../../shared/http-timeouts.js';
@@ -90,29 +107,6 @@ export interface RunningMetricsService {
   close(): Promise<void>;
 }
 
-const ErrorBody = Type.Object({
-  message: Type.Array(Type.String()),
-  error: Type.String(),
-  statusCode: Type.Integer(),
-});
-const ERRORS = Object.fromEntries([400, 404, 429, 500, 503].map((s) => [s, ErrorBody]));
-const Value = Type.Object({ timestamp: Type.Integer(), value: Type.Number() });
-
-const V1Params = Type.Object({ chainId: Type.String() });
-const V1Query = Type.Object(
-  { pageToken: Type.Optional(Type.String({ maxLength: 64 })) },
-  { additionalProperties: false },
-);
-const Indicators = Type.Record(
-  Type.String(),
-  Type.Object({ status: Type.String() }, { additionalProperties: true }),
-);
-const HealthCheck = Type.Object({
-  status: StringEnum(['ok', 'error', 'shutting_down'] as const),
-  info: Type.Union([Indicators, Type.Null()]),
-  error: Type.Union([Indicators, Type.Null()]),
-  details: Indicators,
-});
 /** Served free of charge, as the reference marks them (`x-execution-weight: free`). */
 const HEALTH_PATH = '/v2/health-check';
 const LIVE_PATH = '/v2/live-check';
@@ -126,134 +120,8 @@ const BTCB_PATH = '/v2/chains/43114/btcb/bridged::getAddresses';
 const LARGE_PATHS = new Set<string>([VALIDATOR_ADDRESSES_PATH, BTCB_PATH]);
 const LARGE_PER_SMALL = 25;
 
-const MetricsChain = Type.Object({
-  evmChainId: Type.Number(),
-  chainName: Type.String(),
-  blockchainId: Type.String(),
-  subnetId: Type.String(),
-  network: StringEnum(['mainnet', 'testnet'] as const),
-});
-const ChainsQuery = Type.Object(
-  {
-    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
-    network: Type.Optional(StringEnum(['mainnet', 'fuji', 'testnet'] as const)),
-  },
-  { additionalProperties: false },
-);
-
-const V1Response = Type.Object({
-  results: Type.Array(Value),
-  status: Type.Integer(),
-  lastRun: Type.Integer(),
-  nextPageToken: Type.Optional(Type.String()),
-});
-
-const V2Params = Type.Object({ chainId: Type.String(), metric: Type.String() });
 /** The reference's chainId values that name a set of chains rather than one. */
 const AGGREGATES = new Set(['total', 'mainnet', 'testnet']);
-const V2Query = Type.Object(
-  {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    timeInterval: Type.Optional(StringEnum(SPANS)),
-    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
-    pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
-  },
-  { additionalProperties: false },
-);
-const V2Response = Type.Object({ nextPageToken: Type.Optional(Type.String()), results: Type.Array(Value) });
-const StakingParams = Type.Object({ network: Type.String(), metric: Type.String() });
-const StakingQuery = Type.Object(
-  {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
-    pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
-    subnetId: Type.String({ default: PRIMARY_NETWORK_ID, maxLength: 100 }),
-  },
-  { additionalProperties: false },
-);
-const L1FeeQuery = Type.Object(
-  {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-  },
-  { additionalProperties: false },
-);
-const NetworkParam = StringEnum(['mainnet', 'fuji', 'testnet'] as const);
-const IcmFilterQuery = {
-  srcBlockchainId: Type.Optional(Type.String({ maxLength: 100 })),
-  destBlockchainId: Type.Optional(Type.String({ maxLength: 100 })),
-  groupBy: Type.Optional(StringEnum(ICM_GROUP_BY)),
-  network: Type.Optional(NetworkParam),
-};
-const IcmSeriesQuery = Type.Object(
-  {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    timeInterval: Type.Optional(StringEnum(SPANS)),
-    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
-    pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
-    ...IcmFilterQuery,
-  },
-  { additionalProperties: false },
-);
-const IcmSummaryQuery = Type.Object(IcmFilterQuery, { additionalProperties: false });
-const IcmPair = { srcBlockchainId: Type.String(), destBlockchainId: Type.String() };
-const IcmSeriesResponse = Type.Object({
-  nextPageToken: Type.Optional(Type.String()),
-  results: Type.Array(Type.Object({ value: Type.Number(), timestamp: Type.Integer(), ...IcmPair })),
-});
-const IcmSummaryResponse = Type.Object({
-  result: Type.Object({
-    lastHour: Type.Number(),
-    lastDay: Type.Number(),
-    lastWeek: Type.Number(),
-    lastMonth: Type.Number(),
-    last90Days: Type.Number(),
-    lastYear: Type.Number(),
-    allTime: Type.Number(),
-    ...IcmPair,
-  }),
-});
-const ValidatorAddressesParams = Type.Object({ subnetId: Type.String({ maxLength: 100 }) });
-const ValidatorAddressesQuery = Type.Object(
-  {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
-    pageSize: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }),
-    network: Type.Optional(NetworkParam),
-  },
-  { additionalProperties: false },
-);
-const ValidatorAddressesResponse = Type.Object({
-  nextPageToken: Type.Optional(Type.String()),
-  addresses: Type.Array(Type.Object({ addresses: Type.Array(Type.String()), sortKey: Type.String() })),
-});
-const BtcbQuery = Type.Object(
-  {
-    threshold: Type.String({ maxLength: 80 }),
-    pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
-    pageSize: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }),
-  },
-  { additionalProperties: false },
-);
-const BtcbResponse = Type.Object({
-  nextPageToken: Type.Optional(Type.String()),
-  addresses: Type.Array(Type.Object({ address: Type.String(), sortKey: Type.String() })),
-});
-const RollingWindowResponse = Type.Object({
-  result: Type.Object({
-    lastHour: Type.Number(),
-    lastDay: Type.Number(),
-    lastWeek: Type.Number(),
-    lastMonth: Type.Number(),
-    last90Days: Type.Number(),
-    lastYear: Type.Number(),
-    allTime: Type.Number(),
-  }),
-});
 
 /** A time range whose end is before its start is refused rather than answered empty. */
 function checkTimeRange(q: { startTimestamp?: number; endTimestamp?: number }): void {
