@@ -44,6 +44,10 @@ export const ChainsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+export const ChainsResponse = Type.Object({
+  nextPageToken: Type.Optional(Type.String()),
+  chains: Type.Array(MetricsChain),
+});
 
 export const V1Response = Type.Object({
   results: Type.Array(Value),
