@@ -19,11 +19,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  buildMetricsApp,
-  startMetricsService,
-  type RunningMetricsService,
-} from '../../src/data/metrics/server.js';
+import { buildMetricsApp } from '../../src/data/metrics/app.js';
+import { startMetricsService, type RunningMetricsService } from '../../src/data/metrics/server.js';
 import { createDatabase } from '../../src/data/store/database.js';
 import { call } from '../helpers/devnet.js';
 import { compileContracts } from '../helpers/evm-contracts.js';
@@ -642,7 +639,7 @@ describe('GET /v2/health-check', () => {
     const database = await createDatabase({
       dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-metrics-')),
     });
-    const app = await buildMetricsApp({ db: database.db, host: '127.0.0.1', port: 0 });
+    const app = await buildMetricsApp({ db: database.db });
     try {
       await database.close();
       assert.equal((await app.inject({ url: '/v2/live-check' })).statusCode, 200);
@@ -655,7 +652,7 @@ describe('GET /v2/health-check', () => {
     const database = await createDatabase({
       dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-metrics-')),
     });
-    const app = await buildMetricsApp({ db: database.db, host: '127.0.0.1', port: 0 });
+    const app = await buildMetricsApp({ db: database.db });
     try {
       assert.equal((await app.inject({ url: '/v2/health-check' })).statusCode, 200);
       await database.close();
