@@ -7,7 +7,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
 import type { EvmBlockTable } from '../store/schema-evm.js';
 import { InvalidParameterError, NotFoundError } from '../internal/errors.js';
-import { nativeTxItem } from './read-model.js';
+import { nativeTxItem } from './items.js';
 import { cutPage } from '../store/keyset-page.js';
 
 /** EvmBlock of the real service from a stored row. */

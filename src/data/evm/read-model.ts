@@ -1,20 +1,31 @@
 /**
- * The EVM read model: keyset queries over the party tables and the shaping of rows into the
- * response objects of the real service. Every list is newest first (or token order) with a
- * cursor holding the last row's key, so page N costs the same as page 1.
+ * The EVM read model: keyset queries over the party tables, answered as the real service's
+ * response objects (shaped in `items.ts`; token balances summed in `token-balances.ts`). Every
+ * list is newest first (or token order) with a cursor holding the last row's key, so page N costs
+ * the same as page 1.
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
 import { cutPage } from '../store/keyset-page.js';
-import type {
-  EvmChainTable,
-  EvmContractTable,
-  EvmInternalTxTable,
-  EvmNativeTxTable,
-  EvmNftTokenTable,
-} from '../store/schema-evm.js';
+import type { EvmChainTable, EvmContractTable, EvmNftTokenTable } from '../store/schema-evm.js';
 import { InvalidParameterError, NotFoundError } from '../internal/errors.js';
-import { KNOWN_METHODS, checksumAddress, isHexAddress } from './abi.js';
+import { checksumAddress, isHexAddress } from './abi.js';
+import {
+  erc1155Token,
+  erc20Token,
+  erc721Token,
+  internalTxItem,
+  nativeTxItem,
+  nftTokenItem,
+  contractItem,
+  rich,
+} from './items.js';
+import {
+  tokenBalances,
+  type BalanceArgs,
+  type ChainBalanceReader,
+  type TokenBalance,
+} from './token-balances.js';
 
 export type ChainRow = Selectable<EvmChainTable>;
 
@@ -47,8 +58,6 @@ export function rangeCheck(range: BlockRange): void {
     throw new InvalidParameterError('endBlock must not be lower than startBlock');
 }
 
-export const rich = (address: string) => ({ address: address ? checksumAddress(address) : '' });
-
 type Cursor = [number, number] | [number, number, number];
 
 interface ListArgs extends BlockRange {
@@ -56,33 +65,6 @@ interface ListArgs extends BlockRange {
   address: string;
   after?: Cursor;
   limit: number;
-}
-
-interface BalanceArgs {
-  chain: number;
-  address: string;
-  blockNumber?: number;
-  /** Only these token contracts (lower-case). */
-  contracts?: string[];
-  after?: [string, string];
-  limit: number;
-}
-
-/**
- * The chain's own balances of the address in some token contracts at the listing's block
- * (`balanceOf`); a token it cannot read (no such method, a revert) is left out of the map.
- */
-export type ChainBalanceReader = (tokens: string[]) => Promise<Map<string, bigint>>;
-
-interface TokenBalance {
-  /** `erc20`, `erc721` or `erc1155`. */
-  kind: string;
-  token: string;
-  /** Decimal token id; empty for ERC-20. */
-  tokenId: string;
-  /** Sort key: the token id padded to 78 digits. */
-  key: string;
-  balance: bigint;
 }
 
 interface Page<T> {
@@ -125,222 +107,6 @@ export async function nftsByKey(
     for (const r of rows) out.set(`${r.contract}:${r.token_id}`, r);
   }
   return out;
-}
-
-/** NftTokenMetadata of the real service from a stored token (UNINDEXED until fetched). */
-export function nftMetadata(row: Selectable<EvmNftTokenTable> | undefined, kind: 'ERC-721' | 'ERC-1155') {
-  if (!row) return { indexStatus: 'UNINDEXED' };
-  const stored = JSON.parse(row.metadata || '{}') as Record<string, unknown>;
-  const out: Record<string, unknown> = { indexStatus: row.index_status };
-  if (row.metadata_updated_at !== null) out.metadataLastUpdatedTimestamp = Number(row.metadata_updated_at);
-  for (const key of [
-    'name',
-    'symbol',
-    'imageUri',
-    'description',
-    'animationUri',
-    'externalUrl',
-    'background',
-  ])
-    if (typeof stored[key] === 'string') out[key] = stored[key];
-  if (kind === 'ERC-721' && typeof stored.attributes === 'string') out.attributes = stored.attributes;
-  if (kind === 'ERC-1155') {
-    if (typeof stored.properties === 'string') out.properties = stored.properties;
-    if (typeof stored.decimals === 'number') out.decimals = stored.decimals;
-  }
-  return out;
-}
-
-/** Sort key of a token balance: contract, token id, then standard (a contract emitting both). */
-const balanceKey = (b: { token: string; key: string; kind: string }) => [b.token, b.key, b.kind];
-
-function compareKeys(a: string[], b: string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
-  return a.length - b.length;
-}
-
-/**
- * Token balances at a block, summed from the indexed transfers, in (contract, token id) order;
- * zero balances are left out. One page needs every transfer of the address of those kinds: the
- * amounts are decimal text beyond 2^53, which neither store can sum the same way. With several
- * kinds (the collectibles list) the cursor also holds the kind, else [contract, token key].
- */
-export async function tokenBalances(
-  db: Kysely<DataSchema>,
-  kinds: 'erc20' | 'erc721' | 'erc1155' | ('erc721' | 'erc1155')[],
-  args: Omit<BalanceArgs, 'after'> & { after?: string[]; chainBalances?: ChainBalanceReader },
-): Promise<{ items: TokenBalance[]; next?: string[] }> {
-  const several = Array.isArray(kinds);
-  let q = db
-    .selectFrom('evm_token_transfers')
-    .select(['kind', 'token', 'token_id', 'from_addr', 'to_addr', 'value'])
-    .where('chain', '=', args.chain)
-    .where('address', '=', args.address)
-    .where('kind', 'in', several ? kinds : [kinds]);
-  if (args.blockNumber !== undefined) q = q.where('block_number', '<=', args.blockNumber);
-  if (args.contracts) q = q.where('token', 'in', args.contracts);
-  const balances = new Map<string, TokenBalance>();
-  for (const r of await q.execute()) {
-    const id = `${r.kind}:${r.token}:${r.token_id}`;
-    const b = balances.get(id) ?? {
-      kind: r.kind,
-      token: r.token,
-      tokenId: r.token_id,
-      key: r.token_id.padStart(78, '0'),
-      balance: 0n,
-    };
-    const v = BigInt(r.value);
-    if (r.to_addr === args.address) b.balance += v;
-    if (r.from_addr === args.address) b.balance -= v;
-    balances.set(id, b);
-  }
-  const after = args.after;
-  const candidates = [...balances.values()]
-    .filter((b) => !after || compareKeys(balanceKey(b).slice(0, after.length), after) > 0)
-    .sort((a, b) => compareKeys(balanceKey(a), balanceKey(b)));
-  let ordered = candidates.filter((b) => b.balance > 0n);
-  if (args.chainBalances) {
-    // The chain's balanceOf where it answers, the summed events where not (see erc20Balances);
-    // read in page-sized chunks until the page and one more are known to be non-zero.
-    ordered = [];
-    const chunk = Math.min(40, args.limit + 1);
-    for (let i = 0; i < candidates.length && ordered.length <= args.limit; i += chunk) {
-      const part = candidates.slice(i, i + chunk);
-      const read = await args.chainBalances(part.map((b) => b.token));
-      for (const b of part) {
-        b.balance = read.get(b.token) ?? b.balance;
-        if (b.balance > 0n) ordered.push(b);
-      }
-    }
-  }
-  const page = ordered.slice(0, args.limit);
-  const last = page[page.length - 1];
-  return {
-    items: page,
-    next: ordered.length > args.limit ? balanceKey(last).slice(0, several ? 3 : 2) : undefined,
-  };
-}
-
-/**
- * `methodHash` and `methodName` as the reference documents them: the hash is set only for a
- * contract call (an empty string otherwise); the name is `Native Transfer` for a plain transfer,
- * `Contract Created` for a creation, and the signature of a well-known selector for a call.
- */
-function methodNaming(r: Pick<Selectable<EvmNativeTxTable>, 'call_type' | 'method_hash'>) {
-  if (r.call_type === 'NATIVE_TRANSFER') return { methodHash: '', methodName: 'Native Transfer' };
-  if (r.call_type === 'CONTRACT_CREATION') return { methodHash: '', methodName: 'Contract Created' };
-  const name = KNOWN_METHODS[r.method_hash];
-  return name ? { methodHash: r.method_hash, methodName: name } : { methodHash: r.method_hash };
-}
-
-/** NativeTransaction of the real service from a stored row. */
-export function nativeTxItem(r: Selectable<EvmNativeTxTable>) {
-  const method: Record<string, unknown> = { callType: r.call_type, ...methodNaming(r) };
-  return {
-    blockNumber: String(r.block_number),
-    blockTimestamp: Number(r.block_ts),
-    blockHash: r.block_hash,
-    chainId: String(r.chain),
-    blockIndex: Number(r.tx_index),
-    txHash: r.tx_hash,
-    txStatus: String(r.status),
-    txType: Number(r.tx_type),
-    gasLimit: r.gas_limit,
-    gasUsed: r.gas_used,
-    gasPrice: r.gas_price,
-    nonce: r.nonce,
-    from: rich(r.from_addr),
-    to: rich(r.to_addr),
-    method,
-    value: r.value,
-  };
-}
-
-/** Erc20Token of the real service (metadata from the contract's own methods). */
-export function erc20Token(token: string, c: Selectable<EvmContractTable> | undefined) {
-  return {
-    address: checksumAddress(token),
-    name: c?.name ?? '',
-    symbol: c?.symbol ?? '',
-    decimals: c?.decimals ?? 0,
-    ercType: 'ERC-20',
-  };
-}
-
-export function erc721Token(
-  token: string,
-  tokenId: string,
-  c: Selectable<EvmContractTable> | undefined,
-  nft: Selectable<EvmNftTokenTable> | undefined,
-) {
-  return {
-    address: checksumAddress(token),
-    name: c?.name ?? '',
-    symbol: c?.symbol ?? '',
-    ercType: 'ERC-721',
-    tokenId,
-    tokenUri: nft?.token_uri ?? '',
-    metadata: nftMetadata(nft, 'ERC-721'),
-    ...(nft?.owner ? { ownerAddress: checksumAddress(nft.owner) } : {}),
-  };
-}
-
-export function erc1155Token(token: string, tokenId: string, nft: Selectable<EvmNftTokenTable> | undefined) {
-  return {
-    address: checksumAddress(token),
-    ercType: 'ERC-1155',
-    tokenId,
-    tokenUri: nft?.token_uri ?? '',
-    metadata: nftMetadata(nft, 'ERC-1155'),
-  };
-}
-
-/** An Erc721Token or Erc1155Token (by the stored standard) of a collection listing. */
-function nftTokenItem(r: Selectable<EvmNftTokenTable>, c: Selectable<EvmContractTable> | undefined) {
-  const kind = r.erc_type === 'ERC-1155' ? 'ERC-1155' : 'ERC-721';
-  const base = {
-    address: checksumAddress(r.contract),
-    ercType: kind,
-    tokenId: r.token_id,
-    tokenUri: r.token_uri ?? '',
-    metadata: nftMetadata(r, kind),
-  };
-  if (kind === 'ERC-1155') return base;
-  return {
-    ...base,
-    name: c?.name ?? '',
-    symbol: c?.symbol ?? '',
-    ...(r.owner ? { ownerAddress: checksumAddress(r.owner) } : {}),
-  };
-}
-
-/** A contract as the real service's Erc20/Erc721/Erc1155/UnknownContract shows it. */
-function contractItem(address: string, c: Selectable<EvmContractTable> | undefined) {
-  const ercType = c?.erc_type ?? 'UNKNOWN';
-  const out: Record<string, unknown> = { address: checksumAddress(address), ercType };
-  if (c?.tx_hash && c.deployer)
-    out.deploymentDetails = {
-      txHash: c.tx_hash,
-      deployerAddress: checksumAddress(c.deployer),
-      ...(c.deployer_contract ? { deployerContractAddress: checksumAddress(c.deployer_contract) } : {}),
-    };
-  if (c?.name) out.name = c.name;
-  if (ercType !== 'UNKNOWN' && c?.symbol) out.symbol = c.symbol;
-  if (ercType === 'ERC-20') out.decimals = c?.decimals ?? 0;
-  return out;
-}
-
-/** The fields of an internal transaction that do not name its block. */
-export function internalTxItem(r: Selectable<EvmInternalTxTable>) {
-  return {
-    from: rich(r.from_addr),
-    to: rich(r.to_addr),
-    internalTxType: r.call_type,
-    value: r.value,
-    isReverted: Number(r.is_reverted) === 1,
-    gasUsed: r.gas_used,
-    gasLimit: r.gas_limit,
-  };
 }
 
 export function createEvmReadModel(db: Kysely<DataSchema>) {

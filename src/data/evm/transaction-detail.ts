@@ -6,16 +6,8 @@
 import type { Kysely, SelectQueryBuilder, Selectable } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
 import { InvalidParameterError, NotFoundError } from '../internal/errors.js';
-import {
-  contractsByAddress,
-  erc1155Token,
-  erc20Token,
-  erc721Token,
-  internalTxItem,
-  nativeTxItem,
-  nftsByKey,
-  rich,
-} from './read-model.js';
+import { contractsByAddress, nftsByKey } from './read-model.js';
+import { erc1155Token, erc20Token, erc721Token, internalTxItem, nativeTxItem, rich } from './items.js';
 
 export function parseTxHash(value: string): string {
   if (!/^0x[0-9a-fA-F]{64}$/.test(value))
