@@ -22,8 +22,22 @@ export interface Charge {
  * The `ratelimit-policy` header of a charge (IETF draft): the deciding window's budget, its length
  * in seconds, and the tier's name, which identifies the plan as the real services' header does.
  */
-export function ratelimitPolicy(charge: Charge, tier: Tier): string {
+function ratelimitPolicy(charge: Charge, tier: Tier): string {
   return `${charge.limit};w=${charge.limit === tier.cuPerMinute ? 60 : 86400};name="${tier.name}"`;
+}
+
+/**
+ * The `ratelimit-*` headers both services send with every metered answer; `ratelimit-reset` only
+ * with a refusal, when the client needs to know how long to wait.
+ */
+export function rateLimitHeaders(charge: Charge, tier: Tier): Record<string, string> {
+  const headers: Record<string, string> = {
+    'ratelimit-policy': ratelimitPolicy(charge, tier),
+    'ratelimit-limit': String(charge.limit),
+    'ratelimit-remaining': String(charge.remaining),
+  };
+  if (!charge.allowed) headers['ratelimit-reset'] = String(charge.resetSeconds);
+  return headers;
 }
 
 /** Where replicas pool their spending (the data store's `rate_limit_usage`). */

@@ -23,7 +23,7 @@ import { registerCors } from '../api/plugins/cors.js';
 import { STATUS_TEXT } from '../api/plugins/errors.js';
 import { isOpenApiPath, registerOpenApi } from '../api/plugins/swagger.js';
 import { pooledUsage } from '../api/pooled-usage.js';
-import { createRateLimiter, ratelimitPolicy } from '../api/rate-limiter.js';
+import { createRateLimiter, rateLimitHeaders } from '../api/rate-limiter.js';
 import {
   InvalidPageTokenError,
   InvalidParameterError,
@@ -176,11 +176,8 @@ export async function buildMetricsApp(options: MetricsAppOptions): Promise<Fasti
       tier,
       FREE_PATHS.has(route) ? 1 : LARGE_PATHS.has(route) ? cost * LARGE_PER_SMALL : cost,
     );
-    reply.header('ratelimit-policy', ratelimitPolicy(charge, tier));
-    reply.header('ratelimit-limit', String(charge.limit));
-    reply.header('ratelimit-remaining', String(charge.remaining));
+    reply.headers(rateLimitHeaders(charge, tier));
     if (!charge.allowed) {
-      reply.header('ratelimit-reset', String(charge.resetSeconds));
       throw new RateLimitedError(
         `rate limit exceeded: ${charge.limit} compute units per window`,
         charge.resetSeconds,

@@ -113,17 +113,18 @@ export const IcmSeriesResponse = Type.Object({
   nextPageToken: Type.Optional(Type.String()),
   results: Type.Array(Type.Object({ value: Type.Number(), timestamp: Type.Integer(), ...IcmPair })),
 });
+/** The rolling windows every summary answers, oldest boundary last. */
+const RollingWindows = {
+  lastHour: Type.Number(),
+  lastDay: Type.Number(),
+  lastWeek: Type.Number(),
+  lastMonth: Type.Number(),
+  last90Days: Type.Number(),
+  lastYear: Type.Number(),
+  allTime: Type.Number(),
+};
 export const IcmSummaryResponse = Type.Object({
-  result: Type.Object({
-    lastHour: Type.Number(),
-    lastDay: Type.Number(),
-    lastWeek: Type.Number(),
-    lastMonth: Type.Number(),
-    last90Days: Type.Number(),
-    lastYear: Type.Number(),
-    allTime: Type.Number(),
-    ...IcmPair,
-  }),
+  result: Type.Object({ ...RollingWindows, ...IcmPair }),
 });
 export const ValidatorAddressesParams = Type.Object({ subnetId: Type.String({ maxLength: 100 }) });
 export const ValidatorAddressesQuery = Type.Object(
@@ -152,14 +153,4 @@ export const BtcbResponse = Type.Object({
   nextPageToken: Type.Optional(Type.String()),
   addresses: Type.Array(Type.Object({ address: Type.String(), sortKey: Type.String() })),
 });
-export const RollingWindowResponse = Type.Object({
-  result: Type.Object({
-    lastHour: Type.Number(),
-    lastDay: Type.Number(),
-    lastWeek: Type.Number(),
-    lastMonth: Type.Number(),
-    last90Days: Type.Number(),
-    lastYear: Type.Number(),
-    allTime: Type.Number(),
-  }),
-});
+export const RollingWindowResponse = Type.Object({ result: Type.Object(RollingWindows) });

@@ -10,7 +10,7 @@ import { networkByName, type NetworkIdentity } from '../../../shared/networks.js
 import { answeringNetwork } from '../../networks.js';
 import { ForbiddenError, RateLimitedError, UnknownApiKeyError } from '../../internal/errors.js';
 import type { ApiAccessConfig, ApiKey } from '../api-keys.js';
-import { ratelimitPolicy, type RateLimiter } from '../rate-limiter.js';
+import { rateLimitHeaders, type RateLimiter } from '../rate-limiter.js';
 
 export const KEY_HEADERS = ['x-data-api-key', 'x-glacier-api-key'] as const;
 
@@ -82,11 +82,8 @@ export function registerAccessControl(
       }
     }
     const charge = limiter.charge(caller, tier, cost);
-    reply.header('ratelimit-policy', ratelimitPolicy(charge, tier));
-    reply.header('ratelimit-limit', String(charge.limit));
-    reply.header('ratelimit-remaining', String(charge.remaining));
+    reply.headers(rateLimitHeaders(charge, tier));
     if (!charge.allowed) {
-      reply.header('ratelimit-reset', String(charge.resetSeconds));
       throw new RateLimitedError(
         `rate limit exceeded: ${tier.name} tier allows ${charge.limit} compute units per window, this call costs ${cost}`,
         charge.resetSeconds,
