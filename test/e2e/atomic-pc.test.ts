@@ -262,8 +262,8 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
         ]),
       );
       const { body } = await rpc(X(), 'avm.issueTx', { tx: signedHex(tx), encoding: 'hex' });
-      assert.match(body.error.message, /^failed to verify transaction \w+: /);
-      assert.ok(body.error.message.endsWith(`: ${why}`), body.error.message);
+      // The AVM answers its verifier's error as it is.
+      assert.equal(body.error.message, why);
     }
 
     for (const [dest, why] of [
