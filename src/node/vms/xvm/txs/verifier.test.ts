@@ -184,6 +184,14 @@ describe('X-chain tx verifier', () => {
       );
     check(await build({}, create('Good Name', 'GOOD')));
     await assert.rejects(
+      async () => check(await build({}, create('No Symbol', ''))),
+      says(/^symbol is too short, minimum size is 1$/),
+    );
+    await assert.rejects(
+      async () => check(await build({}, create('x'.repeat(129), 'LONG'))),
+      says(/^name is too long, maximum size is 128$/),
+    );
+    await assert.rejects(
       async () => check(await build({}, create('bad', 'low'))),
       says(/^asset's symbol must be all upper case letters$/),
     );
