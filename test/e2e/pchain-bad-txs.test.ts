@@ -81,7 +81,8 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
   }[] = [
     {
       name: 'bad signature',
-      error: /wrong signature: expected signature from 6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV but got from \w+/,
+      error:
+        /^couldn't issue tx: failed verification: failed to verify transfer: wrong signature: expected signature from 6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV but got from \w+$/,
       build: async () =>
         pvm.newBaseTx(
           {

@@ -109,7 +109,7 @@ describe('X-chain multisig and time-locked outputs', () => {
   it('refuses a 2-of-3 output spent with one signature, in the reference words', async () => {
     const hex = await spend(multisig, [indexOf(multisig, 0)], [keys[0]!]);
     const { error } = await xCall(url, 'avm.issueTx', { tx: hex, encoding: 'hex' });
-    assert.match(error?.message ?? '', /input 0: input has less signers than expected$/);
+    assert.match(error?.message ?? '', /^failed to verify transfer: input has less signers than expected$/);
   });
 
   it('refuses a signature by another owner than the index names, naming both addresses', async () => {
@@ -122,7 +122,7 @@ describe('X-chain multisig and time-locked outputs', () => {
     assert.match(
       error?.message ?? '',
       new RegExp(
-        `input 0: wrong signature: expected signature from ${cb58(addrs[bySorted[0]!]!)} but got from ${cb58(addrs[bySorted[1]!]!)}$`,
+        `^failed to verify transfer: wrong signature: expected signature from ${cb58(addrs[bySorted[0]!]!)} but got from ${cb58(addrs[bySorted[1]!]!)}$`,
       ),
     );
   });
@@ -130,7 +130,7 @@ describe('X-chain multisig and time-locked outputs', () => {
   it('refuses a time-locked output before its lock time, and spends it after', async () => {
     const hex = await spend(locked, [0], [keys[0]!]);
     const early = await xCall(url, 'avm.issueTx', { tx: hex, encoding: 'hex' });
-    assert.match(early.error?.message ?? '', /input 0: output is time locked$/);
+    assert.match(early.error?.message ?? '', /^failed to verify transfer: output is time locked$/);
     await pResult(url, 'platform.advanceTime', { seconds: 3601 });
     // A new tx (another memo): the refused one may be remembered as dropped.
     const later = await spend(locked, [0], [keys[0]!], 'after the lock');

@@ -48,6 +48,7 @@ export const MAX_MEMO_BYTES = 256;
 export const MAX_NFT_PAYLOAD_BYTES = 1024;
 export const MIN_ASSET_NAME_LEN = 1;
 export const MAX_ASSET_NAME_LEN = 128;
+export const MIN_ASSET_SYMBOL_LEN = 1;
 export const MAX_ASSET_SYMBOL_LEN = 4;
 export const MAX_DENOMINATION = 32;
 

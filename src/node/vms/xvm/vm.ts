@@ -28,7 +28,7 @@ import {
   type ProducedUtxo,
   type TxEffects,
 } from './txs/effects.js';
-import { readStoredUtxo, readTx, readUtxo, type UtxoRef, type XTx, type XUtxo } from './txs/model.js';
+import { readStoredUtxo, readTx, readUtxo, type UtxoRef, type XTx } from './txs/model.js';
 import {
   TxVerifyError,
   verifySemantics,
@@ -164,9 +164,12 @@ export class XVM {
       // An accepted tx always fails here (every tx spends something, and that is now spent),
       // so the lookup is only needed to say so.
       if (this.state.hasTx(id)) throw new IssueError(`transaction ${id} is already accepted`);
-      throw new IssueError(`failed to verify transaction ${id}: ${err.message}`);
+      // The reference answers the verifier's error as it is.
+      throw new IssueError(err.message);
     }
-    this.addPending({ tx, effects: effectsOf(tx) });
+    const effects = effectsOf(tx);
+    if (this.conflicts(tx, effects)) throw new IssueError(`tx conflicts with other tx: ${id}`);
+    this.addPending({ tx, effects });
     this.scheduleBuild();
     return id;
   }
@@ -189,33 +192,25 @@ export class XVM {
 
   /** The state issued txs are checked against: accepted state overlaid with pending txs. */
   private readonly view: StateView = {
+    // A UTXO a waiting tx spends is still here: as in the reference, verification runs against
+    // state, and the mempool then refuses the conflict (see issue()). Unlike the reference, the
+    // outputs of waiting txs may be spent by the next tx.
     utxo: (ref: UtxoRef) => {
       const { inputId, key } = refInputId(ref);
-      const label = () => `${toCb58(ref.txId)}:${ref.outputIndex}`;
-      const spender = this.pendingSpent.get(key);
-      if (spender) return `double spend: UTXO ${label()} is already spent by pending transaction ${spender}`;
       const pending = this.pendingProduced.get(key);
       if (pending) return readStoredUtxo(pending.bytes);
       const bytes = this.state.utxos.get(inputId);
-      if (!bytes) return `UTXO ${label()} not found: it never existed or is already spent`;
-      return readStoredUtxo(bytes);
+      return bytes ? readStoredUtxo(bytes) : undefined;
     },
     atomicUtxo: (sourceChain: Uint8Array, ref: UtxoRef) => {
-      const { inputId, key } = refInputId(ref);
-      const source = toCb58(sourceChain);
-      const label = `${toCb58(ref.txId)}:${ref.outputIndex}`;
-      const spender = this.pendingAtomicSpent.get(`${source}/${key}`);
-      if (spender)
-        return `double spend: atomic UTXO ${label} is already imported by pending transaction ${spender}`;
-      const bytes = this.o.sharedMemory.get(source, this.o.chainId, inputId);
-      if (!bytes) return `atomic UTXO ${label} from ${source} not found in shared memory`;
-      let utxo: XUtxo;
+      const { inputId } = refInputId(ref);
+      const bytes = this.o.sharedMemory.get(toCb58(sourceChain), this.o.chainId, inputId);
+      if (!bytes) return undefined;
       try {
-        utxo = readStoredUtxo(bytes);
+        return readStoredUtxo(bytes);
       } catch (err) {
-        return `atomic UTXO ${label} cannot be read: ${(err as Error).message}`;
+        return (err as Error).message;
       }
-      return utxo;
     },
     asset: (assetId: Uint8Array): AssetInfo | undefined => {
       // Accepted assets never change, so they are cached (by hex: cb58 costs more than the lookup).
@@ -233,6 +228,13 @@ export class XVM {
       return pending ? { fxs: pending.fxs } : undefined;
     },
   };
+
+  /** Whether a waiting tx already spends (or imports) a UTXO this one does: the mempool's check. */
+  private conflicts(tx: XTx, effects: PendingTx['effects']): boolean {
+    if (effects.consumed.some((c) => this.pendingSpent.has(c.key))) return true;
+    const source = tx.sourceChain ? toCb58(tx.sourceChain) : '';
+    return effects.imported.some((c) => this.pendingAtomicSpent.has(`${source}/${c.key}`));
+  }
 
   private addPending(p: PendingTx): void {
     const id = p.tx.idString;

@@ -37,7 +37,7 @@ import {
   type PChainOwnerValue,
 } from '../warp/warp-message.js';
 import { checkInputsUnique, inputIdOfInput, verifyUtxoSpend, type SpendInput } from './spend.js';
-import { TxVerifyError, outputInfo } from './utxo-kinds.js';
+import { TxVerifyError, inputInfo, outputInfo } from './utxo-kinds.js';
 import { inputsSortedAndUnique, outputsSorted } from './sort-order.js';
 
 export interface ChainIds {
@@ -103,6 +103,46 @@ function fail(message: string): never {
   throw new TxVerifyError(message);
 }
 
+/** `TransferableOutput.Verify` (asset, stakeable lock, secp256k1fx output) for each output. */
+function verifyOutputs(outputs: readonly TransferableOutput[], what = 'output failed verification'): void {
+  for (const out of outputs) {
+    const why = outputFault(out);
+    if (why) fail(`${what}: ${why}`);
+  }
+}
+
+function outputFault(out: TransferableOutput): string | undefined {
+  if (eq(out.assetId.toBytes(), EMPTY_ID)) return 'empty asset ID is not valid';
+  if (out.output instanceof pvmSerial.StakeableLockOut && out.output.getLocktime() === 0n)
+    return 'invalid locktime';
+  const info = outputInfo(out.output);
+  if (info.amount === 0n) return 'output has no value';
+  try {
+    checkOwnersWellFormed(info.owners);
+  } catch (err) {
+    if (err instanceof FxError) return err.message;
+    throw err;
+  }
+  return undefined;
+}
+
+/** `TransferableInput.Verify` (asset, stakeable lock, secp256k1fx input) for each input. */
+function verifyInputs(inputs: readonly TransferableInput[]): void {
+  for (const input of inputs) {
+    let why: string | undefined;
+    const info = inputInfo(input.input);
+    if (eq(input.assetId.toBytes(), EMPTY_ID)) why = 'empty asset ID is not valid';
+    else if (input.input instanceof pvmSerial.StakeableLockIn && info.stakeableLocktime === 0n)
+      why = 'invalid locktime';
+    else if (info.amount === 0n) why = 'input has no value';
+    else if (info.sigIndices.some((x, i) => i > 0 && x <= info.sigIndices[i - 1]!))
+      why = 'address indices not sorted and unique';
+    if (why) fail(`input failed verification: ${why}`);
+  }
+}
+
+const EMPTY_ID = new Uint8Array(32);
+
 type AnyBaseTx = {
   NetworkId: { value(): number };
   BlockchainId: { toBytes(): Uint8Array };
@@ -146,18 +186,30 @@ interface Common {
   readonly hash: Uint8Array;
 }
 
-function common(tx: ParsedTx, env: ExecEnv, credentialsExpected: number): Common {
+/**
+ * The checks every tx makes of its base tx, in the reference's order and words: `BaseTx.SyntacticVerify`
+ * (ids and memo, each output and input, their order), then Durango's empty memo. `inputs` is how
+ * many inputs the tx spends (credentials are one each, plus `authCreds` for subnet authorisation).
+ */
+function common(tx: ParsedTx, env: ExecEnv, inputs: number, authCreds = 0): Common {
   const base = (tx.unsigned as unknown as { baseTx: AnyBaseTx }).baseTx;
-  // avax.BaseTx.Verify's words, then what was expected.
   if (base.NetworkId.value() !== env.network.networkID)
-    fail(`tx has wrong network ID: expected ${env.network.networkID}, got ${base.NetworkId.value()}`);
+    fail('metadata failed verification: tx has wrong network ID');
   if (!eq(base.BlockchainId.toBytes(), env.ids.p))
-    fail(`tx has wrong chain ID: expected ${toCb58(env.ids.p)}, got ${toCb58(base.BlockchainId.toBytes())}`);
-  if (base.memo.length > MAX_MEMO) fail(`memo is ${base.memo.length} bytes, at most ${MAX_MEMO}`);
+    fail('metadata failed verification: tx has wrong chain ID');
+  if (base.memo.length > MAX_MEMO)
+    fail(`metadata failed verification: memo exceeds maximum length: ${base.memo.length} > ${MAX_MEMO}`);
+  verifyOutputs(base.outputs);
+  verifyInputs(base.inputs);
   if (!outputsSorted(base.outputs)) fail('outputs not sorted');
   if (!inputsSortedAndUnique(base.inputs)) fail('inputs not sorted and unique');
-  if (tx.credentials.length !== credentialsExpected)
-    fail(`tx has ${tx.credentials.length} credentials, expected ${credentialsExpected}`);
+  // Since Durango a P-chain tx carries no memo.
+  if (base.memo.length > 0) fail(`memo exceeds maximum length: ${base.memo.length} > 0`);
+  // The reference takes the authorisation's credential off the end, then counts the rest.
+  const got = tx.credentials.length;
+  if (got < authCreds) fail('wrong number of credentials');
+  if (got - authCreds !== inputs)
+    fail(`wrong number of credentials: ${inputs} inputs != ${got - authCreds} credentials`);
   let gas: bigint;
   try {
     const d = pvm.getTxComplexity(tx.unsigned);
@@ -318,11 +370,12 @@ function requireAtomicPeer(env: ExecEnv, peer: Uint8Array): void {
 
 function importTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.ImportTx;
+  if (u.ins.length === 0) fail('tx has no imported inputs');
   const c = common(tx, env, u.baseTx.inputs.length + u.ins.length);
+  verifyInputs(u.ins);
+  if (!inputsSortedAndUnique(u.ins)) fail('inputs not sorted and unique');
   const source = u.sourceChain.toBytes();
   requireAtomicPeer(env, source);
-  if (u.ins.length === 0) fail('import tx has no imported inputs');
-  if (!inputsSortedAndUnique(u.ins)) fail('inputs not sorted and unique');
   const sourceText = toCb58(source);
   const pText = toCb58(env.ids.p);
   const imported: SpendInput[] = u.ins.map((input, i) => {
@@ -334,14 +387,16 @@ function importTx(tx: ParsedTx, env: ExecEnv): Executed {
     };
   });
   // The reference reads all of them from shared memory at once and fails with the database's
-  // `not found`; which input it was follows in parentheses.
-  for (const [i, imp] of imported.entries())
-    if (!imp.utxo)
+  // `not found`, naming none; then it reads the tx's own UTXOs itself.
+  if (imported.some((imp) => !imp.utxo)) fail('failed to get shared memory: not found');
+  const local = localInputs(tx, env, c.base.inputs);
+  for (const l of local)
+    if (!l.utxo)
       fail(
-        `failed to get shared memory: not found (imported input ${i} was never exported to the P-chain, or was already imported)`,
+        `failed to get UTXO ${l.input.utxoID.txID.toString()}:${l.input.utxoID.outputIdx.value()}: not found`,
       );
   checkInputsUnique([...u.baseTx.inputs, ...u.ins]);
-  spend(c, env, [...localInputs(tx, env, c.base.inputs), ...imported], c.base.outputs);
+  spend(c, env, [...local, ...imported], c.base.outputs);
   return {
     type: 'ImportTx',
     gas: c.gas,
@@ -354,14 +409,15 @@ function importTx(tx: ParsedTx, env: ExecEnv): Executed {
 
 function exportTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.ExportTx;
+  if (u.outs.length === 0) fail('no export outputs');
   const c = common(tx, env, u.baseTx.inputs.length);
+  for (const out of u.outs) {
+    verifyOutputs([out]);
+    if (!(out.output instanceof TransferOutput)) fail('wrong locktime reported');
+  }
+  if (!outputsSorted(u.outs)) fail('outputs not sorted');
   const dest = u.destination.toBytes();
   requireAtomicPeer(env, dest);
-  if (u.outs.length === 0) fail('export tx has no exported outputs');
-  if (!outputsSorted(u.outs)) fail('outputs not sorted');
-  for (const out of u.outs)
-    if (!(out.output instanceof TransferOutput))
-      fail('exported outputs must be plain secp256k1fx transfer outputs');
   spend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.outs]);
   return {
     type: 'ExportTx',
@@ -405,7 +461,7 @@ function createSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
 function createChainTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.CreateChainTx;
   const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n + 1);
+  const c = common(tx, env, n, 1);
   const subnetId = u.subnetID.toBytes();
   const subnet = mutableSubnet(env, subnetId);
   const name = u.chainName.value();
@@ -445,7 +501,7 @@ function createChainTx(tx: ParsedTx, env: ExecEnv): Executed {
 function transferSubnetOwnershipTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.TransferSubnetOwnershipTx;
   const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n + 1);
+  const c = common(tx, env, n, 1);
   const subnetId = u.subnetID.toBytes();
   const subnet = ownedSubnet(env, subnetId);
   const owner = checkOwners(u.subnetOwners, 'new subnet owner');
@@ -480,7 +536,7 @@ function stakingPeriod(env: ExecEnv, endTime: bigint, what: string): { start: nu
 function addSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.AddSubnetValidatorTx;
   const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n + 1);
+  const c = common(tx, env, n, 1);
   const subnetId = u.subnetValidator.subnetId.toBytes();
   const subnet = mutableSubnet(env, subnetId);
   const v = u.subnetValidator.validator;
@@ -525,7 +581,7 @@ function addSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
 function removeSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.RemoveSubnetValidatorTx;
   const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n + 1);
+  const c = common(tx, env, n, 1);
   const subnetId = u.subnetId.toBytes();
   const subnet = ownedSubnet(env, subnetId);
   const nodeId = u.nodeId.toBytes();
@@ -573,6 +629,7 @@ function addValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
     fail(
       `${formatNodeId(nodeId)} is already a primary network validator until ${existing.endTime}: staking periods may not overlap`,
     );
+  verifyOutputs(u.stake, 'failed to verify output');
   if (!outputsSorted(u.stake)) fail('outputs not sorted');
   if (sumStake(u.stake, env) !== weight)
     fail(`stake outputs sum to ${sumStake(u.stake, env)}, the weight is ${weight}`);
@@ -633,6 +690,7 @@ function addDelegatorTx(tx: ParsedTx, env: ExecEnv): Executed {
     fail(
       `validator would be over delegated: ${validator.weight + delegated + weight} nAVAX exceeds the limit ${limit}`,
     );
+  verifyOutputs(u.stake, 'failed to verify output');
   if (!outputsSorted(u.stake)) fail('outputs not sorted');
   if (sumStake(u.stake, env) !== weight)
     fail(`stake outputs sum to ${sumStake(u.stake, env)}, the weight is ${weight}`);
@@ -719,7 +777,7 @@ function conversionValidationId(subnetId: Uint8Array, index: number): Uint8Array
 function convertSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.ConvertSubnetToL1Tx;
   const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n + 1);
+  const c = common(tx, env, n, 1);
   const subnetId = u.subnetID.toBytes();
   const subnet = mutableSubnet(env, subnetId);
   // The manager may live on any chain (the C-chain, another L1): the reference checks only that
@@ -967,7 +1025,7 @@ function increaseL1BalanceTx(tx: ParsedTx, env: ExecEnv): Executed {
 function disableL1ValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.DisableL1ValidatorTx;
   const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n + 1);
+  const c = common(tx, env, n, 1);
   const validationId = u.validationId.toBytes();
   const v = env.state.l1Validator(validationId);
   if (!v || v.status === 'removed') fail(`L1 validator ${toCb58(validationId)} does not exist`);

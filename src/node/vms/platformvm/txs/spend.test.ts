@@ -70,7 +70,7 @@ describe('P-chain spend rule', () => {
     // A plain input cannot spend a lock that has not expired.
     await assert.rejects(
       async () => check([await input(500n, LOCK, 0n)], [out(490n)]),
-      /without marking them locked/,
+      /^TxVerifyError: locked funds not marked as locked$/,
     );
     // Locked funds cannot pay the fee or unlocked outputs.
     await assert.rejects(
@@ -84,7 +84,7 @@ describe('P-chain spend rule', () => {
     // The locked input must name the UTXO's lock time.
     await assert.rejects(
       async () => check([await input(500n, LOCK, LOCK + 1n)], [out(490n, LOCK)]),
-      /lock time/,
+      new RegExp(`^TxVerifyError: input locktime does not match UTXO locktime: ${LOCK + 1n} != ${LOCK}$`),
     );
   });
 
@@ -98,8 +98,12 @@ describe('P-chain spend rule', () => {
     const forged = await secp256k1.sign(new Uint8Array([9]), other);
     assert.throws(
       () => check([{ ...i, signatures: [forged] }], [out(90n)]),
-      /^TxVerifyError: input 0 \(.*\): wrong signature: expected signature from \w+ but got from \w+$/,
+      /^TxVerifyError: failed to verify transfer: wrong signature: expected signature from \w+ but got from \w+$/,
     );
-    assert.throws(() => check([{ ...i, utxo: undefined }], [out(90n)]), /not found/);
+    const name = `${i.input.utxoID.txID.toString()}:${i.input.utxoID.outputIdx.value()}`;
+    assert.throws(
+      () => check([{ ...i, utxo: undefined }], [out(90n)]),
+      new RegExp(`^TxVerifyError: failed to read consumed UTXO ${name} due to: not found$`),
+    );
   });
 });

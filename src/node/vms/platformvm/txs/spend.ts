@@ -5,7 +5,7 @@
  * burns (the fee, and the balances it moves into L1 validators).
  */
 import type { TransferableInput, TransferableOutput, Utxo } from '@avalabs/avalanchejs';
-import { FxError, checkOwnersWellFormed, verifySpend, type Owners } from '../../components/secp256k1fx.js';
+import { FxError, verifySpend, type Owners } from '../../components/secp256k1fx.js';
 import { inputIdOf } from '../../components/utxo-id.js';
 import { TxVerifyError, inputInfo, outputInfo } from './utxo-kinds.js';
 
@@ -57,34 +57,33 @@ export function checkInputsUnique(inputs: readonly TransferableInput[]): void {
 export function verifyUtxoSpend(check: SpendCheck): void {
   const consumedUnlocked = new Map<string, bigint>();
   const consumedLocked = new Map<string, bigint>();
-  for (const [index, { input, utxo, signatures }] of check.inputs.entries()) {
+  for (const { input, utxo, signatures } of check.inputs) {
     const name = `${input.utxoID.txID.toString()}:${input.utxoID.outputIdx.value()}`;
-    if (!utxo) throw new TxVerifyError(`failed to read consumed UTXO ${name}: not found`);
+    if (!utxo) throw new TxVerifyError(`failed to read consumed UTXO ${name} due to: not found`);
     const asset = input.assetId.toString();
     if (utxo.assetId.toString() !== asset)
       throw new TxVerifyError(
-        `input ${index} asset ${asset} does not match the UTXO's asset ${utxo.assetId.toString()}`,
+        `input asset ID does not match UTXO asset ID: ${asset} != ${utxo.assetId.toString()}`,
       );
     const out = outputInfo(utxo.output);
     const inp = inputInfo(input.input);
-    if (inp.amount !== out.amount)
-      throw new TxVerifyError(
-        `input ${index} amount ${inp.amount} does not match the UTXO's amount ${out.amount}`,
-      );
     // A plain input may spend a stakeable lock that has expired; a locked input must name the
     // UTXO's lock time exactly.
     if (inp.stakeableLocktime === 0n && out.stakeableLocktime > check.now)
-      throw new TxVerifyError(
-        `input ${index} spends funds locked until ${out.stakeableLocktime} without marking them locked`,
-      );
+      throw new TxVerifyError('locked funds not marked as locked');
     if (inp.stakeableLocktime !== 0n && inp.stakeableLocktime !== out.stakeableLocktime)
       throw new TxVerifyError(
-        `input ${index} lock time ${inp.stakeableLocktime} does not match the UTXO's lock time ${out.stakeableLocktime}`,
+        `input locktime does not match UTXO locktime: ${inp.stakeableLocktime} != ${out.stakeableLocktime}`,
+      );
+    // secp256k1fx.Fx.VerifySpend: the amounts, then the credential.
+    if (inp.amount !== out.amount)
+      throw new TxVerifyError(
+        `failed to verify transfer: utxo amount and input amount are not equal: ${out.amount} != ${inp.amount}`,
       );
     try {
       verifySpend(out.owners, inp.sigIndices, signatures, check.unsignedHash, check.now);
     } catch (err) {
-      if (err instanceof FxError) throw new TxVerifyError(`input ${index} (${name}): ${err.message}`);
+      if (err instanceof FxError) throw new TxVerifyError(`failed to verify transfer: ${err.message}`);
       throw err;
     }
     if (out.stakeableLocktime > check.now)
@@ -94,16 +93,10 @@ export function verifyUtxoSpend(check: SpendCheck): void {
 
   const producedUnlocked = new Map<string, bigint>();
   const producedLocked = new Map<string, { asset: string; amount: bigint }>();
-  for (const [index, output] of check.outputs.entries()) {
+  // Each output's own Verify is the tx's syntactic check, made before the spend.
+  for (const output of check.outputs) {
     const asset = output.assetId.toString();
     const out = outputInfo(output.output);
-    if (out.amount === 0n) throw new TxVerifyError(`output ${index} has no value`);
-    try {
-      checkOwnersWellFormed(out.owners);
-    } catch (err) {
-      if (err instanceof FxError) throw new TxVerifyError(`output ${index}: ${err.message}`);
-      throw err;
-    }
     if (out.stakeableLocktime > check.now) {
       const key = ownersKey(asset, out.stakeableLocktime, out.owners);
       const prev = producedLocked.get(key);

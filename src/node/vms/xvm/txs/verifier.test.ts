@@ -60,8 +60,8 @@ function viewOf(utxos: Utxo[]): StateView {
   for (const u of utxos)
     byKey.set(keyOf(inputIdOf(u.utxoId.txID.toBytes(), u.utxoId.outputIdx.value())), readUtxo(u));
   return {
-    utxo: (ref) => byKey.get(keyOf(inputIdOf(ref.txId, ref.outputIndex))) ?? 'not found',
-    atomicUtxo: () => 'not found',
+    utxo: (ref) => byKey.get(keyOf(inputIdOf(ref.txId, ref.outputIndex))),
+    atomicUtxo: () => undefined,
     asset: (id) => (Buffer.from(id).equals(Buffer.from(ctx.avaxAssetId)) ? { fxs: [0] } : undefined),
   };
 }
@@ -101,6 +101,12 @@ async function build(spec: Spec = {}, unsigned?: any): Promise<Uint8Array> {
 }
 
 const NOW = 1_800_000_000n;
+/** Matches a refusal's exact message (assert.rejects would match `TxVerifyError: …`). */
+const says = (pattern: RegExp) => (e: unknown) => {
+  assert.ok(e instanceof TxVerifyError, String(e));
+  assert.match(e.message, pattern);
+  return true;
+};
 const check = (bytes: Uint8Array, utxos = [genesisUtxo(10_000_000n)]) => {
   const tx = readTx(bytes);
   verifySyntax(tx, ctx);
@@ -114,12 +120,12 @@ describe('X-chain tx verifier', () => {
 
   it('refuses syntax errors before looking at state', async () => {
     const cases: [Spec, RegExp][] = [
-      [{ networkId: 5 }, /wrong network ID: expected 12345, got 5/],
-      [{ memo: new Uint8Array(257) }, /memo length 257 exceeds maximum length 256/],
-      [{ outs: [9_000_001n] }, /insufficient funds/],
-      [{ outs: [5n, 3n] }, /outputs are not sorted/],
-      [{ outs: [0n] }, /output has no value/],
-      [{ credentials: 2 }, /2 credentials but spends 1/],
+      [{ networkId: 5 }, /^tx has wrong network ID$/],
+      [{ memo: new Uint8Array(257) }, /^memo exceeds maximum length: 257 > 256$/],
+      [{ outs: [9_000_001n] }, /^insufficient funds$/],
+      [{ outs: [5n, 3n] }, /^outputs not sorted$/],
+      [{ outs: [0n] }, /^output has no value$/],
+      [{ credentials: 2 }, /^wrong number of credentials: 2 != 1$/],
     ];
     for (const [spec, pattern] of cases) {
       const tx = readTx(await build(spec));
@@ -133,16 +139,19 @@ describe('X-chain tx verifier', () => {
   it('refuses spends the state does not allow', async () => {
     await assert.rejects(
       async () => check(await build({ key: new Uint8Array(32).fill(7) })),
-      /input 0: wrong signature: expected signature from \w+ but got from \w+$/,
+      says(/^failed to verify transfer: wrong signature: expected signature from \w+ but got from \w+$/),
     );
-    await assert.rejects(async () => check(await build(), []), /not found/);
+    await assert.rejects(
+      async () => check(await build(), []),
+      says(/^failed to verify transfer: failed to get utxo \w+: not found$/),
+    );
     await assert.rejects(
       async () => check(await build(), [genesisUtxo(10_000_000n, NOW + 1n)]),
-      /input 0: output is time locked$/,
+      says(/^failed to verify transfer: output is time locked$/),
     );
     await assert.rejects(
       async () => check(await build(), [genesisUtxo(9_999_999n)]),
-      /utxo amount 9999999 and input amount 10000000 are not equal/,
+      says(/^failed to verify transfer: utxo amount and input amount are not equal: 9999999 != 10000000$/),
     );
   });
 
@@ -174,11 +183,25 @@ describe('X-chain tx verifier', () => {
         ],
       );
     check(await build({}, create('Good Name', 'GOOD')));
-    await assert.rejects(async () => check(await build({}, create('bad', 'low'))), /upper-case/);
-    await assert.rejects(async () => check(await build({}, create(' pad', 'PAD'))), /whitespace/);
+    await assert.rejects(
+      async () => check(await build({}, create('No Symbol', ''))),
+      says(/^symbol is too short, minimum size is 1$/),
+    );
+    await assert.rejects(
+      async () => check(await build({}, create('x'.repeat(129), 'LONG'))),
+      says(/^name is too long, maximum size is 128$/),
+    );
+    await assert.rejects(
+      async () => check(await build({}, create('bad', 'low'))),
+      says(/^asset's symbol must be all upper case letters$/),
+    );
+    await assert.rejects(
+      async () => check(await build({}, create(' pad', 'PAD'))),
+      says(/^unexpected whitespace provided$/),
+    );
     await assert.rejects(
       async () => check(await build({}, create('Fee', 'FEE', 9_000_001n))),
-      /insufficient funds/,
+      says(/^insufficient funds$/),
     );
   });
 });

@@ -18,10 +18,21 @@ import {
   MAX_NFT_PAYLOAD_BYTES,
   MAX_UINT64,
   MIN_ASSET_NAME_LEN,
+  MIN_ASSET_SYMBOL_LEN,
   NUM_FXS,
 } from '../constants.js';
 import { refInputId } from './effects.js';
-import type { Credential, Output, Owners, TxInput, TxOutput, UtxoRef, XTx, XUtxo } from './model.js';
+import type {
+  Credential,
+  Output,
+  Owners,
+  TxInput,
+  TxOperation,
+  TxOutput,
+  UtxoRef,
+  XTx,
+  XUtxo,
+} from './model.js';
 
 export class TxVerifyError extends Error {
   override readonly name = 'TxVerifyError';
@@ -45,9 +56,10 @@ export interface AssetInfo {
 
 /** The state a tx is checked against: accepted state plus the mempool's pending changes. */
 export interface StateView {
-  /** The UTXO, or a string naming why it cannot be spent (missing, spent by a pending tx). */
-  utxo(ref: UtxoRef): XUtxo | string;
-  atomicUtxo(sourceChain: Uint8Array, ref: UtxoRef): XUtxo | string;
+  /** The UTXO, or undefined when there is none (never made, or spent by an accepted tx). */
+  utxo(ref: UtxoRef): XUtxo | undefined;
+  /** The UTXO in shared memory, undefined when absent, or a string saying why it is unreadable. */
+  atomicUtxo(sourceChain: Uint8Array, ref: UtxoRef): XUtxo | string | undefined;
   asset(assetId: Uint8Array): AssetInfo | undefined;
 }
 
@@ -58,183 +70,210 @@ function fail(message: string): never {
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
 const compare = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
-/** Checks the tx alone. */
+/** Checks the tx alone, in the order and words of the reference's `SyntacticVerifier`. */
 export function verifySyntax(tx: XTx, ctx: VerifierContext): void {
-  if (tx.networkId !== ctx.networkId)
-    fail(`tx has wrong network ID: expected ${ctx.networkId}, got ${tx.networkId}`);
-  if (!same(tx.blockchainId, ctx.chainId))
-    fail(`tx has wrong chain ID: expected ${toCb58(ctx.chainId)}, got ${toCb58(tx.blockchainId)}`);
-  if (tx.memo.length > MAX_MEMO_BYTES)
-    fail(`memo length ${tx.memo.length} exceeds maximum length ${MAX_MEMO_BYTES}`);
-
-  verifyOutputs(tx.outs, 'outputs');
-  verifyInputs(tx.ins, 'inputs');
-  let fee = ctx.txFee;
+  // Each tx kind's own emptiness (and CreateAssetTx's naming) checks come before the base tx's.
   switch (tx.kind) {
     case 'CreateAssetTx':
-      verifyCreateAsset(tx);
-      fee = ctx.createAssetTxFee;
+      verifyAssetNaming(tx);
       break;
     case 'OperationTx':
-      verifyOperations(tx);
+      if (tx.ops.length === 0) fail('an operationTx must have at least one operation');
       break;
     case 'ImportTx':
       if (tx.importedIns.length === 0) fail('no import inputs');
-      verifyInputs(tx.importedIns, 'imported inputs');
       break;
     case 'ExportTx':
       if (tx.exportedOuts.length === 0) fail('no export outputs');
-      verifyOutputs(tx.exportedOuts, 'exported outputs');
       break;
     default:
       break;
   }
-  verifyFlow(tx, ctx.avaxAssetId, fee);
+  // avax.BaseTx.Verify
+  if (tx.networkId !== ctx.networkId) fail('tx has wrong network ID');
+  if (!same(tx.blockchainId, ctx.chainId)) fail('tx has wrong chain ID');
+  if (tx.memo.length > MAX_MEMO_BYTES)
+    fail(`memo exceeds maximum length: ${tx.memo.length} > ${MAX_MEMO_BYTES}`);
+  // avax.VerifyTx: the fee, then every output group, then every input group, then the flow.
+  const flow = new FlowCheck();
+  flow.produce(ctx.avaxAssetId, tx.kind === 'CreateAssetTx' ? ctx.createAssetTxFee : ctx.txFee);
+  for (const outs of tx.kind === 'ExportTx' ? [tx.outs, tx.exportedOuts] : [tx.outs])
+    verifyOutputs(outs, flow);
+  for (const ins of tx.kind === 'ImportTx' ? [tx.ins, tx.importedIns] : [tx.ins]) verifyInputs(ins, flow);
+  flow.verify();
+  if (tx.kind === 'CreateAssetTx') verifyInitialStates(tx);
+  if (tx.kind === 'OperationTx') verifyOperations(tx);
   const spends = tx.ins.length + tx.importedIns.length + tx.ops.length;
   if (tx.credentials.length !== spends)
-    fail(`tx has ${tx.credentials.length} credentials but spends ${spends} inputs and operations`);
+    fail(`wrong number of credentials: ${tx.credentials.length} != ${spends}`);
 }
 
-function verifyOwners(owners: Owners, where: string): void {
+function verifyOwners(owners: Owners): void {
   try {
     checkOwnersWellFormed(owners);
   } catch (err) {
-    fail(`${where}: ${(err as Error).message}`);
+    fail((err as Error).message);
   }
 }
 
-export function verifyOutput(output: Output, where: string): void {
+/** An output's own `Verify`, as each fx defines it. */
+export function verifyOutput(output: Output): void {
   switch (output.kind) {
     case 'secpTransfer':
-      if (output.amount === 0n) fail(`${where}: output has no value`);
+      if (output.amount === 0n) fail('output has no value');
       break;
     case 'nftTransfer':
-      if (output.payload.length > MAX_NFT_PAYLOAD_BYTES)
-        fail(`${where}: payload of ${output.payload.length} bytes exceeds ${MAX_NFT_PAYLOAD_BYTES}`);
+      if (output.payload.length > MAX_NFT_PAYLOAD_BYTES) fail('payload too large');
       break;
     default:
       break;
   }
-  verifyOwners(output.owners, where);
+  verifyOwners(output.owners);
 }
 
-function verifyOutputs(outs: readonly TxOutput[], what: string): void {
-  const bytes: Uint8Array[] = [];
-  outs.forEach((out, i) => {
-    if (out.output.kind !== 'secpTransfer') fail(`${what}[${i}] is not a transferable amount output`);
-    verifyOutput(out.output, `${what}[${i}]`);
-    bytes.push(out.bytes);
-  });
-  for (let i = 1; i < bytes.length; i++)
-    if (compare(bytes[i - 1], bytes[i]) > 0) fail(`${what} are not sorted`);
+const EMPTY_ID = new Uint8Array(32);
+
+/** `avax.Asset.Verify`. */
+function verifyAssetId(assetId: Uint8Array): void {
+  if (same(assetId, EMPTY_ID)) fail('empty asset ID is not valid');
 }
 
-function verifyInputs(ins: readonly TxInput[], what: string): void {
-  ins.forEach((input, i) => {
-    if (input.amount === 0n) fail(`${what}[${i}]: input has no value`);
-    verifySigIndices(input.sigIndices, `${what}[${i}]`);
-    if (i > 0) {
-      const prev = ins[i - 1];
-      const c = compare(prev.txId, input.txId) || prev.outputIndex - input.outputIndex;
-      if (c >= 0) fail(`${what} are not sorted and unique`);
-    }
-  });
+function verifyOutputs(outs: readonly TxOutput[], flow: FlowCheck): void {
+  for (const out of outs) {
+    // The codec only reads amount outputs here; anything else never gets this far there.
+    if (out.output.kind !== 'secpTransfer') fail('output is not a transferable amount output');
+    verifyAssetId(out.assetId);
+    verifyOutput(out.output);
+    flow.produce(out.assetId, out.output.amount);
+  }
+  // Sorted by asset, then by the output's bytes; equal outputs are allowed.
+  for (let i = 1; i < outs.length; i++)
+    if (compare(outs[i - 1].bytes, outs[i].bytes) > 0) fail('outputs not sorted');
 }
 
-function verifySigIndices(indices: readonly number[], where: string): void {
+function verifyInputs(ins: readonly TxInput[], flow: FlowCheck): void {
+  for (const input of ins) {
+    verifyAssetId(input.assetId);
+    if (input.amount === 0n) fail('input has no value');
+    verifySigIndices(input.sigIndices);
+    flow.consume(input.assetId, input.amount);
+  }
+  if (!utxoRefsSortedAndUnique(ins)) fail('inputs not sorted and unique');
+}
+
+function utxoRefsSortedAndUnique(refs: readonly UtxoRef[]): boolean {
+  for (let i = 1; i < refs.length; i++) {
+    const prev = refs[i - 1];
+    const c = compare(prev.txId, refs[i].txId) || prev.outputIndex - refs[i].outputIndex;
+    if (c >= 0) return false;
+  }
+  return true;
+}
+
+/** `secp256k1fx.Input.Verify`. */
+function verifySigIndices(indices: readonly number[]): void {
   for (let i = 1; i < indices.length; i++)
-    if (indices[i] <= indices[i - 1]) fail(`${where}: address indices not sorted and unique`);
+    if (indices[i] <= indices[i - 1]) fail('address indices not sorted and unique');
 }
 
-function verifyCreateAsset(tx: XTx): void {
-  const asset = tx.createAsset!;
-  const { name, symbol, denomination } = asset;
-  if (name.length < MIN_ASSET_NAME_LEN || name.length > MAX_ASSET_NAME_LEN)
-    fail(`asset name must be between ${MIN_ASSET_NAME_LEN} and ${MAX_ASSET_NAME_LEN} characters`);
-  if (symbol.length > MAX_ASSET_SYMBOL_LEN)
-    fail(`asset symbol must be at most ${MAX_ASSET_SYMBOL_LEN} characters`);
-  if (denomination > MAX_DENOMINATION) fail(`asset denomination ${denomination} exceeds ${MAX_DENOMINATION}`);
-  if (name.trim() !== name) fail('asset name has leading or trailing whitespace');
-  if (!/^[A-Za-z0-9 ]+$/.test(name)) fail('asset name may hold only ASCII letters, digits and spaces');
-  if (!/^[A-Z]*$/.test(symbol)) fail('asset symbol may hold only upper-case ASCII letters');
-  if (asset.initialStates.length === 0) fail('assets must support at least one fx');
-  asset.initialStates.forEach((state, i) => {
-    if (state.fxIndex >= NUM_FXS) fail(`initial state ${i} names unknown fx index ${state.fxIndex}`);
-    if (i > 0 && asset.initialStates[i - 1].fxIndex >= state.fxIndex)
-      fail('initial states are not sorted and unique');
+/** The name, symbol, fx count and denomination rules checked before anything else. */
+function verifyAssetNaming(tx: XTx): void {
+  const { name, symbol, denomination, initialStates } = tx.createAsset!;
+  // Go measures strings in bytes.
+  const nameLen = Buffer.byteLength(name, 'utf8');
+  const symbolLen = Buffer.byteLength(symbol, 'utf8');
+  if (nameLen < MIN_ASSET_NAME_LEN) fail(`name is too short, minimum size is ${MIN_ASSET_NAME_LEN}`);
+  if (nameLen > MAX_ASSET_NAME_LEN) fail(`name is too long, maximum size is ${MAX_ASSET_NAME_LEN}`);
+  if (symbolLen < MIN_ASSET_SYMBOL_LEN) fail(`symbol is too short, minimum size is ${MIN_ASSET_SYMBOL_LEN}`);
+  if (symbolLen > MAX_ASSET_SYMBOL_LEN) fail(`symbol is too long, maximum size is ${MAX_ASSET_SYMBOL_LEN}`);
+  if (initialStates.length === 0) fail('assets must support at least one Fx');
+  if (denomination > MAX_DENOMINATION) fail('denomination is too large');
+  if (name.trim() !== name) fail('unexpected whitespace provided');
+  if (!/^[A-Za-z0-9 ]*$/.test(name)) fail("asset's name must be made up of only letters and numbers");
+  if (!/^[A-Z]*$/.test(symbol)) fail("asset's symbol must be all upper case letters");
+}
+
+/** `InitialState.Verify` for each state, then their order. */
+function verifyInitialStates(tx: XTx): void {
+  const states = tx.createAsset!.initialStates;
+  states.forEach((state, i) => {
+    if (state.fxIndex >= NUM_FXS) fail('unknown feature extension');
     state.outputs.forEach((out, j) => {
+      // The reference's codec reads any fx's output into any state; this node keeps them apart.
       if (out.fx !== state.fxIndex)
         fail(`initial state ${i} output ${j} does not belong to fx ${state.fxIndex}`);
-      verifyOutput(out, `initial state ${i} output ${j}`);
-      if (j > 0 && compare(state.outputBytes[j - 1], state.outputBytes[j]) > 0)
-        fail(`initial state ${i} outputs are not sorted`);
+      verifyOutput(out);
     });
+    for (let j = 1; j < state.outputBytes.length; j++)
+      if (compare(state.outputBytes[j - 1], state.outputBytes[j]) > 0) fail('outputs not sorted');
   });
+  for (let i = 1; i < states.length; i++)
+    if (states[i - 1].fxIndex >= states[i].fxIndex) fail('initial states not sorted and unique');
 }
 
+/** Each operation's `Verify`, no UTXO consumed twice, then the operations' order. */
 function verifyOperations(tx: XTx): void {
-  if (tx.ops.length === 0) fail('an operation tx needs at least one operation');
   const spent = new Set(tx.ins.map((i) => refInputId(i).key));
-  tx.ops.forEach((op, i) => {
-    if (op.utxos.length === 0) fail(`operation ${i} consumes no UTXOs`);
-    op.utxos.forEach((u, j) => {
-      if (j > 0) {
-        const prev = op.utxos[j - 1];
-        if ((compare(prev.txId, u.txId) || prev.outputIndex - u.outputIndex) >= 0)
-          fail(`operation ${i} UTXO ids are not sorted and unique`);
-      }
-      const { key } = refInputId(u);
-      if (spent.has(key)) fail(`operation ${i} double spends UTXO ${toCb58(u.txId)}:${u.outputIndex}`);
-      spent.add(key);
-    });
-    if (i > 0 && compare(tx.ops[i - 1].bytes, op.bytes) >= 0) fail('operations are not sorted and unique');
+  tx.ops.forEach((op) => {
+    if (!utxoRefsSortedAndUnique(op.utxos)) fail('utxo IDs not sorted and unique');
+    verifyAssetId(op.assetId);
     const o = op.op;
-    verifySigIndices(o.sigIndices, `operation ${i}`);
     switch (o.kind) {
       case 'secpMint':
-        verifyOutput(o.mintOutput, `operation ${i} mint output`);
-        verifyOutput(o.transferOutput, `operation ${i} transfer output`);
+        verifySigIndices(o.sigIndices);
+        verifyOutput(o.mintOutput);
+        verifyOutput(o.transferOutput);
         break;
       case 'nftMint':
-        if (o.payload.length > MAX_NFT_PAYLOAD_BYTES)
-          fail(`operation ${i}: payload of ${o.payload.length} bytes exceeds ${MAX_NFT_PAYLOAD_BYTES}`);
-        o.outputs.forEach((owners, j) => verifyOwners(owners, `operation ${i} output ${j}`));
+        if (o.payload.length > MAX_NFT_PAYLOAD_BYTES) fail('payload too large');
+        o.outputs.forEach((owners) => verifyOwners(owners));
+        verifySigIndices(o.sigIndices);
         break;
       case 'nftTransfer':
-        verifyOutput(o.output, `operation ${i} output`);
+        verifySigIndices(o.sigIndices);
+        verifyOutput(o.output);
         break;
     }
-  });
-}
-
-function add(sums: Map<string, bigint>, assetId: Uint8Array, amount: bigint): void {
-  // Keyed by hex: cb58 is only worth its cost in error messages.
-  const key = Buffer.from(assetId).toString('hex');
-  const total = (sums.get(key) ?? 0n) + amount;
-  if (total > MAX_UINT64) fail(`amounts of asset ${toCb58(assetId)} overflow uint64`);
-  sums.set(key, total);
-}
-
-/** Per asset, inputs cover outputs; the fee is burned in the native asset. */
-function verifyFlow(tx: XTx, avaxAssetId: Uint8Array, fee: bigint): void {
-  const consumed = new Map<string, bigint>();
-  const produced = new Map<string, bigint>();
-  for (const i of [...tx.ins, ...tx.importedIns]) add(consumed, i.assetId, i.amount);
-  for (const o of [...tx.outs, ...tx.exportedOuts])
-    if (o.output.kind === 'secpTransfer') add(produced, o.assetId, o.output.amount);
-  if (fee > 0n) add(produced, avaxAssetId, fee);
-  const avaxKey = Buffer.from(avaxAssetId).toString('hex');
-  for (const [asset, out] of produced) {
-    const inAmount = consumed.get(asset) ?? 0n;
-    if (out > inAmount) {
-      const feeNote = asset === avaxKey ? ` (outputs plus the ${fee} fee)` : '';
-      const name = toCb58(Buffer.from(asset, 'hex'));
-      fail(`insufficient funds: asset ${name} needs ${out}${feeNote} but the inputs hold ${inAmount}`);
+    for (const u of op.utxos) {
+      const { key } = refInputId(u);
+      if (spent.has(key)) fail('inputs attempt to double spend an input');
+      spent.add(key);
     }
+  });
+  for (let i = 1; i < tx.ops.length; i++)
+    if (compare(tx.ops[i - 1].bytes, tx.ops[i].bytes) >= 0) fail('operations not sorted and unique');
+}
+
+/** `avax.FlowChecker`: per asset, what the tx consumes covers what it produces (the fee included). */
+class FlowCheck {
+  private readonly consumed = new Map<string, bigint>();
+  private readonly produced = new Map<string, bigint>();
+  private overflowed = false;
+
+  consume(assetId: Uint8Array, amount: bigint): void {
+    this.add(this.consumed, assetId, amount);
+  }
+
+  produce(assetId: Uint8Array, amount: bigint): void {
+    this.add(this.produced, assetId, amount);
+  }
+
+  private add(sums: Map<string, bigint>, assetId: Uint8Array, amount: bigint): void {
+    // Keyed by hex: ids are only printed in no message here.
+    const key = Buffer.from(assetId).toString('hex');
+    const total = (sums.get(key) ?? 0n) + amount;
+    // math.Add refuses the sum; the first such error is what the check reports.
+    if (total > MAX_UINT64) this.overflowed = true;
+    else sums.set(key, total);
+  }
+
+  verify(): void {
+    if (this.overflowed) fail('overflow');
+    for (const [asset, out] of this.produced)
+      if (out > (this.consumed.get(asset) ?? 0n)) fail('insufficient funds');
   }
 }
 
-/** Checks the tx against state. `now` is Unix seconds (for locktimes). */
 /** The peer chain of an import or export must be another primary-network chain (`verify.SameSubnet`). */
 function requireAtomicPeer(ctx: VerifierContext, peer: Uint8Array): void {
   const failure = sameSubnetFailure(
@@ -246,83 +285,123 @@ function requireAtomicPeer(ctx: VerifierContext, peer: Uint8Array): void {
   if (failure) fail(failure);
 }
 
+/** Checks the tx against state, in the order and words of the reference's `SemanticVerifier`. */
 export function verifySemantics(tx: XTx, ctx: VerifierContext, view: StateView, now: bigint): void {
   const hash = sha256(tx.unsignedBytes);
-  for (const out of [...tx.outs, ...tx.exportedOuts]) requireAssetFx(view, out.assetId, out.output.fx);
-
+  // BaseTx: each input against its UTXO, then each output's asset.
   tx.ins.forEach((input, i) => {
-    const utxo = view.utxo(input);
-    if (typeof utxo === 'string') fail(utxo);
-    spendInput(input, utxo, tx.credentials[i], hash, now, view, `input ${i}`);
+    try {
+      const utxo = view.utxo(input);
+      if (!utxo) fail(`failed to get utxo ${toCb58(refInputId(input).inputId)}: not found`);
+      spendUtxo(input, utxo, tx.credentials[i], hash, now, view);
+    } catch (err) {
+      if (err instanceof TxVerifyError) fail(`failed to verify transfer: ${err.message}`);
+      throw err;
+    }
   });
+  for (const out of tx.outs) {
+    try {
+      requireAssetFx(view, out.assetId, out.output.fx);
+    } catch (err) {
+      if (err instanceof TxVerifyError) fail(`failed to verify fx usage: ${err.message}`);
+      throw err;
+    }
+  }
 
   if (tx.kind === 'ImportTx') {
     const source = tx.sourceChain!;
     requireAtomicPeer(ctx, source);
+    // Shared memory answers all the imported UTXOs at once, or `not found` for any missing one.
+    const utxos = tx.importedIns.map((input) => view.atomicUtxo(source, input));
+    if (utxos.some((u) => u === undefined)) fail('not found');
     tx.importedIns.forEach((input, i) => {
-      const utxo = view.atomicUtxo(source, input);
+      const utxo = utxos[i]!;
       if (typeof utxo === 'string') fail(utxo);
-      spendInput(input, utxo, tx.credentials[tx.ins.length + i], hash, now, view, `imported input ${i}`);
+      spendUtxo(input, utxo, tx.credentials[tx.ins.length + i], hash, now, view);
     });
   }
 
   if (tx.kind === 'ExportTx') {
     requireAtomicPeer(ctx, tx.destinationChain!);
+    for (const out of tx.exportedOuts) requireAssetFx(view, out.assetId, out.output.fx);
   }
 
-  tx.ops.forEach((op, i) => {
-    const cred = tx.credentials[tx.ins.length + i];
-    requireAssetFx(view, op.assetId, op.op.fx);
-    if (op.utxos.length !== 1) fail(`operation ${i} must consume exactly one UTXO`);
-    const utxo = view.utxo(op.utxos[0]);
-    if (typeof utxo === 'string') fail(utxo);
-    if (!same(utxo.assetId, op.assetId))
-      fail(`operation ${i} names asset ${toCb58(op.assetId)} but its UTXO holds ${toCb58(utxo.assetId)}`);
-    if (cred.fx !== op.op.fx) fail(`operation ${i}: wrong credential type`);
-    const o = op.op;
-    const out = utxo.output;
-    switch (o.kind) {
-      case 'secpMint':
-        if (out.kind !== 'secpMint') fail(`operation ${i}: the UTXO is not a mint output`);
-        break;
-      case 'nftMint':
-        if (out.kind !== 'nftMint') fail(`operation ${i}: the UTXO is not an nft mint output`);
-        if (out.groupId !== o.groupId)
-          fail(`operation ${i}: wrong group id ${o.groupId}, the UTXO mints group ${out.groupId}`);
-        break;
-      case 'nftTransfer':
-        if (out.kind !== 'nftTransfer') fail(`operation ${i}: the UTXO is not an nft transfer output`);
-        if (out.groupId !== o.output.groupId) fail(`operation ${i}: wrong group id`);
-        if (!same(out.payload, o.output.payload)) fail(`operation ${i}: wrong payload`);
-        break;
-    }
-    authorise(out.owners, o.sigIndices, cred, hash, now, `operation ${i}`);
-  });
+  tx.ops.forEach((op, i) => verifyOperation(op, tx.credentials[tx.ins.length + i], hash, now, view));
 }
 
+/** `SemanticVerifier.verifyOperation`, then the operation's fx's `VerifyOperation`. */
+function verifyOperation(
+  op: TxOperation,
+  cred: Credential,
+  hash: Uint8Array,
+  now: bigint,
+  view: StateView,
+): void {
+  const utxos = op.utxos.map((ref) => {
+    const utxo = view.utxo(ref);
+    if (!utxo) fail('not found');
+    if (!same(utxo.assetId, op.assetId)) fail("asset IDs in the input don't match the utxo");
+    return utxo;
+  });
+  const o = op.op;
+  requireAssetFx(view, op.assetId, o.fx);
+  if (o.kind === 'secpMint') {
+    if (cred.fx !== FX.secp256k1) fail('wrong credential type');
+    if (utxos.length !== 1) fail('wrong number of utxos for the operation');
+    const out = utxos[0].output;
+    if (out.kind !== 'secpMint') fail('wrong utxo type');
+    // A mint operation hands the mint right on to the same owners.
+    if (!sameOwners(out.owners, o.mintOutput.owners)) fail('wrong mint output created from the operation');
+    authorise(out.owners, o.sigIndices, cred, hash, now);
+    return;
+  }
+  if (utxos.length !== 1) fail('wrong number of UTXOs for the operation');
+  if (cred.fx !== FX.nft) fail('wrong credential type');
+  const out = utxos[0].output;
+  if (o.kind === 'nftMint') {
+    if (out.kind !== 'nftMint') fail('wrong utxo type');
+    if (out.groupId !== o.groupId) fail('wrong unique ID provided');
+  } else {
+    if (out.kind !== 'nftTransfer') fail('wrong utxo type');
+    if (out.groupId !== o.output.groupId) fail('wrong unique ID provided');
+    if (!same(out.payload, o.output.payload)) fail('wrong bytes provided');
+  }
+  authorise(out.owners, o.sigIndices, cred, hash, now);
+}
+
+function sameOwners(a: Owners, b: Owners): boolean {
+  return (
+    a.locktime === b.locktime &&
+    a.threshold === b.threshold &&
+    a.addresses.length === b.addresses.length &&
+    a.addresses.every((addr, i) => same(addr, b.addresses[i]))
+  );
+}
+
+/** `verifyFxUsage`: the asset exists and was created with the fx. */
 function requireAssetFx(view: StateView, assetId: Uint8Array, fx: number): void {
   const asset = view.asset(assetId);
-  if (!asset) fail(`asset ${toCb58(assetId)} not found`);
-  if (!asset.fxs.includes(fx)) fail(`asset ${toCb58(assetId)} does not support fx ${fx}`);
+  // The reference reads the asset's CreateAssetTx from its txs: `not found` when there is none.
+  if (!asset) fail('not found');
+  if (!asset.fxs.includes(fx)) fail('incompatible feature extension');
 }
 
-function spendInput(
+/** `verifyTransferOfUTXO`: the UTXO's asset, the credential's fx, then the fx's `VerifyTransfer`. */
+function spendUtxo(
   input: TxInput,
   utxo: XUtxo,
   cred: Credential,
   hash: Uint8Array,
   now: bigint,
   view: StateView,
-  where: string,
 ): void {
-  if (!same(utxo.assetId, input.assetId))
-    fail(`${where}: the UTXO holds asset ${toCb58(utxo.assetId)}, the input names ${toCb58(input.assetId)}`);
-  requireAssetFx(view, input.assetId, FX.secp256k1);
-  if (utxo.output.kind !== 'secpTransfer') fail(`${where}: the UTXO is not a transferable amount output`);
+  if (!same(utxo.assetId, input.assetId)) fail("asset IDs in the input don't match the utxo");
+  requireAssetFx(view, input.assetId, cred.fx);
+  if (cred.fx !== FX.secp256k1) fail('cant transfer with this fx');
+  if (utxo.output.kind !== 'secpTransfer') fail('wrong utxo type');
   if (utxo.output.amount !== input.amount)
-    fail(`${where}: utxo amount ${utxo.output.amount} and input amount ${input.amount} are not equal`);
-  if (cred.fx !== FX.secp256k1) fail(`${where}: wrong credential type`);
-  authorise(utxo.output.owners, input.sigIndices, cred, hash, now, where);
+    fail(`utxo amount and input amount are not equal: ${utxo.output.amount} != ${input.amount}`);
+  authorise(utxo.output.owners, input.sigIndices, cred, hash, now);
 }
 
 function authorise(
@@ -331,12 +410,11 @@ function authorise(
   cred: Credential,
   hash: Uint8Array,
   now: bigint,
-  where: string,
 ): void {
   try {
     verifySpend(owners, sigIndices, cred.signatures, hash, now);
   } catch (err) {
-    if (err instanceof FxError) fail(`${where}: ${err.message}`);
+    if (err instanceof FxError) fail(err.message);
     throw err;
   }
 }
