@@ -339,8 +339,8 @@ export class EvmChain extends EventEmitter implements Chain {
     const { pooled } = this.pool.add(tx, sender.toString());
     this.requestBlock();
     if (!this.announce(pooled, replaced !== undefined, account.nonce)) {
-      // The nonce read above may be a block old (one accepted while it was read, taking the
-      // sender's earlier txs out of the pool): look again before calling the tx queued.
+      // The nonce admission read may be a block old (one accepted while it was read, taking
+      // the sender's earlier txs out of the pool): look again before calling the tx queued.
       const fresh = (await this.stateAt().getAccount(sender))?.nonce ?? 0n;
       if (fresh > account.nonce && this.pool.has(pooled.hash)) this.announce(pooled, false, fresh);
     }
