@@ -11,7 +11,7 @@ import { PRIMARY_NETWORK_ID, VM_IDS } from '../../../shared/networks.js';
 import type { EvmChainConfig, GenesisAccount } from './chain-config.js';
 import { createEvmChain } from './evm-chain.js';
 import { mountEvmRoutes } from './api/routes.js';
-import { DEFAULT_PROOF_WINDOW } from './api/eth.js';
+import { DEFAULT_PROOF_WINDOW } from './api/eth/state.js';
 import { DEFAULT_RPC_EVM_TIMEOUT_MS } from './api/call-deadline.js';
 import { BATCH_RESPONSE_MAX_BYTES } from '../../rpc/evm-endpoint.js';
 import { createAvaxApi } from './api/avax.js';

@@ -1,86 +1,47 @@
 /**
  * One EVM chain: the C-chain, and later every Subnet-EVM chain, differing only by their
- * `EvmChainConfig`. It keeps the accepted chain in SQLite, executes transactions with
- * @ethereumjs/vm, builds blocks itself around `runTx` (linear in the block size), and commits
- * each block — state trie nodes, block, receipts, logs, index entry, atomic effects — in one
- * database transaction. On start it resumes at the last accepted block.
+ * `EvmChainConfig`. It keeps the accepted chain in SQLite and the producer's live state, admits
+ * transactions to its pool (txpool/admission.ts), has blocks built (block/builder.ts) and
+ * commits each — state trie nodes, block, receipts, logs, index entry, atomic effects — in one
+ * database transaction. On start it resumes at the last accepted block, or writes the genesis
+ * block (block/genesis.ts).
  */
 import { EventEmitter } from 'node:events';
 import { createBlock, createBlockHeader, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { RLP } from '@ethereumjs/rlp';
+import type { CustomPrecompile } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import {
-  Account,
-  Address,
-  bigIntToBytes,
-  bytesToBigInt,
-  bytesToHex,
-  createAddressFromString,
-  hexToBytes,
-  setLengthLeft,
-  toChecksumAddress,
-} from '@ethereumjs/util';
-import { createVM, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Address, bigIntToBytes, bytesToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util';
+import { createVM, type VM } from '@ethereumjs/vm';
 import type { Chain, ChainContext } from '../../chains/chain.js';
 import { proposerWrapAt } from '../../api/proposervm.js';
 import type { Logger } from '../../../shared/logger.js';
 import { toCb58 } from '../../../shared/encoding.js';
 import * as acp176 from './block/acp176.js';
-import { genesisFeeFields } from './genesis-json.js';
 import {
-  BLACKHOLE_ADDRESS,
-  EMPTY_ROOT,
-  EMPTY_UNCLE_HASH,
-  decodeHeader,
-  encodeBlock,
-  encodeHeader,
-  extDataHash,
-  hashHeader,
-  type EvmHeader,
-} from './block/evm-block.js';
+  buildBlock,
+  executableCandidates,
+  type BuiltBlock,
+  type ExtraBlockBuilder,
+} from './block/builder.js';
+import { BLACKHOLE_ADDRESS, decodeHeader, type ChainHead, type EvmHeader } from './block/evm-block.js';
+import { writeGenesis } from './block/genesis.js';
 import type { EvmChainConfig } from './chain-config.js';
 import { createEvmCommon } from './common.js';
 import { PrecompileRegistry } from './precompiles/registry.js';
 import { bindPrecompiles } from './precompiles/bind.js';
+import { blake2fPrecompile } from './precompiles/blake2f.js';
 import { predicateIntrinsicGas, withIntrinsicGas } from './precompiles/predicate-gas.js';
-import { ChainStore, type StoredLog, type StoredTx } from './state/chain-store.js';
+import { ChainStore, type StoredLog } from './state/chain-store.js';
 import { TrieDb, TrieNodeTable } from './state/trie-db.js';
 import { blockStateAt, stateManagerAt, type BlockStateManager } from './state/world.js';
-import { TxPool, feeCaps, type PooledTx } from './txpool/txpool.js';
-import { orderedTrieRoot } from './block/ordered-trie.js';
-import { CallTracer } from './trace/tracers.js';
-import type { CustomPrecompile } from '@ethereumjs/evm';
-import { blake2fPrecompile } from './precompiles/blake2f.js';
+import { checkAdmission, decodeRawTx } from './txpool/admission.js';
+import { TxPool, type PooledTx } from './txpool/txpool.js';
+import { EvmTxError } from './vm-errors.js';
 
 /** Accounts the block producer's state caches hold before they are emptied between blocks. */
 const LIVE_CACHE_ACCOUNTS = 50_000;
-
-export class EvmTxError extends Error {
-  override readonly name = 'EvmTxError';
-}
-
-/** What a block adds besides its EVM transactions (the C-chain's atomic transactions). */
-export interface ExtraBlockPart {
-  readonly extData: Uint8Array;
-  readonly gasUsed: bigint;
-  readonly atomicTxs: readonly { id: Uint8Array; bytes: Uint8Array }[];
-  /** Shared-memory effects; runs inside the accept transaction. */
-  commit(): void;
-  /** After the block is durable (drops the txs from the mempool). */
-  accepted(): void;
-}
-
-export interface ExtraBlockBuilder {
-  /** Whether anything waits to go into a block. */
-  hasWork(): boolean;
-  /** Applies the part's state changes to `state` (after the block's EVM transactions). */
-  build(
-    state: MerkleStateManager,
-    ctx: { baseFee: bigint; capacityLeft: bigint; timestamp: bigint; height: bigint },
-  ): Promise<ExtraBlockPart | undefined>;
-}
 
 export interface AcceptedBlock {
   readonly number: bigint;
@@ -101,12 +62,6 @@ export interface ExecutionHeader {
   difficulty?: bigint;
 }
 
-interface Head {
-  number: bigint;
-  hash: Uint8Array;
-  header: EvmHeader;
-}
-
 export class EvmChain extends EventEmitter implements Chain {
   readonly alias: string;
   readonly aliases: readonly string[];
@@ -125,7 +80,7 @@ export class EvmChain extends EventEmitter implements Chain {
   private readonly trieDb: TrieDb;
   /** BLAKE2f with geth's failure words (the engine's words differ), in every VM. */
   private readonly blake2f: CustomPrecompile;
-  private head!: Head;
+  private head!: ChainHead;
   private live!: BlockStateManager;
   private liveVm?: { key: string; vm: VM };
   private readView?: { root: string; state: MerkleStateManager };
@@ -169,7 +124,15 @@ export class EvmChain extends EventEmitter implements Chain {
       this.live = blockStateAt(this.common, this.trieDb, header.stateRoot);
       this.logger.info({ height: Number(last.number) }, 'resumed at the last accepted block');
     } else {
-      await this.writeGenesis();
+      this.head = await writeGenesis({
+        ctx: this.ctx,
+        common: this.common,
+        config: this.config,
+        precompiles: this.precompiles,
+        store: this.store,
+        trieDb: this.trieDb,
+      });
+      this.live = blockStateAt(this.common, this.trieDb, this.head.header.stateRoot);
     }
     if (this.config.blockTimeMs > 0) {
       this.timer = setInterval(() => void this.produce(), this.config.blockTimeMs);
@@ -196,7 +159,7 @@ export class EvmChain extends EventEmitter implements Chain {
 
   // ---- reads -------------------------------------------------------------------------------
 
-  get latest(): Head {
+  get latest(): ChainHead {
     return this.head;
   }
 
@@ -364,23 +327,7 @@ export class EvmChain extends EventEmitter implements Chain {
   // ---- transaction admission ---------------------------------------------------------------
 
   decodeRawTx(raw: Uint8Array): TypedTransaction {
-    // geth's decoder knows the legacy, EIP-2930, EIP-1559 and blob types only (EIP-7702's is
-    // Prague's), and words a typed transaction with no payload as too short.
-    if (raw.length > 0 && raw[0] <= 0x7f) {
-      if (raw.length <= 1) throw new EvmTxError('typed transaction too short');
-      if (raw[0] < 1 || raw[0] > 3) throw new EvmTxError('transaction type not supported');
-    }
-    let tx: TypedTransaction;
-    try {
-      // Init code over the limit is the pool's refusal (submit), in its words and order.
-      tx = createTxFromRLP(raw, { common: this.common, allowUnlimitedInitCodeSize: true });
-    } catch (err) {
-      const chainId = signedChainId(raw);
-      if (chainId !== undefined && chainId !== BigInt(this.config.chainId))
-        throw new EvmTxError(`invalid chain id for signer: have ${chainId} want ${this.config.chainId}`);
-      throw new EvmTxError(`invalid transaction: ${(err as Error).message.split('\n')[0].split(' (')[0]}`);
-    }
-    return tx;
+    return decodeRawTx(raw, this.common, this.config.chainId);
   }
 
   /**
@@ -388,79 +335,12 @@ export class EvmChain extends EventEmitter implements Chain {
    * coreth's txpool's (ValidateTransaction, then ValidateTransactionWithState).
    */
   async submit(tx: TypedTransaction): Promise<string> {
-    if (tx.type === 3)
-      throw new EvmTxError('transaction type not supported: tx type 3 not supported by this pool');
-    if (!tx.isSigned()) throw new EvmTxError('invalid transaction: not signed');
-    const txChainId = (tx as any).chainId as bigint | undefined;
-    if (tx.type === 0 && !tx.supports(155 as any) && txChainId === undefined && !unprotectedAllowed(tx)) {
-      // Pre-EIP-155 legacy transactions are refused, but for those the reference's default allows.
-      throw new EvmTxError('only replay-protected (EIP-155) transactions allowed over RPC');
-    }
-    if (txChainId !== undefined && txChainId !== BigInt(this.config.chainId)) {
-      throw new EvmTxError(`invalid chain id for signer: have ${txChainId} want ${this.config.chainId}`);
-    }
-    let sender: Address;
-    try {
-      sender = tx.getSenderAddress();
-    } catch {
-      throw new EvmTxError('invalid sender');
-    }
-    const size = tx.serialize().length;
-    if (size > TX_MAX_SIZE)
-      throw new EvmTxError(`oversized data: transaction size ${size}, limit ${TX_MAX_SIZE}`);
-    if (tx.to === undefined && tx.data.length > MAX_INIT_CODE_SIZE)
-      throw new EvmTxError(
-        `max initcode size exceeded: code size ${tx.data.length}, limit ${MAX_INIT_CODE_SIZE}`,
-      );
-    const maxGas = this.maxBlockGas();
-    if (tx.gasLimit > maxGas)
-      throw new EvmTxError(`exceeds block gas limit: tx gas (${tx.gasLimit}) > current max gas (${maxGas})`);
-    const { maxFee, tip } = feeCaps(tx);
-    if (tip > maxFee) throw new EvmTxError('max priority fee per gas higher than max fee per gas');
-    const intrinsic = this.executableTx(tx, BigInt(this.ctx.clock.nowSeconds())).getIntrinsicGas();
-    if (tx.gasLimit < intrinsic)
-      throw new EvmTxError(
-        `intrinsic gas too low: address ${toChecksumAddress(sender.toString())} tx gas (${tx.gasLimit}), minimum needed ${intrinsic}`,
-      );
-    // The pool's minimum tip: coreth and subnet-evm pool RPC transactions as remote ones (their
-    // local-txs-enabled is off), held to tx-pool-price-limit, 1 wei by default; a legacy
-    // gasPrice is its own tip.
-    if (tip < POOL_MIN_TIP)
-      throw new EvmTxError(`transaction underpriced: gas tip cap ${tip}, minimum needed ${POOL_MIN_TIP}`);
-    const baseFee = this.nextBaseFee();
-    if (maxFee < baseFee) {
-      throw new EvmTxError(
-        `transaction underpriced: address ${sender.toString()} gasFeeCap ${maxFee} < baseFee ${baseFee}`,
-      );
-    }
-    const account = (await this.stateAt().getAccount(sender)) ?? new Account();
-    if (tx.nonce < account.nonce)
-      throw new EvmTxError(`nonce too low: next nonce ${account.nonce}, tx nonce ${tx.nonce}`);
-    const balance = account.balance;
-    const cost = txCost(tx);
-    const funds = 'insufficient funds for gas * price + value';
-    if (balance < cost)
-      throw new EvmTxError(`${funds}: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`);
-    // The sender's pending transactions must stay payable too (they would fail in the block).
-    const run = this.pool.pendingRun(sender.toString(), account.nonce);
-    const spent = run.reduce((sum, p) => sum + txCost(p.tx), 0n);
-    const replaced = run.find((p) => p.nonce === tx.nonce);
-    if (replaced) {
-      const bump = cost - txCost(replaced.tx);
-      if (balance < spent + bump)
-        throw new EvmTxError(
-          `${funds}: balance ${balance}, queued cost ${spent}, tx bumped ${bump}, overshot ${spent + bump - balance}`,
-        );
-    } else if (balance < spent + cost) {
-      throw new EvmTxError(
-        `${funds}: balance ${balance}, queued cost ${spent}, tx cost ${cost}, overshot ${spent + cost - balance}`,
-      );
-    }
+    const { sender, account, replaced } = await checkAdmission(this, tx);
     const { pooled } = this.pool.add(tx, sender.toString());
     this.requestBlock();
     if (!this.announce(pooled, replaced !== undefined, account.nonce)) {
-      // The nonce read above may be a block old (one accepted while it was read, taking the
-      // sender's earlier txs out of the pool): look again before calling the tx queued.
+      // The nonce admission read may be a block old (one accepted while it was read, taking
+      // the sender's earlier txs out of the pool): look again before calling the tx queued.
       const fresh = (await this.stateAt().getAccount(sender))?.nonce ?? 0n;
       if (fresh > account.nonce && this.pool.has(pooled.hash)) this.announce(pooled, false, fresh);
     }
@@ -521,14 +401,8 @@ export class EvmChain extends EventEmitter implements Chain {
 
   /** Builds and accepts one block; false when there was nothing to put in it. */
   private async buildOne(): Promise<boolean> {
-    const nonceCache = new Map<string, bigint>();
-    // Between blocks the producer's state holds exactly the head's state, with warm caches.
-    for (const sender of this.pool.senders()) {
-      const acct = await this.live.getAccount(createAddressFromString(sender));
-      nonceCache.set(sender, acct?.nonce ?? 0n);
-    }
-    const candidates = this.pool.executable((s) => nonceCache.get(s) ?? 0n);
-    if (candidates.length === 0 && !this.extraBuilder?.hasWork()) return false;
+    const candidates = await executableCandidates(this.pool, this.live);
+    if (candidates.txs.length === 0 && !this.extraBuilder?.hasWork()) return false;
 
     const parent = this.head;
     const now = BigInt(this.ctx.clock.nowSeconds());
@@ -539,149 +413,47 @@ export class EvmChain extends EventEmitter implements Chain {
     const number = parent.number + 1n;
     const execBlock = this.executionBlock({ number, timestamp, gasLimit, baseFeePerGas: baseFee });
     const vm = await this.liveVmFor(timestamp);
-
-    const included: { tx: TypedTransaction; result: RunTxResult; sender: Uint8Array; trace: unknown }[] = [];
-    let gasUsed = 0n;
-    const skipSender = new Set<string>();
-    for (const p of candidates) {
-      if (skipSender.has(p.sender)) continue;
-      if (gasUsed + p.tx.gasLimit > gasLimit) {
-        skipSender.add(p.sender);
-        continue;
-      }
-      const tracer = new CallTracer();
-      tracer.attach(vm);
-      try {
-        const result = await runTx(vm, {
-          tx: this.executableTx(p.tx, timestamp),
-          block: execBlock,
-          blockGasUsed: gasUsed,
-          skipBlockGasLimitValidation: true,
-          skipHardForkValidation: true,
-        });
-        gasUsed += result.totalGasSpent;
-        included.push({
-          tx: p.tx,
-          result,
-          sender: hexToBytes(p.sender as `0x${string}`),
-          trace: tracer.result(p.tx, p.sender, result),
-        });
-      } catch (err) {
-        // Invalid at execution (balance spent by an earlier tx, fee below the base fee): drop it
-        // and the sender's later ones, which can no longer run in order.
-        const msg = (err as Error).message.split('\n')[0];
-        this.logger.debug({ tx: p.hash, err: msg }, 'dropped transaction');
-        if (/is less than the block's baseFeePerGas/.test(msg)) {
-          skipSender.add(p.sender);
-          continue;
-        }
-        for (const d of this.pool.dropFrom(p.sender, p.nonce)) this.emit('droppedTx', d.hash, msg);
-        skipSender.add(p.sender);
-      } finally {
-        tracer.detach(vm);
-      }
-    }
-
-    let extra: ExtraBlockPart | undefined;
-    if (this.extraBuilder?.hasWork()) {
-      try {
-        extra = await this.extraBuilder.build(this.live, {
-          baseFee,
-          capacityLeft: gasLimit - gasUsed,
-          timestamp,
-          height: number,
-        });
-      } catch (err) {
-        this.logger.error({ err }, 'atomic part failed');
-        extra = undefined;
-      }
-    }
-    if (included.length === 0 && !extra) {
-      if (candidates.length > 0) await this.resetLive();
+    const built = await buildBlock(
+      {
+        parent,
+        number,
+        timestamp,
+        feeState,
+        baseFee,
+        execBlock,
+        vm,
+        state: this.live,
+        extraBuilder: this.extraBuilder,
+        logger: this.logger,
+        executableTx: (tx) => this.executableTx(tx, timestamp),
+        dropFrom: (sender, nonce, reason) => {
+          for (const d of this.pool.dropFrom(sender, nonce)) this.emit('droppedTx', d.hash, reason);
+        },
+      },
+      candidates.txs,
+    );
+    if (!built) {
+      if (candidates.txs.length > 0) await this.resetLive();
       return false;
     }
+    await this.accept(built, candidates.startNonces.keys());
+    return true;
+  }
 
-    // Seal.
-    const stateRoot = await this.live.getStateRoot();
-    const txs = included.map((i) => i.tx);
-    // Serialised once: the transactions root, the stored rows and the block body all use them.
-    const rawTxs = txs.map((tx) => tx.serialize());
-    const transactionsRoot = orderedTrieRoot(rawTxs);
-    const bloom = new Uint8Array(256);
-    for (const { result } of included) {
-      const bits = result.bloom.bitvector;
-      for (let j = 0; j < 256; j++) bloom[j] |= bits[j];
-    }
-    const receiptsRoot = orderedTrieRoot(
-      included.map(({ result, tx }) => encodeReceipt(result.receipt, tx.type)),
-    );
-    const extData = extra?.extData ?? new Uint8Array();
-    const extGas = extra?.gasUsed ?? 0n;
-    const afterState = acp176.consumeGas(feeState, gasUsed + extGas);
-    const header: EvmHeader = {
-      parentHash: parent.hash,
-      uncleHash: EMPTY_UNCLE_HASH,
-      // The coinbase the block paid (Subnet-EVM: its reward address), as the reference's header.
-      coinbase: execBlock.header.coinbase.bytes,
-      stateRoot,
-      transactionsRoot,
-      receiptsRoot,
-      logsBloom: bloom,
-      difficulty: 1n,
-      number,
-      gasLimit,
-      gasUsed,
-      timestamp,
-      extraData: acp176.encodeFeeState(afterState),
-      mixHash: new Uint8Array(32),
-      nonce: new Uint8Array(8),
-      extDataHash: extDataHash(extData),
-      baseFeePerGas: baseFee,
-      extDataGasUsed: extGas,
-      blockGasCost: 0n,
-      blobGasUsed: 0n,
-      excessBlobGas: 0n,
-      parentBeaconBlockRoot: new Uint8Array(32),
-    };
-    const headerRlp = encodeHeader(header);
-    const hash = hashHeader(headerRlp);
-    const blockBytes = encodeBlock(headerRlp, txs, extData);
-
-    const storedTxs: StoredTx[] = [];
-    const logs: StoredLog[] = [];
-    let cumulative = 0n;
-    for (let i = 0; i < included.length; i++) {
-      const { tx, result, sender } = included[i];
-      cumulative += result.totalGasSpent;
-      const { maxFee, tip } = feeCaps(tx);
-      const effective =
-        tx.type === 0 || tx.type === 1 ? maxFee : baseFee + (tip < maxFee - baseFee ? tip : maxFee - baseFee);
-      const txHash = tx.hash();
-      storedTxs.push({
-        hash: txHash,
-        blockNumber: number,
-        index: i,
-        raw: rawTxs[i],
-        sender,
-        status: (result.receipt as any).status ?? 1,
-        gasUsed: result.totalGasSpent,
-        cumulativeGasUsed: cumulative,
-        contractAddress: result.createdAddress ? result.createdAddress.bytes : null,
-        effectiveGasPrice: effective,
-        firstLogIndex: logs.length,
-      });
-      for (const [address, topics, data] of result.receipt.logs) {
-        logs.push({ blockNumber: number, logIndex: logs.length, txIndex: i, txHash, address, topics, data });
-      }
-    }
-
+  /**
+   * Commits a built block in one database transaction and makes it the head; then clears the
+   * pool of what it included and of what its senders' nonces passed.
+   */
+  private async accept(built: BuiltBlock, senders: Iterable<string>): Promise<void> {
+    const { number, hash, header, headerRlp, blockBytes, stateRoot, included, storedTxs, logs, extra } =
+      built;
     const acceptedMs = this.ctx.clock.nowMs();
     const index = this.config.blockIndex ? this.ctx.index(this.config.blockIndex) : undefined;
     try {
       this.ctx.db.transaction(() => {
         this.trieDb.flushInto(stateRoot);
         this.store.putBlock(
-          { number, hash, header: headerRlp, bytes: blockBytes, txCount: txs.length, acceptedMs },
+          { number, hash, header: headerRlp, bytes: blockBytes, txCount: included.length, acceptedMs },
           storedTxs,
           logs,
           (extra?.atomicTxs ?? []).map((a) => ({ ...a, blockNumber: number })),
@@ -690,10 +462,10 @@ export class EvmChain extends EventEmitter implements Chain {
         if (index)
           index.appendBlock(
             cb58Id(hash),
-            cb58Id(parent.hash),
+            cb58Id(header.parentHash),
             blockBytes,
             acceptedMs,
-            proposerWrapAt(this.ctx, Number(timestamp)),
+            proposerWrapAt(this.ctx, Number(header.timestamp)),
           );
         this.ctx.clock.persist();
       });
@@ -712,7 +484,7 @@ export class EvmChain extends EventEmitter implements Chain {
     if (this.recentCallTraces.size > 256)
       this.recentCallTraces.delete(this.recentCallTraces.keys().next().value!);
     for (const { tx } of included) this.pool.remove(bytesToHex(tx.hash()));
-    for (const [sender] of nonceCache) {
+    for (const sender of senders) {
       const acct = await this.live.getAccount(createAddressFromString(sender));
       this.pool.dropBelow(sender, acct?.nonce ?? 0n);
     }
@@ -720,7 +492,6 @@ export class EvmChain extends EventEmitter implements Chain {
     extra?.accepted();
     const accepted: AcceptedBlock = { number, hash, header, txHashes: storedTxs.map((t) => t.hash), logs };
     this.emit('block', accepted);
-    return true;
   }
 
   private async liveVmFor(timestamp: bigint): Promise<VM> {
@@ -737,105 +508,6 @@ export class EvmChain extends EventEmitter implements Chain {
     this.live = blockStateAt(this.common, this.trieDb, this.head.header.stateRoot);
     this.liveVm = undefined;
   }
-
-  // ---- genesis -----------------------------------------------------------------------------
-
-  private async writeGenesis(): Promise<void> {
-    const state = stateManagerAt(this.common, this.trieDb, undefined);
-    for (const [addr, acct] of this.config.genesis.alloc) {
-      const address = createAddressFromString(addr);
-      await state.putAccount(address, new Account(acct.nonce ?? 0n, acct.balance));
-      if (acct.code) await state.putCode(address, acct.code);
-      for (const [k, v] of acct.storage ?? []) {
-        await state.putStorage(
-          address,
-          setLengthLeft(bigIntToBytes(k), 32),
-          setLengthLeft(bigIntToBytes(v), 32),
-        );
-      }
-    }
-    // Precompiles active at genesis carry code 0x01 so Solidity's extcodesize check passes.
-    for (const p of this.precompiles.activeAt(this.config.genesis.timestamp)) {
-      const address = createAddressFromString(p.address);
-      await state.putAccount(address, new Account(1n, 0n));
-      await state.putCode(address, Uint8Array.of(1));
-    }
-    const stateRoot = await state.getStateRoot();
-    // The same fee fields the genesis JSON of the chain's CreateChainTx states (genesis-json.ts).
-    const fees = genesisFeeFields(this.config);
-    const header: EvmHeader = {
-      parentHash: new Uint8Array(32),
-      uncleHash: EMPTY_UNCLE_HASH,
-      coinbase: new Uint8Array(20),
-      stateRoot,
-      transactionsRoot: EMPTY_ROOT,
-      receiptsRoot: EMPTY_ROOT,
-      logsBloom: new Uint8Array(256),
-      difficulty: 0n,
-      number: 0n,
-      gasLimit: this.config.genesis.gasLimit,
-      gasUsed: 0n,
-      timestamp: BigInt(this.config.genesis.timestamp),
-      extraData: fees.extraData,
-      mixHash: new Uint8Array(32),
-      nonce: new Uint8Array(8),
-      extDataHash: extDataHash(new Uint8Array()),
-      baseFeePerGas: fees.baseFeePerGas,
-      extDataGasUsed: 0n,
-      blockGasCost: 0n,
-      blobGasUsed: 0n,
-      excessBlobGas: 0n,
-      parentBeaconBlockRoot: new Uint8Array(32),
-    };
-    const headerRlp = encodeHeader(header);
-    const hash = hashHeader(headerRlp);
-    const bytes = encodeBlock(headerRlp, [], new Uint8Array());
-    const acceptedMs = this.ctx.clock.nowMs();
-    try {
-      this.ctx.db.transaction(() => {
-        this.trieDb.flushInto(stateRoot);
-        this.store.putBlock(
-          { number: 0n, hash, header: headerRlp, bytes, txCount: 0, acceptedMs },
-          [],
-          [],
-          [],
-        );
-      });
-    } catch (err) {
-      this.trieDb.clear();
-      throw err;
-    }
-    this.trieDb.committed();
-    this.head = { number: 0n, hash, header };
-    this.live = blockStateAt(this.common, this.trieDb, stateRoot);
-  }
-}
-
-/** The chain id a raw transaction was signed for, read without the engine (which refuses a foreign one). */
-/** What a transaction may cost its sender at most (geth's tx.Cost()): gas × fee cap + value. */
-function txCost(tx: TypedTransaction): bigint {
-  return tx.gasLimit * feeCaps(tx).maxFee + tx.value;
-}
-
-/** coreth's txpool bound on one transaction's encoding (txMaxSize, 4 slots of 32 KiB). */
-const TX_MAX_SIZE = 4 * 32 * 1024;
-/** coreth's and subnet-evm's tx-pool-price-limit default: the least tip a pooled tx may offer. */
-const POOL_MIN_TIP = 1n;
-/** EIP-3860's bound on a creation's init code. */
-const MAX_INIT_CODE_SIZE = 49_152;
-
-function signedChainId(raw: Uint8Array): bigint | undefined {
-  try {
-    if (raw.length > 0 && raw[0] <= 0x7f) {
-      const fields = RLP.decode(raw.subarray(1)) as Uint8Array[];
-      return bytesToBigInt(fields[0]);
-    }
-    const fields = RLP.decode(raw) as Uint8Array[];
-    const v = bytesToBigInt(fields[6]);
-    return v >= 35n ? (v - 35n) / 2n : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Block ids in the index are cb58 of the hash, like every other id the node reports. */
@@ -847,23 +519,4 @@ export async function createEvmChain(ctx: ChainContext, config: EvmChainConfig):
   const chain = new EvmChain(ctx, config);
   await chain.open();
   return chain;
-}
-
-/**
- * The reference's default `allow-unprotected-tx-hashes` (coreth and subnet-evm): the EIP-1820
- * registry's keyless deployment.
- */
-const ALLOWED_UNPROTECTED_TX_HASHES = new Set([
-  'fefb2da535e927b85fe68eb81cb2e4a5827c905f78381a01ef2322aa9b0aee8e',
-]);
-
-/**
- * The unprotected transactions the reference admits over RPC by default (`UnprotectedAllowed`):
- * a listed hash, or Nick's method — a keyless deployment whose signature is a made-up pattern
- * (nonce 0, r = s), as TeleporterMessenger and the deterministic factories are deployed on
- * every chain at one address.
- */
-function unprotectedAllowed(tx: TypedTransaction): boolean {
-  if (ALLOWED_UNPROTECTED_TX_HASHES.has(Buffer.from(tx.hash()).toString('hex'))) return true;
-  return tx.nonce === 0n && tx.r !== undefined && tx.r === tx.s;
 }

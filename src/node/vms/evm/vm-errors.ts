@@ -1,7 +1,13 @@
 /**
  * How geth words a failed EVM run (core/vm/errors.go, accounts/abi's UnpackRevert), for the
- * engine's failures: eth_call and eth_estimateGas errors, callTracer frames, access-list errors.
+ * engine's failures: eth_call and eth_estimateGas errors, callTracer frames, access-list errors;
+ * and the error a chain refuses a transaction or a read with, in the reference's words.
  */
+
+/** A transaction or read the chain refuses (the pool's checks, an unknown block), worded as the reference. */
+export class EvmTxError extends Error {
+  override readonly name = 'EvmTxError';
+}
 
 /** The engine's exception names that geth words otherwise (the rest read the same). */
 const GETH_WORDS: Record<string, string> = {

@@ -21,7 +21,7 @@ import {
   type TxArgs,
 } from './wallet.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { stateBlockOf } from './eth.js';
+import { stateBlockOf } from './eth/block-ref.js';
 
 const q = (n: bigint) => '0x' + n.toString(16);
 

@@ -23,7 +23,8 @@ import {
   parseStateOverrides,
   prepareCall,
 } from './call.js';
-import { rawTxByHash, resolveBlockNumber, stateBlockOf, txBloom } from './eth.js';
+import { resolveBlockNumber, stateBlockOf } from './eth/block-ref.js';
+import { rawTxByHash, txBloom } from './eth/blocks.js';
 import { decodeStoredTx, txTypeAndTo } from './format.js';
 
 function tracerFrom(params: unknown[], i: number): Tracer {

@@ -12,7 +12,7 @@ import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { AcceptedBlock, EvmChain } from '../evm-chain.js';
 import type { StoredLog } from '../state/chain-store.js';
 import { argCount, arity, bad, bool, jsonKind } from './args.js';
-import { checkFilterRange, inFilterRange, parseLogFilter, queryLogs, type LogFilter } from './eth.js';
+import { checkFilterRange, inFilterRange, parseLogFilter, queryLogs, type LogFilter } from './eth/logs.js';
 import { decodeStoredTx, headerJson, logJson, txJson } from './format.js';
 
 export const FILTER_TIMEOUT_MS = 5 * 60_000;

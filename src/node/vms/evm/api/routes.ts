@@ -9,16 +9,29 @@ import type { EvmChain } from '../evm-chain.js';
 import { createAccessListApi } from './access-list.js';
 import { adminRoute, createAdminApi } from './admin.js';
 import { createDebugApi } from './debug.js';
-import { createEthApi, type EthApiOptions } from './eth.js';
+import { createBlockApi } from './eth/blocks.js';
+import { createChainInfoApi } from './eth/chain-info.js';
+import { createExecutionApi } from './eth/execution.js';
+import { createFeeApi } from './eth/fees.js';
+import { createLogApi } from './eth/logs.js';
+import { createStateApi } from './eth/state.js';
+import { createTxPoolApi } from './eth/txpool.js';
 import { createFilterApi, createSubscriptionApi } from './filters.js';
 import { createPriceOptionsApi } from './price-options.js';
-import { createWalletApi } from './wallet.js';
+import { createWalletApi, type EthApiOptions } from './wallet.js';
 import { createWsUpgrade } from './ws.js';
 
 export function mountEvmRoutes(ctx: ChainContext, chain: EvmChain, options: EthApiOptions): EvmEndpoint {
   const filters = createFilterApi(chain);
   const endpoint = new EvmEndpoint(`${chain.alias}/rpc`, chain.config.batchResponseMaxBytes)
-    .registerAll(createEthApi(chain))
+    // The eth_, net_, web3_ and txpool_ namespaces, one table per kind of data they read.
+    .registerAll(createChainInfoApi(chain))
+    .registerAll(createStateApi(chain))
+    .registerAll(createExecutionApi(chain))
+    .registerAll(createBlockApi(chain))
+    .registerAll(createLogApi(chain))
+    .registerAll(createFeeApi(chain))
+    .registerAll(createTxPoolApi(chain))
     .registerAll(createWalletApi(chain, options))
     .registerAll(createAccessListApi(chain))
     .registerAll(filters.handlers)

@@ -19,7 +19,7 @@ import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { address, arity, bad, blockRef, data, jsonKind } from './args.js';
 import { blockReplay } from './block-replay.js';
-import { resolveBlockNumber } from './eth.js';
+import { resolveBlockNumber } from './eth/block-ref.js';
 
 /** A Go `int` parameter as encoding/json reads it. */
 function goInt(params: unknown[], i: number): number {

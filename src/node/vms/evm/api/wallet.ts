@@ -25,7 +25,7 @@ import {
   TX_GAS,
   type CallArgs,
 } from './call.js';
-import { classifyPool, submitTx, type EthApiOptions } from './eth.js';
+import { checkTxFee, classifyPool, submitTx } from './eth/txpool.js';
 import { suggestedTip } from './tip-oracle.js';
 import { h, q, txJson } from './format.js';
 
@@ -163,6 +163,11 @@ function txObjectJson(tx: TypedTransaction): Record<string, unknown> {
   return out;
 }
 
+export interface EthApiOptions {
+  /** Keys `eth_sendTransaction` and `personal_sign` may use (the devnet's prefunded keys). */
+  unlocked: readonly AccountKey[];
+}
+
 export function createWalletApi(chain: EvmChain, options: EthApiOptions): Record<string, EvmHandler> {
   const keys = new Map(options.unlocked.map((k) => [k.evmAddress.toLowerCase(), k]));
   const accounts = () => options.unlocked.map((k) => k.evmAddress.toLowerCase());
@@ -254,14 +259,3 @@ export function createWalletApi(chain: EvmChain, options: EthApiOptions): Record
     },
   };
 }
-
-/** coreth's checkTxFee: no transaction may offer more than 100 AVAX of fees (RPCTxFeeCap). */
-export function checkTxFee(tx: TypedTransaction): void {
-  const t = tx as any;
-  const price: bigint = t.maxFeePerGas ?? t.gasPrice;
-  const fee = Number(price * tx.gasLimit) / 1e18;
-  if (fee > TX_FEE_CAP)
-    fail(`tx fee (${fee.toFixed(2)} ether) exceeds the configured cap (${TX_FEE_CAP.toFixed(2)} ether)`);
-}
-
-const TX_FEE_CAP = 100;

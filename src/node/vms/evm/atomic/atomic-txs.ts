@@ -25,7 +25,7 @@ import { verifySpend } from '../../components/secp256k1fx.js';
 import { inputIdOf } from '../../components/utxo-id.js';
 // The same avax.IsSortedTransferableOutputs the P-chain applies (outputs pack alike in every codec).
 import { outputsSorted } from '../../platformvm/txs/sort-order.js';
-import type { ExtraBlockBuilder, ExtraBlockPart } from '../evm-chain.js';
+import type { ExtraBlockBuilder, ExtraBlockPart } from '../block/builder.js';
 import { encodeAtomicBatch, packUtxo, parseAtomicTx, parseUtxo, type ParsedAtomicTx } from './codec.js';
 
 export const TX_BYTES_GAS = 1n;

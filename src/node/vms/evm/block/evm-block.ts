@@ -42,6 +42,13 @@ export interface EvmHeader {
   parentBeaconBlockRoot: Uint8Array;
 }
 
+/** An accepted block as the chain keeps its head: number, hash and decoded header. */
+export interface ChainHead {
+  number: bigint;
+  hash: Uint8Array;
+  header: EvmHeader;
+}
+
 const u = bigIntToUnpaddedBytes;
 
 export function headerFields(h: EvmHeader): Uint8Array[] {

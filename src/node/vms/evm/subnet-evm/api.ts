@@ -7,7 +7,7 @@
  */
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import { arity, blockRef } from '../api/args.js';
-import { stateBlockOf } from '../api/eth.js';
+import { stateBlockOf } from '../api/eth/block-ref.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { feeConfigJson } from './fee-config.js';
 import type { SubnetEvmChain } from './subnet-evm-chain.js';

@@ -14,7 +14,7 @@ import { acceptedBlockRule } from '../../../warp/accepted-block-rule.js';
 import type { PlatformChain } from '../../platformvm/chain.js';
 import type { ChainRecord } from '../../platformvm/state/platform-state.js';
 import { mountEvmRoutes } from '../api/routes.js';
-import { DEFAULT_PROOF_WINDOW } from '../api/eth.js';
+import { DEFAULT_PROOF_WINDOW } from '../api/eth/state.js';
 import { DEFAULT_RPC_EVM_TIMEOUT_MS } from '../api/call-deadline.js';
 import { BATCH_RESPONSE_MAX_BYTES } from '../../../rpc/evm-endpoint.js';
 import type { EvmChainConfig } from '../chain-config.js';

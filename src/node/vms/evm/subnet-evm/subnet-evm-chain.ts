@@ -15,7 +15,8 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { ChainContext } from '../../../chains/chain.js';
 import * as acp176 from '../block/acp176.js';
 import type { EvmChainConfig } from '../chain-config.js';
-import { EvmChain, EvmTxError, type AcceptedBlock } from '../evm-chain.js';
+import { EvmChain, type AcceptedBlock } from '../evm-chain.js';
+import { EvmTxError } from '../vm-errors.js';
 import { isEnabled, roleOf } from '../precompiles/allow-list.js';
 import { goAddress, readSlot, writeSlot } from '../precompiles/contract.js';
 import {
