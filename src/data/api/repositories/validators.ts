@@ -45,6 +45,14 @@ export interface ValidatorReadsDeps {
   now(): Promise<number>;
 }
 
+/** What the node says of an active validation. */
+interface LiveValidator {
+  uptime?: number;
+  connected?: boolean;
+  potentialReward?: string;
+  accruedDelegateeReward?: string;
+}
+
 export function createValidatorReads(deps: ValidatorReadsDeps) {
   const { db, network, now } = deps;
 
@@ -129,6 +137,7 @@ export function createValidatorReads(deps: ValidatorReadsDeps) {
         db,
         rows.map((r) => r.tx_hash),
       );
+      const potential = await delegatorRewards(rows.filter((d) => validationStatus(d, t) !== 'completed'));
       const delegators = [];
       for (const d of rows) {
         const shares = BigInt((await validationOf(db, d))?.delegation_shares ?? 0);
@@ -158,7 +167,7 @@ export function createValidatorReads(deps: ValidatorReadsDeps) {
             delegationStatus: status,
           });
         } else {
-          const gross = BigInt((await liveDelegator(d))?.potentialReward ?? '0');
+          const gross = BigInt(potential.get(d.tx_hash) ?? '0');
           delegators.push({
             ...base,
             estimatedGrossReward: gross.toString(),
@@ -171,30 +180,45 @@ export function createValidatorReads(deps: ValidatorReadsDeps) {
     },
   };
 
-  /** Potential reward of a current delegator, from the node when one is configured. */
-  async function liveDelegator(d: StakerRow) {
-    if (!deps.node) return undefined;
-    const res = await deps.node.call<{ validators: any[] }>('/ext/bc/P', 'platform.getCurrentValidators', {
-      subnetID: d.subnet_id,
-      nodeIDs: [d.node_id],
-    });
-    for (const v of res.validators ?? []) {
-      const found = (v.delegators as any[] | null | undefined)?.find((x) => x.txID === d.tx_hash);
-      if (found) return { potentialReward: String(found.potentialReward ?? '0') };
+  /**
+   * Potential rewards of a page's current delegations (by tx id), from the node when one is
+   * configured. The node lists delegators only when asked for exactly one node, so this is one
+   * call per validator the page's delegations back, not one per delegation.
+   */
+  async function delegatorRewards(rows: StakerRow[]): Promise<Map<string, string>> {
+    const rewards = new Map<string, string>();
+    if (!deps.node) return rewards;
+    const nodes = new Map<string, { subnetID: string; nodeID: string }>();
+    for (const d of rows)
+      nodes.set(`${d.subnet_id}|${d.node_id}`, { subnetID: d.subnet_id, nodeID: d.node_id });
+    for (const { subnetID, nodeID } of nodes.values()) {
+      const res = await deps.node.call<{ validators: any[] }>('/ext/bc/P', 'platform.getCurrentValidators', {
+        subnetID,
+        nodeIDs: [nodeID],
+      });
+      for (const v of res.validators ?? [])
+        for (const x of (v.delegators as any[] | null | undefined) ?? [])
+          rewards.set(x.txID, String(x.potentialReward ?? '0'));
     }
-    return undefined;
+    return rewards;
   }
 
   /** Details of validation periods at `t`; the total active stake is read once per page. */
   async function formatValidators(rows: StakerRow[], t: number) {
     let total: Promise<bigint> | undefined;
     const stake = () => (total ??= activeStake(t));
+    const live = await liveValidators(rows.filter((v) => validationStatus(v, t) === 'active'));
     const validators = [];
-    for (const v of rows) validators.push(await formatValidator(v, t, stake));
+    for (const v of rows) validators.push(await formatValidator(v, t, stake, live));
     return validators;
   }
 
-  async function formatValidator(v: StakerRow, t: number, stake: () => Promise<bigint>) {
+  async function formatValidator(
+    v: StakerRow,
+    t: number,
+    stake: () => Promise<bigint>,
+    liveOf: (v: StakerRow) => LiveValidator | undefined,
+  ) {
     const status = validationStatus(v, t);
     const base: Record<string, unknown> = {
       txHash: v.tx_hash,
@@ -239,7 +263,7 @@ export function createValidatorReads(deps: ValidatorReadsDeps) {
         },
       };
     }
-    const live = await liveValidator(v);
+    const live = liveOf(v);
     const total = await stake();
     const weight = BigInt(amountText(v.amount_staked)) + delegated;
     const potentialRewards = {
@@ -283,21 +307,45 @@ export function createValidatorReads(deps: ValidatorReadsDeps) {
     return rows.reduce((s, r) => s + BigInt(amountText(r.amount_staked)), 0n);
   }
 
-  /** Uptime and potential reward of an active validator, from the node when one is configured. */
-  async function liveValidator(v: StakerRow) {
-    if (!deps.node) return undefined;
-    const res = await deps.node.call<{ validators: any[] }>('/ext/bc/P', 'platform.getCurrentValidators', {
-      subnetID: v.subnet_id,
-      nodeIDs: [v.node_id],
-    });
-    const found = res.validators?.find((x) => x.txID === v.tx_hash) ?? res.validators?.[0];
-    if (!found) return undefined;
-    return {
-      uptime: found.uptime !== undefined ? Number(found.uptime) : undefined,
-      connected: found.connected as boolean | undefined,
-      potentialReward: found.potentialReward !== undefined ? String(found.potentialReward) : undefined,
-      accruedDelegateeReward:
-        found.accruedDelegateeReward !== undefined ? String(found.accruedDelegateeReward) : undefined,
-    };
+  /**
+   * Uptime and potential reward of the active validations of a page, from the node when one is
+   * configured: one `platform.getCurrentValidators` per subnet for all their nodes, not one per
+   * row, so a page (or a live sort's walk over every validation) costs a call per subnet.
+   */
+  async function liveValidators(rows: StakerRow[]): Promise<(v: StakerRow) => LiveValidator | undefined> {
+    const byTx = new Map<string, LiveValidator>();
+    const byNode = new Map<string, LiveValidator>();
+    if (deps.node && rows.length > 0) {
+      const nodesBySubnet = new Map<string, Set<string>>();
+      for (const r of rows) {
+        const nodes = nodesBySubnet.get(r.subnet_id) ?? new Set<string>();
+        nodesBySubnet.set(r.subnet_id, nodes.add(r.node_id));
+      }
+      for (const [subnetID, nodes] of nodesBySubnet) {
+        const res = await deps.node.call<{ validators: any[] }>(
+          '/ext/bc/P',
+          'platform.getCurrentValidators',
+          {
+            subnetID,
+            nodeIDs: [...nodes],
+          },
+        );
+        for (const found of res.validators ?? []) {
+          const live: LiveValidator = {
+            uptime: found.uptime !== undefined ? Number(found.uptime) : undefined,
+            connected: found.connected as boolean | undefined,
+            potentialReward: found.potentialReward !== undefined ? String(found.potentialReward) : undefined,
+            accruedDelegateeReward:
+              found.accruedDelegateeReward !== undefined ? String(found.accruedDelegateeReward) : undefined,
+          };
+          byTx.set(found.txID, live);
+          // A validation the node lists under another tx id (an L1 validator's validation id):
+          // the node's entry for the same node in that subnet.
+          const key = `${subnetID}|${found.nodeID}`;
+          if (!byNode.has(key)) byNode.set(key, live);
+        }
+      }
+    }
+    return (v) => byTx.get(v.tx_hash) ?? byNode.get(`${v.subnet_id}|${v.node_id}`);
   }
 }
