@@ -72,7 +72,8 @@ describe('devnet foundation', () => {
       'version',
     ]);
     const upgrades = await client.info.upgrades();
-    assert.ok(upgrades.etnaTime);
+    // A local network, as avalanchego's: Etna active since its InitiallyActiveTime.
+    assert.equal(upgrades.etnaTime, '2020-12-05T05:00:00Z');
     // A time.Duration: nanoseconds as a JSON number (the 5-minute ACP-181 epoch).
     assert.equal(upgrades.graniteEpochDuration, 300_000_000_000);
     const { networkName } = await client.info.getNetworkName();

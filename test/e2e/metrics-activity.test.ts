@@ -221,8 +221,15 @@ for (const span of ['hour', 'day', 'week', 'month'] as const)
   test(`every chain metric per ${span} equals what the blocks and receipts say`, async () => {
     const buckets = counted.get(span)!;
     const starts = [...buckets.keys()].sort((a, b) => a - b);
-    // Weeks and months: their lengths are the bucket module's; hours and days are fixed.
-    const length = span === 'hour' ? 3600 : span === 'day' ? 86_400 : undefined;
+    assert.ok(starts.length > 0, `the blocks fill some ${span}`);
+    // The bucket's length in seconds: UTC hours, days and weeks are fixed; a month runs from its
+    // 1st to the next month's.
+    const length = (start: number) => {
+      if (span !== 'month') return { hour: 3600, day: 86_400, week: 7 * 86_400 }[span];
+      const d = new Date(start * 1000);
+      assert.equal(d.getUTCDate(), 1, `month bucket ${start} starts on the 1st`);
+      return (Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - start * 1000) / 1000;
+    };
     const checks: Record<string, (d: Counted) => number> = {
       txCount: (d) => d.txs,
       gasUsed: (d) => Number(d.gas),
@@ -240,9 +247,8 @@ for (const span of ['hour', 'day', 'week', 'month'] as const)
         assert.equal(got.get(start), pick(buckets.get(start)!), `${metric} per ${span} at ${start}`);
     }
     const tps = await series('avgTps', span);
-    for (const start of starts) {
-      if (length) assert.equal(tps.get(start), buckets.get(start)!.txs / length, `avgTps per ${span}`);
-    }
+    for (const start of starts)
+      assert.equal(tps.get(start), buckets.get(start)!.txs / length(start), `avgTps per ${span} at ${start}`);
     // Totals up to the end of each bucket, oldest first.
     let txs = 0;
     let contracts = 0;

@@ -51,10 +51,20 @@ describe('proposervm API', () => {
     assert.equal(elapsed / EPOCH_SECONDS, Number(later.number) - Number(first.number));
     assert.ok(BigInt(later.pChainHeight) >= BigInt(first.pChainHeight));
 
-    // A block within the same epoch does not move its height.
-    await call(`${net.url}/ext/bc/P`, 'platform.advanceTime', { seconds: 1 });
-    const again = await client.proposervm.cChain.getCurrentEpoch();
-    if (again.number === later.number) assert.equal(again.pChainHeight, later.pChainHeight);
+    // A block within the same epoch does not move its height. Into the first seconds of the next
+    // epoch first, so that one more second (and the P-chain block it brings) stays within it.
+    const advance = async (seconds: number) =>
+      Date.parse((await call(`${net.url}/ext/bc/P`, 'platform.advanceTime', { seconds })).timestamp) / 1000;
+    const now = await advance(1);
+    const start = Number(later.startTime);
+    const next = start + EPOCH_SECONDS * Math.ceil((now + 1 - start) / EPOCH_SECONDS);
+    await advance(next - now + 1);
+    const current = await client.proposervm.xChain.getCurrentEpoch();
+    assert.equal(Number(current.startTime), next);
+    const height = await pHeight();
+    await advance(1);
+    assert.ok((await pHeight()) > height, 'the second brought a P-chain block');
+    assert.deepEqual(await client.proposervm.cChain.getCurrentEpoch(), current);
   });
 
   it('answers on the legacy and id paths, and refuses unknown methods in the JSON-RPC shape', async () => {

@@ -638,8 +638,14 @@ describe('Subnet-EVM chain', () => {
 
   it('disables the tx allow list and activates Warp at the upgrade timestamp', async () => {
     await assert.rejects(transfer(outsider, ewoq.address, 1n), /non-allow listed address/);
+    // Before its activation the Warp address holds no code: the call returns no data, as subnet-evm's.
     await assert.rejects(
       c.client.readContract({ address: PRECOMPILES.warp, abi: WARP_ID_ABI, functionName: 'getBlockchainID' }),
+      (err: any) => {
+        assert.equal(err.name, 'ContractFunctionExecutionError');
+        assert.equal(err.cause?.name, 'ContractFunctionZeroDataError');
+        return true;
+      },
     );
     const now = Math.floor(
       Date.parse((await call(`${net.url}/ext/bc/P`, 'platform.getTimestamp')).timestamp) / 1000,

@@ -69,6 +69,9 @@ describe('validators as peers', () => {
         headers: { 'content-type': 'application/json' },
         body: '{}',
       }),
+      // Its port is closed: the connection is refused (or, when undici reuses a kept-alive socket the
+      // closing server just shut, cut) — not an HTTP answer, a timeout or a bad address.
+      (err: any) => ['ECONNREFUSED', 'UND_ERR_SOCKET'].includes(err.cause?.code),
     );
     const faults = await call(`${net.url}/ext/devnet`, 'devnet.getValidatorFaults');
     assert.equal(faults.faults[target.nodeID].fault, 'offline');

@@ -270,6 +270,7 @@ describe('X-chain with avalanchejs v5', () => {
 
     const page = await xResult(url, 'avm.getUTXOs', { addresses: [EWOQ_X], encoding: 'hexnc' });
     assert.equal(page.encoding, 'hexnc');
+    assert.ok(page.utxos.length > 0, 'EWOQ has UTXOs');
     assert.ok(page.utxos.every((u: string) => /^0x[0-9a-f]+$/.test(u)));
     const json = await xCall(url, 'avm.getUTXOs', { addresses: [EWOQ_X], encoding: 'json' });
     assert.match(json.error!.message, /^couldn't encode UTXO \w+ as string: unsupported encoding in method$/);

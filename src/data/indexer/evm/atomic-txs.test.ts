@@ -115,6 +115,12 @@ test('reads several txs per block, the single-tx layout of older blocks, and ref
   assert.equal(single.length, 1);
   assert.deepEqual(single[0].bytes, imp);
   assert.deepEqual(parseAtomicTxs(new Uint8Array()), []);
-  assert.throws(() => parseAtomicTxs(utils.hexToBuffer(batch([imp]) + 'ff')));
-  assert.throws(() => parseAtomicTxs(new Uint8Array([0, 0, 0, 0, 0, 1, 9, 9])));
+  assert.throws(() => parseAtomicTxs(utils.hexToBuffer(batch([imp]) + 'ff')), {
+    name: 'UpstreamInvalidError',
+    message: 'bytes after the atomic tx list',
+  });
+  assert.throws(() => parseAtomicTxs(new Uint8Array([0, 0, 0, 0, 0, 1, 9, 9])), {
+    name: 'UpstreamInvalidError',
+    message: "atomic txs cannot be parsed: couldn't unmarshal interface: unknown type ID 2313",
+  });
 });

@@ -53,6 +53,9 @@ describe('P-chain block codec', () => {
       ).readUInt32BE(2),
       30,
     );
-    assert.throws(() => encodeBlock({ kind: 'proposal', parentId: parent, height: 1n, time: 1n, txs: [] }));
+    assert.throws(() => encodeBlock({ kind: 'proposal', parentId: parent, height: 1n, time: 1n, txs: [] }), {
+      name: 'BlockCodecError',
+      message: 'a proposal block carries exactly one tx',
+    });
   });
 });
