@@ -178,10 +178,10 @@ export class PlatformVM {
     let executed: Executed;
     try {
       executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
+      // A tx no block could hold; the reference words it against the capacity at the next block
+      // (which is short of the maximum as well).
       if (executed.gas > this.config.gasFee.maxCapacity)
-        throw new TxVerifyError(
-          `tx gas ${executed.gas} exceeds the maximum block capacity ${this.config.gasFee.maxCapacity}`,
-        );
+        throw new TxVerifyError(`tx exceeds current gas capacity: ${executed.gas} > ${gas.capacity}`);
     } catch (err) {
       if (!(err instanceof TxVerifyError)) throw err;
       this.mempool.drop(tx.id, err.message);

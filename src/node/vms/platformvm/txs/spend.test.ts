@@ -48,6 +48,7 @@ function out(amount: bigint, locktime = 0n): TransferableOutput {
 const check = (inputs: SpendInput[], outputs: TransferableOutput[], fee = 10n) =>
   verifyUtxoSpend({
     inputs,
+    credentials: inputs.length,
     outputs,
     unsignedHash: HASH,
     now: NOW,
