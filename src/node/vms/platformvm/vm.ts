@@ -25,6 +25,7 @@ import { genesisChainTxBytes, writeGenesis, type GenesisChain } from './state/ge
 import { PlatformState, type ChainRecord, type StakerRecord, type StoredTx } from './state/platform-state.js';
 import {
   executeTx,
+  StagedTxError,
   l1Weight,
   PRIMARY_NETWORK,
   type ChainIds,
@@ -303,7 +304,8 @@ export class PlatformVM {
         executed = executeTx(w.tx, env);
       } catch (err) {
         if (!(err instanceof TxVerifyError)) throw err;
-        this.mempool.drop(w.tx.id, err.message);
+        // The reference's builder marks the tx dropped with the verifier's error bare.
+        this.mempool.drop(w.tx.id, err instanceof StagedTxError ? err.reason : err.message);
         settled.push({ w, err });
         continue;
       }

@@ -167,14 +167,27 @@ export function executeTx(tx: ParsedTx, env: ExecEnv): Executed {
   try {
     verifyWarpMessages(tx, env);
   } catch (err) {
-    if (err instanceof TxVerifyError) fail(`failed verifying warp messages: ${err.message}`);
+    if (err instanceof TxVerifyError) throw new StagedTxError('failed verifying warp messages', err.message);
     throw err;
   }
   try {
     return executeStandardTx(tx, env);
   } catch (err) {
-    if (err instanceof TxVerifyError) fail(`failed execution: ${err.message}`);
+    if (err instanceof TxVerifyError) throw new StagedTxError('failed execution', err.message);
     throw err;
+  }
+}
+
+/**
+ * A refusal under the stage of `VerifyTx` that made it. The block builder drops a tx with the
+ * bare reason, as the reference's builder marks it.
+ */
+export class StagedTxError extends TxVerifyError {
+  constructor(
+    readonly stage: string,
+    readonly reason: string,
+  ) {
+    super(`${stage}: ${reason}`);
   }
 }
 
