@@ -176,7 +176,7 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
     const refused = await rpc(P(), 'platform.issueTx', { tx: signedHex(twice), encoding: 'hex' });
     assert.match(
       refused.body.error.message,
-      /^couldn't issue tx: failed verification: failed to get shared memory: not found$/,
+      /^couldn't issue tx: failed verification: failed execution: failed to get shared memory: not found$/,
     );
     assert.equal((await pBalance()) - before, amount - fee);
   });
@@ -248,7 +248,7 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
     ]) {
       const { tx } = await pExport(dest, 1_000_000_000n);
       const { body } = await rpc(P(), 'platform.issueTx', { tx: signedHex(tx), encoding: 'hex' });
-      assert.equal(body.error.message, `couldn't issue tx: failed verification: ${why}`);
+      assert.equal(body.error.message, `couldn't issue tx: failed verification: failed execution: ${why}`);
     }
 
     const { utxos } = await new avm.AVMApi(net.url).getUTXOs({ addresses: [`X-${BECH}`] });
@@ -329,7 +329,7 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
     const p = await rpc(P(), 'platform.issueTx', { tx: signedHex(pTx), encoding: 'hex' });
     assert.equal(
       p.body.error.message,
-      "couldn't issue tx: failed verification: metadata failed verification: tx has wrong network ID",
+      "couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong network ID",
     );
   });
 

@@ -201,6 +201,86 @@ describe('C-chain atomic transactions with avalanchejs', () => {
     assert.equal(xAfter - xBefore, amount - context.baseTxFee);
   });
 
+  it("words refused signatures, balances and nonces as coreth's semantic verifier and state transfer", async () => {
+    const other = utils.hexToBuffer('0x' + '44'.repeat(32));
+    const otherShort = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(other));
+    const issueHex = async (signed: { toBytes(): Uint8Array }) => {
+      const bytes = signed.toBytes();
+      const check = (await import('@noble/hashes/sha2.js')).sha256(bytes).subarray(28);
+      const tx = '0x' + Buffer.concat([Buffer.from(bytes), Buffer.from(check)]).toString('hex');
+      return (await rpc(`${net.url}/ext/bc/C/avax`, 'avax.issueTx', { tx, encoding: 'hex' })).body;
+    };
+    // An import of an X-chain export whose credential another key signed: the fx's refusal under
+    // `import tx transfer failed verification: `.
+    const { utxos } = await avmApi.getUTXOs({ addresses: [EWOQ_X] });
+    const exportTx = avm.newExportTx(context, context.cBlockchainID, [EWOQ_SHORT], utxos, [
+      TransferableOutput.fromNative(context.avaxAssetID, 1_000_000_000n, [EWOQ_SHORT]),
+    ]);
+    await addTxSignatures({ unsignedTx: exportTx, privateKeys: [EWOQ_KEY] });
+    const { txID: exportID } = await avmApi.issueSignedTx(exportTx.getSignedTx());
+    await until('X export', async () =>
+      (await avmApi.getTxStatus({ txID: exportID })).status === 'Accepted' ? true : undefined,
+    );
+    const atomic = await evmApi.getUTXOs({ addresses: [EWOQ_X.replace('X-', 'C-')], sourceChain: 'X' });
+    const importTx = evm.newImportTxFromBaseFee(
+      context,
+      utils.hexToBuffer(recipient),
+      [EWOQ_SHORT],
+      atomic.utxos,
+      context.xBlockchainID,
+      await baseFeeNano(),
+    );
+    importTx.addSignatureAt(await secp256k1.sign(importTx.toBytes(), other), 0, 0);
+    const forgedImport = await issueHex(importTx.getSignedTx());
+    assert.equal(
+      forgedImport.error.message,
+      `import tx transfer failed verification: wrong signature: expected signature from ${utils.base58check.encode(EWOQ_SHORT)} but got from ${utils.base58check.encode(otherShort)}`,
+    );
+
+    // Signed by its owner, the same import goes in (and leaves shared memory as the next test expects).
+    const honest = evm.newImportTxFromBaseFee(
+      context,
+      utils.hexToBuffer(recipient),
+      [EWOQ_SHORT],
+      atomic.utxos,
+      context.xBlockchainID,
+      await baseFeeNano(),
+    );
+    await addTxSignatures({ unsignedTx: honest, privateKeys: [EWOQ_KEY] });
+    const { txID: honestID } = await evmApi.issueSignedTx(honest.getSignedTx());
+    await until('C import', async () =>
+      (await evmApi.getAtomicTxStatus(honestID)).status === 'Accepted' ? true : undefined,
+    );
+
+    // An export signed by a key other than its input's address; one with a stale nonce.
+    const nonce = BigInt(
+      await result(`${net.url}/ext/bc/C/rpc`, 'eth_getTransactionCount', [EWOQ_EVM, 'latest']),
+    );
+    const fee = await baseFeeNano();
+    const forged = evm.newExportTxFromBaseFee(
+      context,
+      fee,
+      1_000_000n,
+      context.xBlockchainID,
+      utils.hexToBuffer(EWOQ_EVM),
+      [EWOQ_SHORT],
+      nonce,
+    );
+    forged.addSignatureAt(await secp256k1.sign(forged.toBytes(), other), 0, 0);
+    assert.equal((await issueHex(forged.getSignedTx())).error.message, "signature doesn't match public key");
+    const stale = evm.newExportTxFromBaseFee(
+      context,
+      fee,
+      1_000_000n,
+      context.xBlockchainID,
+      utils.hexToBuffer(EWOQ_EVM),
+      [EWOQ_SHORT],
+      nonce + 5n,
+    );
+    await addTxSignatures({ unsignedTx: stale, privateKeys: [EWOQ_KEY] });
+    assert.equal((await issueHex(stale.getSignedTx())).error.message, 'invalid nonce');
+  });
+
   it('refuses a stale export nonce, a short fee and garbage, and applies nothing', async () => {
     const nonce = BigInt(
       await result(`${net.url}/ext/bc/C/rpc`, 'eth_getTransactionCount', [EWOQ_EVM, 'latest']),

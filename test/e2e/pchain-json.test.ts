@@ -85,7 +85,7 @@ describe('P-chain json encoding', () => {
     });
     assert.equal(
       refused.body.error?.message,
-      "couldn't issue tx: failed verification: memo exceeds maximum length: 11 > 0",
+      "couldn't issue tx: failed verification: failed execution: memo exceeds maximum length: 11 > 0",
     );
     const tx = pvm.newBaseTx(
       { ...props, outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, 5n * AVAX, [other])] },

@@ -87,7 +87,7 @@ describe('P-chain mempool', () => {
     const prefix = "couldn't issue tx: failed verification: ";
     assert.match(
       refused.error!.message,
-      /^couldn't issue tx: failed verification: insufficient unlocked funds: needs \d+ more/,
+      /^couldn't issue tx: failed verification: failed execution: insufficient unlocked funds: needs \d+ more/,
     );
     const reason = refused.error!.message.slice(prefix.length);
     assert.deepEqual((await status(idOf(unpaid))).result, { status: 'Dropped', reason });

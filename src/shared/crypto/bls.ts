@@ -58,3 +58,34 @@ export function blsVerifyProofOfPossession(publicKey: Uint8Array, proof: Uint8Ar
     return false;
   }
 }
+
+/**
+ * Why a proof of possession fails, in the words of the reference's `signer.ProofOfPossession.Verify`
+ * (the key's decompression and subgroup check, then the signature's, then the pairing), or
+ * undefined when it holds.
+ */
+export function blsProofOfPossessionFault(publicKey: Uint8Array, proof: Uint8Array): string | undefined {
+  let pk: blst.PublicKey;
+  try {
+    pk = blst.PublicKey.fromBytes(publicKey);
+  } catch {
+    return "couldn't decompress public key";
+  }
+  try {
+    pk.keyValidate();
+  } catch {
+    return 'invalid public key';
+  }
+  let sig: blst.Signature;
+  try {
+    sig = blst.Signature.fromBytes(proof);
+  } catch {
+    return "couldn't decompress signature";
+  }
+  try {
+    sig.sigValidate(false);
+  } catch {
+    return 'invalid signature';
+  }
+  return blsVerifyProofOfPossession(publicKey, proof) ? undefined : 'invalid proof of possession';
+}

@@ -25,6 +25,7 @@ import { genesisChainTxBytes, writeGenesis, type GenesisChain } from './state/ge
 import { PlatformState, type ChainRecord, type StakerRecord, type StoredTx } from './state/platform-state.js';
 import {
   executeTx,
+  StagedTxError,
   l1Weight,
   PRIMARY_NETWORK,
   type ChainIds,
@@ -178,10 +179,10 @@ export class PlatformVM {
     let executed: Executed;
     try {
       executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
+      // A tx no block could hold; the reference words it against the capacity at the next block
+      // (which is short of the maximum as well).
       if (executed.gas > this.config.gasFee.maxCapacity)
-        throw new TxVerifyError(
-          `tx gas ${executed.gas} exceeds the maximum block capacity ${this.config.gasFee.maxCapacity}`,
-        );
+        throw new TxVerifyError(`tx exceeds current gas capacity: ${executed.gas} > ${gas.capacity}`);
     } catch (err) {
       if (!(err instanceof TxVerifyError)) throw err;
       this.mempool.drop(tx.id, err.message);
@@ -303,7 +304,8 @@ export class PlatformVM {
         executed = executeTx(w.tx, env);
       } catch (err) {
         if (!(err instanceof TxVerifyError)) throw err;
-        this.mempool.drop(w.tx.id, err.message);
+        // The reference's builder marks the tx dropped with the verifier's error bare.
+        this.mempool.drop(w.tx.id, err instanceof StagedTxError ? err.reason : err.message);
         settled.push({ w, err });
         continue;
       }

@@ -219,10 +219,15 @@ export async function verifySemantics(
           `failed to fetch import UTXOs from ${effects.sourceChain} due to: not found (atomic UTXO ${label} was never exported or is already spent)`,
         );
       const utxo = parseUtxo(bytes) as any;
+      // coreth's semanticVerifier.ImportTx: the asset, then the fx's VerifyTransfer (the amounts,
+      // then the credential), its refusals under `import tx transfer failed verification: `.
       if (hex(utxo.assetId.toBytes()) !== hex(input.assetId.toBytes()))
-        throw new AtomicTxError(`input ${label} asset mismatch`);
+        throw new AtomicTxError("asset IDs in the input don't match the utxo");
       const out = utxo.output;
-      if (out.amount() !== input.input.amount()) throw new AtomicTxError(`input ${label} amount mismatch`);
+      if (out.amount() !== input.input.amount())
+        throw new AtomicTxError(
+          `import tx transfer failed verification: utxo amount and input amount are not equal: ${out.amount()} != ${input.input.amount()}`,
+        );
       try {
         verifySpend(
           { addresses: out.getOwners(), threshold: out.getThreshold(), locktime: out.getLocktime() },
@@ -232,14 +237,19 @@ export async function verifySemantics(
           ctx.now(),
         );
       } catch (err) {
-        throw new AtomicTxError(`input ${label}: ${(err as Error).message}`);
+        throw new AtomicTxError(`import tx transfer failed verification: ${(err as Error).message}`);
       }
     }
   } else {
     for (let i = 0; i < effects.debits.length; i++) {
       const d = effects.debits[i];
       const sigs = tx.credentials[i];
-      if (sigs.length !== 1) throw new AtomicTxError(`input ${i} needs exactly one signature`);
+      // coreth's semanticVerifier.ExportTx: one signature per input, by the input's address; then
+      // EVMStateTransfer: each input's balance, then its nonce.
+      if (sigs.length !== 1)
+        throw new AtomicTxError(
+          `incorrect number of signatures want 1 signature for EVM Input Credential, but got ${sigs.length}`,
+        );
       const sig = sigs[0];
       let pub: Uint8Array;
       try {
@@ -248,16 +258,16 @@ export async function verifySemantics(
         throw new AtomicTxError(`input ${i}: invalid signature`);
       }
       const signer = keccak_256(pub.subarray(1)).subarray(12);
-      if (hex(signer) !== hex(d.address)) throw new AtomicTxError(`input ${i} is not signed by its address`);
+      if (hex(signer) !== hex(d.address)) throw new AtomicTxError("signature doesn't match public key");
+    }
+    // EVMStateTransfer's words are bare; inputs of one address draw on its balance in turn.
+    const spent = new Map<string, bigint>();
+    for (const d of effects.debits) {
       const acct = (await state.getAccount(new Address(d.address))) ?? new Account();
-      if (acct.nonce !== d.nonce)
-        throw new AtomicTxError(
-          `invalid nonce for 0x${hex(d.address)}: have ${d.nonce}, state ${acct.nonce}`,
-        );
-      if (acct.balance < d.wei)
-        throw new AtomicTxError(
-          `insufficient funds: 0x${hex(d.address)} has ${acct.balance} wei, needs ${d.wei}`,
-        );
+      const already = spent.get(hex(d.address)) ?? 0n;
+      if (acct.balance - already < d.wei) throw new AtomicTxError('insufficient funds');
+      spent.set(hex(d.address), already + d.wei);
+      if (acct.nonce !== d.nonce) throw new AtomicTxError('invalid nonce');
     }
   }
 }

@@ -14,7 +14,7 @@ import {
 } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toCb58, formatNodeId } from '../../../../shared/encoding.js';
-import { blsVerifyProofOfPossession } from '../../../../shared/crypto/bls.js';
+import { blsProofOfPossessionFault } from '../../../../shared/crypto/bls.js';
 import { LruSet } from './lru-set.js';
 import type { NetworkIdentity } from '../../../../shared/networks.js';
 import { FxError, checkOwnersWellFormed, verifySpend } from '../../components/secp256k1fx.js';
@@ -78,12 +78,13 @@ export const PRIMARY_NETWORK = new Uint8Array(32);
  */
 const verifiedProofs = new LruSet(4096);
 
-function proofOfPossessionValid(publicKey: Uint8Array, proof: Uint8Array): boolean {
+/** Why a proof of possession fails, in the reference's words (see blsProofOfPossessionFault). */
+function proofOfPossessionFault(publicKey: Uint8Array, proof: Uint8Array): string | undefined {
   const key = Buffer.from(publicKey).toString('hex') + Buffer.from(proof).toString('hex');
-  if (verifiedProofs.has(key)) return true;
-  const ok = blsVerifyProofOfPossession(publicKey, proof);
-  if (ok) verifiedProofs.add(key);
-  return ok;
+  if (verifiedProofs.has(key)) return undefined;
+  const fault = blsProofOfPossessionFault(publicKey, proof);
+  if (!fault) verifiedProofs.add(key);
+  return fault;
 }
 const MAX_MEMO = 256;
 const MAX_CHAIN_NAME = 128;
@@ -157,7 +158,40 @@ export function typeName(unsigned: unknown): string {
   return t.replace(/^pvm\./, '');
 }
 
+/**
+ * Verifies `tx` as the reference's `VerifyTx` does: the Warp messages it carries first (their
+ * refusals under `failed verifying warp messages: `), then the execution against the state (under
+ * `failed execution: `).
+ */
 export function executeTx(tx: ParsedTx, env: ExecEnv): Executed {
+  try {
+    verifyWarpMessages(tx, env);
+  } catch (err) {
+    if (err instanceof TxVerifyError) throw new StagedTxError('failed verifying warp messages', err.message);
+    throw err;
+  }
+  try {
+    return executeStandardTx(tx, env);
+  } catch (err) {
+    if (err instanceof TxVerifyError) throw new StagedTxError('failed execution', err.message);
+    throw err;
+  }
+}
+
+/**
+ * A refusal under the stage of `VerifyTx` that made it. The block builder drops a tx with the
+ * bare reason, as the reference's builder marks it.
+ */
+export class StagedTxError extends TxVerifyError {
+  constructor(
+    readonly stage: string,
+    readonly reason: string,
+  ) {
+    super(`${stage}: ${reason}`);
+  }
+}
+
+function executeStandardTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as unknown;
   if (pvmSerial.isPvmBaseTx(u as never)) return baseTx(tx, env);
   if (pvmSerial.isImportTx(u as never)) return importTx(tx, env);
@@ -186,30 +220,43 @@ interface Common {
   readonly hash: Uint8Array;
 }
 
+/** The tx's base tx. */
+function baseOf(tx: ParsedTx): AnyBaseTx {
+  return (tx.unsigned as unknown as { baseTx: AnyBaseTx }).baseTx;
+}
+
 /**
- * The checks every tx makes of its base tx, in the reference's order and words: `BaseTx.SyntacticVerify`
- * (ids and memo, each output and input, their order), then Durango's empty memo. `inputs` is how
- * many inputs the tx spends (credentials are one each, plus `authCreds` for subnet authorisation).
+ * `BaseTx.SyntacticVerify` in the reference's order and words: ids and memo, each output and
+ * input, their order. `wrap` prefixes its refusals, as the permissionless staker txs do.
  */
-function common(tx: ParsedTx, env: ExecEnv, inputs: number, authCreds = 0): Common {
-  const base = (tx.unsigned as unknown as { baseTx: AnyBaseTx }).baseTx;
-  if (base.NetworkId.value() !== env.network.networkID)
-    fail('metadata failed verification: tx has wrong network ID');
-  if (!eq(base.BlockchainId.toBytes(), env.ids.p))
-    fail('metadata failed verification: tx has wrong chain ID');
-  if (base.memo.length > MAX_MEMO)
-    fail(`metadata failed verification: memo exceeds maximum length: ${base.memo.length} > ${MAX_MEMO}`);
-  verifyOutputs(base.outputs);
-  verifyInputs(base.inputs);
-  if (!outputsSorted(base.outputs)) fail('outputs not sorted');
-  if (!inputsSortedAndUnique(base.inputs)) fail('inputs not sorted and unique');
+function verifyBaseTx(tx: ParsedTx, env: ExecEnv, wrap = ''): AnyBaseTx {
+  const base = baseOf(tx);
+  try {
+    if (base.NetworkId.value() !== env.network.networkID)
+      fail('metadata failed verification: tx has wrong network ID');
+    if (!eq(base.BlockchainId.toBytes(), env.ids.p))
+      fail('metadata failed verification: tx has wrong chain ID');
+    if (base.memo.length > MAX_MEMO)
+      fail(`metadata failed verification: memo exceeds maximum length: ${base.memo.length} > ${MAX_MEMO}`);
+    verifyOutputs(base.outputs);
+    verifyInputs(base.inputs);
+    if (!outputsSorted(base.outputs)) fail('outputs not sorted');
+    if (!inputsSortedAndUnique(base.inputs)) fail('inputs not sorted and unique');
+  } catch (err) {
+    if (wrap && err instanceof TxVerifyError) fail(`${wrap}${err.message}`);
+    throw err;
+  }
+  return base;
+}
+
+/**
+ * What every tx does after its `SyntacticVerify` (which the caller has run): Durango's empty memo,
+ * then the tx's complexity, which prices it.
+ */
+function common(tx: ParsedTx, env: ExecEnv): Common {
+  const base = baseOf(tx);
   // Since Durango a P-chain tx carries no memo.
   if (base.memo.length > 0) fail(`memo exceeds maximum length: ${base.memo.length} > 0`);
-  // The reference takes the authorisation's credential off the end, then counts the rest.
-  const got = tx.credentials.length;
-  if (got < authCreds) fail('wrong number of credentials');
-  if (got - authCreds !== inputs)
-    fail(`wrong number of credentials: ${inputs} inputs != ${got - authCreds} credentials`);
   let gas: bigint;
   try {
     const d = pvm.getTxComplexity(tx.unsigned);
@@ -233,9 +280,14 @@ function localInputs(
   }));
 }
 
+/**
+ * The reference's `VerifySpend` (the flow check). `credentials` is how many credentials the tx
+ * gives its inputs: all of them, or all but the authorisation's last one.
+ */
 function spend(
   c: Common,
   env: ExecEnv,
+  credentials: number,
   inputs: SpendInput[],
   outputs: readonly TransferableOutput[],
   extraBurn = 0n,
@@ -243,6 +295,7 @@ function spend(
   checkInputsUnique(inputs.map((i) => i.input));
   verifyUtxoSpend({
     inputs,
+    credentials,
     outputs,
     unsignedHash: c.hash,
     now: BigInt(env.chainTime),
@@ -271,70 +324,121 @@ function consumeAndProduce(env: ExecEnv, txId: Uint8Array, base: AnyBaseTx): voi
   base.outputs.forEach((out, i) => env.state.addUtxo(makeUtxo(txId, i, out.assetId.toBytes(), out.output)));
 }
 
-function verifyAuth(
-  owner: OutputOwners,
-  auth: unknown,
-  signatures: readonly Uint8Array[],
-  c: Common,
-  env: ExecEnv,
-  what: string,
-): void {
-  let indices: number[];
+/** `secp256k1fx.Input.Verify` of a subnet or disable auth, as the tx's SyntacticVerify makes it. */
+function verifyAuthInput(auth: unknown): number[] {
+  const indices = authIndices(auth);
+  for (let i = 1; i < indices.length; i++)
+    if (indices[i] <= indices[i - 1]) fail('address indices not sorted and unique');
+  return indices;
+}
+
+/**
+ * The reference's `verifyAuthorization`: the last credential signs for `owner`, and the rest are
+ * the base tx's (returns how many). A refusal of the fx is `unauthorized modification: <why>`.
+ */
+function verifyAuth(tx: ParsedTx, owner: OutputOwners, auth: unknown, c: Common, env: ExecEnv): number {
+  if (tx.credentials.length === 0) fail('should have the same number of credentials as inputs');
+  const baseCreds = tx.credentials.length - 1;
   try {
-    indices = authIndices(auth);
+    verifySpend(ownersOf(owner), authIndices(auth), tx.credentials[baseCreds], c.hash, BigInt(env.chainTime));
   } catch (err) {
-    fail(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    if (err instanceof FxError) fail(`unauthorized modification: ${err.message}`);
+    throw err;
   }
+  return baseCreds;
+}
+
+/** secp256k1fx `OutputOwners.Verify`, its refusal bare as the reference's SyntacticVerify returns it. */
+function checkOwners(owner: unknown): OutputOwners {
+  if (!(owner instanceof OutputOwners)) fail('wrong owner type');
+  checkOwnersOf(ownersOf(owner));
+  return owner;
+}
+
+function checkOwnersOf(owners: Parameters<typeof checkOwnersWellFormed>[0], wrap = ''): void {
   try {
-    verifySpend(ownersOf(owner), indices, signatures, c.hash, BigInt(env.chainTime));
+    checkOwnersWellFormed(owners);
   } catch (err) {
-    // The reference's verifyAuthorization wraps the fx error as `unauthorized modification: …`.
-    if (err instanceof FxError)
-      fail(`${what} is not authorised by the owner: unauthorized modification: ${err.message}`);
+    if (err instanceof FxError) fail(`${wrap}${err.message}`);
     throw err;
   }
 }
 
-function checkOwners(owner: unknown, what: string): OutputOwners {
-  if (!(owner instanceof OutputOwners)) fail(`${what} is not a secp256k1fx output owners`);
-  try {
-    checkOwnersWellFormed(ownersOf(owner));
-  } catch (err) {
-    if (err instanceof FxError) fail(`${what}: ${err.message}`);
-    throw err;
-  }
+/**
+ * The owner of a subnet, as the reference's `GetSubnetOwner` finds it: `not found` for an id no tx
+ * has, `"<id>" is not a subnet` for another tx's id.
+ */
+function subnetOwner(env: ExecEnv, subnetId: Uint8Array): OutputOwners {
+  const subnet = env.state.subnet(subnetId);
+  if (subnet) return subnet.owner;
+  if (env.state.getTx(subnetId)) fail(`"${toCb58(subnetId)}" is not a subnet`);
+  fail('not found');
+}
+
+/**
+ * `verifySubnetAuthorization`: the subnet's owner signs the auth. Converted L1s included: as in the
+ * reference, the owner still removes the legacy validators left from before the conversion and
+ * may transfer the ownership. Returns how many credentials the base tx has.
+ */
+function verifySubnetAuth(
+  tx: ParsedTx,
+  env: ExecEnv,
+  c: Common,
+  subnetId: Uint8Array,
+  auth: unknown,
+): number {
+  return verifyAuth(tx, subnetOwner(env, subnetId), auth, c, env);
+}
+
+/**
+ * `verifyPoASubnetAuthorization`: the owner's authorisation, then a subnet that may still get
+ * validators and chains (not an L1), refused as `"<subnet>" is immutable`.
+ */
+function verifyPoASubnetAuth(
+  tx: ParsedTx,
+  env: ExecEnv,
+  c: Common,
+  subnetId: Uint8Array,
+  auth: unknown,
+): number {
+  const creds = verifySubnetAuth(tx, env, c, subnetId, auth);
+  if (env.state.subnet(subnetId)?.conversionId) fail(`"${toCb58(subnetId)}" is immutable`);
+  return creds;
+}
+
+/** A rewards owner as the codec reads it (only secp256k1fx output owners parse there). */
+function rewardsOwner(owner: unknown): OutputOwners {
+  if (!(owner instanceof OutputOwners)) fail('wrong owner type');
   return owner;
 }
 
 /**
- * A subnet its owner may act on (exists, not the primary network). Converted L1s included: as in
- * the reference (verifySubnetAuthorization), the owner still removes the legacy validators left
- * from before the conversion and may transfer the ownership.
+ * The stake outputs' syntactic checks (each output, one asset, order, their sum against the
+ * weight, refused in `mismatch`'s words). Returns the staked asset (cb58).
  */
-function ownedSubnet(env: ExecEnv, subnetId: Uint8Array) {
-  if (eq(subnetId, PRIMARY_NETWORK)) fail('the primary network cannot be modified by subnet transactions');
-  const subnet = env.state.subnet(subnetId);
-  if (!subnet) fail(`subnet ${toCb58(subnetId)} does not exist`);
-  return subnet;
-}
-
-/**
- * A subnet that may still get validators and chains (verifyPoASubnetAuthorization): not an L1,
- * refused in the reference's words.
- */
-function mutableSubnet(env: ExecEnv, subnetId: Uint8Array) {
-  const subnet = ownedSubnet(env, subnetId);
-  if (subnet.conversionId) fail(`"${toCb58(subnetId)}" is immutable`);
-  return subnet;
-}
-
-function sumStake(stake: readonly TransferableOutput[], env: ExecEnv): bigint {
-  let total = 0n;
-  for (const out of stake) {
-    if (!eq(out.assetId.toBytes(), env.ids.avax)) fail('stake must be AVAX');
+function verifyStake(
+  stake: readonly TransferableOutput[],
+  mismatch: (total: bigint) => string,
+  weight: bigint,
+): string {
+  verifyOutputs(stake, 'failed to verify output');
+  const asset = stake[0]!.assetId.toString();
+  let total = outputInfo(stake[0]!.output).amount;
+  for (const out of stake.slice(1)) {
     total += outputInfo(out.output).amount;
+    if (total > MAX_UINT64) fail('overflow');
+    const other = out.assetId.toString();
+    if (other !== asset) fail(`multiple staked assets: "${asset}" and "${other}"`);
   }
-  return total;
+  if (!outputsSorted(stake)) fail('outputs not sorted');
+  if (total !== weight) fail(mismatch(total));
+  return asset;
+}
+
+/** The primary network stakes AVAX: `incorrect staked assetID: <AVAX> != <staked>`. */
+function checkStakedAsset(env: ExecEnv, staked: string): void {
+  const avax = toCb58(env.ids.avax);
+  if (staked !== avax) fail(`incorrect staked assetID: ${avax} != ${staked}`);
 }
 
 function produceStaked(env: ExecEnv, txId: Uint8Array, base: AnyBaseTx): void {
@@ -344,9 +448,9 @@ function produceStaked(env: ExecEnv, txId: Uint8Array, base: AnyBaseTx): void {
 // ---- transfers ----------------------------------------------------------------------------------
 
 function baseTx(tx: ParsedTx, env: ExecEnv): Executed {
-  const u = tx.unsigned as pvmSerial.BaseTx;
-  const c = common(tx, env, u.baseTx.inputs.length);
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  verifyBaseTx(tx, env);
+  const c = common(tx, env);
+  spend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return { type: 'BaseTx', gas: c.gas, apply: () => consumeAndProduce(env, tx.id, c.base) };
 }
 
@@ -371,9 +475,10 @@ function requireAtomicPeer(env: ExecEnv, peer: Uint8Array): void {
 function importTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.ImportTx;
   if (u.ins.length === 0) fail('tx has no imported inputs');
-  const c = common(tx, env, u.baseTx.inputs.length + u.ins.length);
+  verifyBaseTx(tx, env);
   verifyInputs(u.ins);
   if (!inputsSortedAndUnique(u.ins)) fail('inputs not sorted and unique');
+  const c = common(tx, env);
   const source = u.sourceChain.toBytes();
   requireAtomicPeer(env, source);
   const sourceText = toCb58(source);
@@ -396,7 +501,7 @@ function importTx(tx: ParsedTx, env: ExecEnv): Executed {
         `failed to get UTXO ${l.input.utxoID.txID.toString()}:${l.input.utxoID.outputIdx.value()}: not found`,
       );
   checkInputsUnique([...u.baseTx.inputs, ...u.ins]);
-  spend(c, env, [...local, ...imported], c.base.outputs);
+  spend(c, env, tx.credentials.length, [...local, ...imported], c.base.outputs);
   return {
     type: 'ImportTx',
     gas: c.gas,
@@ -410,15 +515,16 @@ function importTx(tx: ParsedTx, env: ExecEnv): Executed {
 function exportTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.ExportTx;
   if (u.outs.length === 0) fail('no export outputs');
-  const c = common(tx, env, u.baseTx.inputs.length);
+  verifyBaseTx(tx, env);
   for (const out of u.outs) {
     verifyOutputs([out]);
     if (!(out.output instanceof TransferOutput)) fail('wrong locktime reported');
   }
   if (!outputsSorted(u.outs)) fail('outputs not sorted');
+  const c = common(tx, env);
   const dest = u.destination.toBytes();
   requireAtomicPeer(env, dest);
-  spend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.outs]);
+  spend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.outs]);
   return {
     type: 'ExportTx',
     gas: c.gas,
@@ -445,9 +551,10 @@ function exportTx(tx: ParsedTx, env: ExecEnv): Executed {
 
 function createSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.CreateSubnetTx;
-  const c = common(tx, env, u.baseTx.inputs.length);
-  const owner = checkOwners(u.subnetOwners, 'subnet owner');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  verifyBaseTx(tx, env);
+  const owner = checkOwners(u.subnetOwners);
+  const c = common(tx, env);
+  spend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return {
     type: 'CreateSubnetTx',
     gas: c.gas,
@@ -460,24 +567,25 @@ function createSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
 
 function createChainTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.CreateChainTx;
-  const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n, 1);
   const subnetId = u.subnetID.toBytes();
-  const subnet = mutableSubnet(env, subnetId);
   const name = u.chainName.value();
-  if (name.length > MAX_CHAIN_NAME)
-    fail(`chain name is ${name.length} characters, at most ${MAX_CHAIN_NAME}`);
-  if (!/^[\p{L}\p{N} ]*$/u.test(name)) fail(`chain name "${name}" has an illegal character`);
-  if (u.genesisData.length > MAX_GENESIS)
-    fail(`genesis is ${u.genesisData.length} bytes, at most ${MAX_GENESIS}`);
   const vmId = u.vmID.toBytes();
-  if (eq(vmId, new Uint8Array(32))) fail('the VM id is empty');
   const fxIds = u.fxIds.map((f) => f.toBytes());
+  // CreateChainTx.SyntacticVerify, in its order and words.
+  if (eq(subnetId, PRIMARY_NETWORK)) fail("new blockchain can't be validated by primary network");
+  if (Buffer.byteLength(name) > MAX_CHAIN_NAME) fail('name too long');
+  if (eq(vmId, EMPTY_ID)) fail('invalid VM ID');
   for (let i = 1; i < fxIds.length; i++)
     if (Buffer.compare(Buffer.from(fxIds[i - 1]), Buffer.from(fxIds[i])) >= 0)
-      fail('fx ids are not sorted and unique');
-  verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'CreateChainTx');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+      fail('feature extensions IDs must be sorted and unique');
+  if (u.genesisData.length > MAX_GENESIS) fail('genesis too long');
+  // ASCII letters, digits and spaces (Go's unicode.IsLetter/IsNumber below MaxASCII).
+  if (!/^[A-Za-z0-9 ]*$/.test(name)) fail('illegal name character');
+  verifyBaseTx(tx, env);
+  verifyAuthInput(u.subnetAuth);
+  const c = common(tx, env);
+  const creds = verifyPoASubnetAuth(tx, env, c, subnetId, u.subnetAuth);
+  spend(c, env, creds, localInputs(tx, env, c.base.inputs), c.base.outputs);
   const chain: ChainRecord = {
     id: tx.id,
     subnet: subnetId,
@@ -500,13 +608,14 @@ function createChainTx(tx: ParsedTx, env: ExecEnv): Executed {
 
 function transferSubnetOwnershipTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.TransferSubnetOwnershipTx;
-  const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n, 1);
   const subnetId = u.subnetID.toBytes();
-  const subnet = ownedSubnet(env, subnetId);
-  const owner = checkOwners(u.subnetOwners, 'new subnet owner');
-  verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'TransferSubnetOwnershipTx');
-  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  if (eq(subnetId, PRIMARY_NETWORK)) fail('cannot transfer ownership of a permissionless subnet');
+  verifyBaseTx(tx, env);
+  verifyAuthInput(u.subnetAuth);
+  const owner = checkOwners(u.subnetOwners);
+  const c = common(tx, env);
+  const creds = verifySubnetAuth(tx, env, c, subnetId, u.subnetAuth);
+  flowCheckedSpend(c, env, creds, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return {
     type: 'TransferSubnetOwnershipTx',
     gas: c.gas,
@@ -519,40 +628,49 @@ function transferSubnetOwnershipTx(tx: ParsedTx, env: ExecEnv): Executed {
 
 // ---- staking ------------------------------------------------------------------------------------
 
-function stakingPeriod(env: ExecEnv, endTime: bigint, what: string): { start: number; end: number } {
+/**
+ * The staking period, which since Durango starts at the chain time: its length is checked against
+ * the bounds as the reference's staker checks do (an end before the chain time is too short).
+ */
+function stakingPeriod(
+  env: ExecEnv,
+  endTime: bigint,
+  bounds: { minStakeDuration: number; maxStakeDuration: number } = env.config.staking,
+): { start: number; end: number } {
   const start = env.chainTime;
-  const end = Number(endTime);
-  if (endTime <= BigInt(start))
-    fail(`${what} end time ${endTime} is not after the current chain time ${start}`);
-  const duration = end - start;
-  const { minStakeDuration, maxStakeDuration } = env.config.staking;
-  if (duration < minStakeDuration)
-    fail(`staking period is too short: ${duration} s, the minimum is ${minStakeDuration} s`);
-  if (duration > maxStakeDuration)
-    fail(`staking period is too long: ${duration} s, the maximum is ${maxStakeDuration} s`);
-  return { start, end };
+  const duration = endTime - BigInt(start);
+  if (duration < BigInt(bounds.minStakeDuration)) fail('staking period is too short');
+  if (duration > BigInt(bounds.maxStakeDuration)) fail('staking period is too long');
+  return { start, end: Number(endTime) };
+}
+
+/** `txs.BoundedBy`: [start, end] lies within [lower, upper]. */
+function boundedBy(start: number, end: number, lower: number, upper: number): boolean {
+  return start >= lower && end <= upper && end >= start;
 }
 
 function addSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.AddSubnetValidatorTx;
-  const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n, 1);
   const subnetId = u.subnetValidator.subnetId.toBytes();
-  const subnet = mutableSubnet(env, subnetId);
   const v = u.subnetValidator.validator;
   const nodeId = v.nodeId.toBytes();
   const weight = v.weight.value();
-  if (weight === 0n) fail('subnet validator weight must be positive');
-  const primary = env.state.currentValidator(PRIMARY_NETWORK, nodeId);
-  if (!primary)
-    fail(`${formatNodeId(nodeId)} is not a primary network validator, so it cannot validate a subnet`);
-  const { start, end } = stakingPeriod(env, v.endTime.value(), 'subnet validator');
-  if (end > primary.endTime)
-    fail(`the subnet validation period must end by the primary network validation's end ${primary.endTime}`);
+  // AddSubnetValidatorTx.SyntacticVerify.
+  if (eq(subnetId, PRIMARY_NETWORK)) fail("can't add primary network validator with AddSubnetValidatorTx");
+  verifyBaseTx(tx, env);
+  if (weight === 0n) fail('weight of this validator is too low');
+  verifyAuthInput(u.subnetAuth);
+  const c = common(tx, env);
+  // verifyAddSubnetValidatorTx.
+  const { start, end } = stakingPeriod(env, v.endTime.value());
   if (env.state.currentValidator(subnetId, nodeId))
-    fail(`${formatNodeId(nodeId)} is already a validator of subnet ${toCb58(subnetId)}`);
-  verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'AddSubnetValidatorTx');
-  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+    fail(`attempted to issue duplicate validator for ${formatNodeId(nodeId)} on subnet ${toCb58(subnetId)}`);
+  const primary = env.state.currentValidator(PRIMARY_NETWORK, nodeId);
+  if (!primary) fail(`${formatNodeId(nodeId)} isn't a current or pending validator of the primary network`);
+  if (!boundedBy(start, end, primary.startTime, primary.endTime))
+    fail('proposed staking period is not inside dependent staking period');
+  const creds = verifyPoASubnetAuth(tx, env, c, subnetId, u.subnetAuth);
+  flowCheckedSpend(c, env, creds, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return {
     type: 'AddSubnetValidatorTx',
     gas: c.gas,
@@ -580,15 +698,18 @@ function addSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
 
 function removeSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.RemoveSubnetValidatorTx;
-  const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n, 1);
   const subnetId = u.subnetId.toBytes();
-  const subnet = ownedSubnet(env, subnetId);
   const nodeId = u.nodeId.toBytes();
+  if (eq(subnetId, PRIMARY_NETWORK))
+    fail("can't remove primary network validator with RemoveSubnetValidatorTx");
+  verifyBaseTx(tx, env);
+  verifyAuthInput(u.subnetAuth);
+  const c = common(tx, env);
   const staker = env.state.currentValidator(subnetId, nodeId);
-  if (!staker) fail(`${formatNodeId(nodeId)} is not a validator of subnet ${toCb58(subnetId)}`);
-  verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'RemoveSubnetValidatorTx');
-  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  if (!staker)
+    fail(`${formatNodeId(nodeId)} isn't a current or pending validator of ${toCb58(subnetId)}: not found`);
+  const creds = verifySubnetAuth(tx, env, c, subnetId, u.subnetAuth);
+  flowCheckedSpend(c, env, creds, localInputs(tx, env, c.base.inputs), c.base.outputs);
   return {
     type: 'RemoveSubnetValidatorTx',
     gas: c.gas,
@@ -602,40 +723,47 @@ function removeSubnetValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
 
 function addValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.AddPermissionlessValidatorTx;
-  const c = common(tx, env, u.baseTx.inputs.length);
   const subnetId = u.subnetValidator.subnetId.toBytes();
-  if (!eq(subnetId, PRIMARY_NETWORK))
-    fail('permissionless validators of subnets are not supported (TransformSubnetTx is disabled since Etna)');
   const v = u.subnetValidator.validator;
   const nodeId = v.nodeId.toBytes();
-  checkNodeIdNotEmpty(nodeId);
   const weight = v.weight.value();
-  const { minValidatorStake, maxValidatorStake, minDelegationFee } = env.config.staking;
-  if (weight < minValidatorStake)
-    fail(`weight of ${weight} nAVAX is below the minimum validator stake ${minValidatorStake}`);
-  if (weight > maxValidatorStake)
-    fail(`weight of ${weight} nAVAX is above the maximum validator stake ${maxValidatorStake}`);
   const shares = u.shares.value();
-  if (shares < minDelegationFee || shares > 1_000_000)
-    fail(`delegation fee ${shares} is outside [${minDelegationFee}, 1000000] parts per million`);
-  const { start, end } = stakingPeriod(env, v.endTime.value(), 'validator');
-  if (!(u.signer instanceof pvmSerial.Signer))
-    fail('primary network validators must register a BLS key (signer is empty)');
-  const pop = u.signer.proof;
-  if (!proofOfPossessionValid(pop.publicKey, pop.signature))
-    fail('invalid proof of possession: the signature does not prove ownership of the BLS public key');
-  const existing = env.state.currentValidator(PRIMARY_NETWORK, nodeId);
-  if (existing)
-    fail(
-      `${formatNodeId(nodeId)} is already a primary network validator until ${existing.endTime}: staking periods may not overlap`,
-    );
-  verifyOutputs(u.stake, 'failed to verify output');
-  if (!outputsSorted(u.stake)) fail('outputs not sorted');
-  if (sumStake(u.stake, env) !== weight)
-    fail(`stake outputs sum to ${sumStake(u.stake, env)}, the weight is ${weight}`);
-  checkOwners(u.validatorRewardsOwner, 'validation reward owner');
-  checkOwners(u.delegatorRewardsOwner, 'delegation reward owner');
-  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.stake]);
+  // AddPermissionlessValidatorTx.SyntacticVerify, in its order and words.
+  checkNodeIdNotEmpty(nodeId);
+  if (u.stake.length === 0) fail('no stake');
+  if (shares > 1_000_000) fail('a staker can only require at most 1000000 shares from delegators');
+  verifyBaseTx(tx, env, 'failed to verify BaseTx: ');
+  const wrap = 'failed to verify validator, signer, or rewards owners: ';
+  if (weight === 0n) fail(`${wrap}weight of this validator is too low`);
+  const pop = u.signer instanceof pvmSerial.Signer ? u.signer.proof : undefined;
+  const popFault = pop && proofOfPossessionFault(pop.publicKey, pop.signature);
+  if (popFault) fail(`${wrap}${popFault}`);
+  checkOwnersOf(ownersOf(rewardsOwner(u.validatorRewardsOwner)), wrap);
+  checkOwnersOf(ownersOf(rewardsOwner(u.delegatorRewardsOwner)), wrap);
+  const isPrimary = eq(subnetId, PRIMARY_NETWORK);
+  if (!!pop !== isPrimary) fail(`invalid signer: hasKey=${!!pop} != isPrimaryNetwork=${isPrimary}`);
+  const stakedAsset = verifyStake(
+    u.stake,
+    (total) => `validator weight mismatch: weight ${weight} != stake ${total}`,
+    weight,
+  );
+  const c = common(tx, env);
+  // verifyAddPermissionlessValidatorTx. Only the primary network takes permissionless validators:
+  // a subnet's rules would come from its TransformSubnetTx, and none can be made since Etna.
+  if (!isPrimary) fail('not found');
+  const { minValidatorStake, maxValidatorStake, minDelegationFee } = env.config.staking;
+  if (weight < minValidatorStake) fail('weight of this validator is too low');
+  if (weight > maxValidatorStake) fail('weight of this validator is too large');
+  if (shares < minDelegationFee) fail('staker charges an insufficient delegation fee');
+  const { start, end } = stakingPeriod(env, v.endTime.value());
+  checkStakedAsset(env, stakedAsset);
+  if (env.state.currentValidator(PRIMARY_NETWORK, nodeId))
+    fail(`duplicate validator: ${formatNodeId(nodeId)} on ${toCb58(subnetId)}`);
+  flowCheckedSpend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), [
+    ...c.base.outputs,
+    ...u.stake,
+  ]);
+  const blsKey = pop!.publicKey;
   const supply = env.state.currentSupply();
   const reward = potentialReward(env.config.reward, BigInt(end - start), weight, supply);
   return {
@@ -653,49 +781,58 @@ function addValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
         endTime: end,
         potentialReward: reward,
         delegationFee: shares,
-        blsPublicKey: pop.publicKey,
+        blsPublicKey: blsKey,
         accruedDelegateeReward: 0n,
         status: 'current',
         validatorTx: undefined,
       });
       env.state.setCurrentSupply(supply + reward);
-      env.state.validators.change(env.height, PRIMARY_NETWORK, nodeId, weight, pop.publicKey);
+      env.state.validators.change(env.height, PRIMARY_NETWORK, nodeId, weight, blsKey);
     },
   };
 }
 
 function addDelegatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.AddPermissionlessDelegatorTx;
-  const c = common(tx, env, u.baseTx.inputs.length);
   const subnetId = u.subnetValidator.subnetId.toBytes();
-  if (!eq(subnetId, PRIMARY_NETWORK)) fail('delegation is only possible on the primary network');
   const v = u.subnetValidator.validator;
   const nodeId = v.nodeId.toBytes();
   const weight = v.weight.value();
+  // AddPermissionlessDelegatorTx.SyntacticVerify, in its order and words.
+  if (u.stake.length === 0) fail('no stake');
+  verifyBaseTx(tx, env, 'failed to verify BaseTx: ');
+  const wrap = 'failed to verify validator or rewards owner: ';
+  if (weight === 0n) fail(`${wrap}weight of this validator is too low`);
+  checkOwnersOf(ownersOf(rewardsOwner(u.delegatorRewardsOwner)), wrap);
+  const stakedAsset = verifyStake(
+    u.stake,
+    (total) =>
+      `delegator weight is not equal to total stake weight, delegator weight ${weight} total stake weight ${total}`,
+    weight,
+  );
+  const c = common(tx, env);
+  // verifyAddPermissionlessDelegatorTx.
+  if (!eq(subnetId, PRIMARY_NETWORK)) fail('not found');
   const { minDelegatorStake, maxValidatorStake, maxValidatorWeightFactor } = env.config.staking;
-  if (weight < minDelegatorStake)
-    fail(`weight of ${weight} nAVAX is below the minimum delegator stake ${minDelegatorStake}`);
+  if (weight < minDelegatorStake) fail('weight of this validator is too low');
+  const { start, end } = stakingPeriod(env, v.endTime.value());
+  checkStakedAsset(env, stakedAsset);
   const validator = env.state.currentValidator(PRIMARY_NETWORK, nodeId);
-  if (!validator) fail(`${formatNodeId(nodeId)} is not a primary network validator to delegate to`);
-  const { start, end } = stakingPeriod(env, v.endTime.value(), 'delegator');
-  if (end > validator.endTime)
-    fail(`the delegation period must end by the validator's end ${validator.endTime}, not ${end}`);
+  if (!validator)
+    fail(`failed to fetch the validator for ${formatNodeId(nodeId)} on ${toCb58(subnetId)}: not found`);
+  if (!boundedBy(start, end, validator.startTime, validator.endTime))
+    fail('proposed staking period is not inside dependent staking period');
   let delegated = 0n;
   for (const d of env.state.delegatorsOf(validator.txId)) delegated += d.weight;
   const limit =
     validator.weight * maxValidatorWeightFactor < maxValidatorStake
       ? validator.weight * maxValidatorWeightFactor
       : maxValidatorStake;
-  if (validator.weight + delegated + weight > limit)
-    fail(
-      `validator would be over delegated: ${validator.weight + delegated + weight} nAVAX exceeds the limit ${limit}`,
-    );
-  verifyOutputs(u.stake, 'failed to verify output');
-  if (!outputsSorted(u.stake)) fail('outputs not sorted');
-  if (sumStake(u.stake, env) !== weight)
-    fail(`stake outputs sum to ${sumStake(u.stake, env)}, the weight is ${weight}`);
-  checkOwners(u.delegatorRewardsOwner, 'delegation reward owner');
-  flowCheckedSpend(c, env, localInputs(tx, env, c.base.inputs), [...c.base.outputs, ...u.stake]);
+  if (validator.weight + delegated + weight > limit) fail('validator would be over delegated');
+  flowCheckedSpend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), [
+    ...c.base.outputs,
+    ...u.stake,
+  ]);
   const supply = env.state.currentSupply();
   const reward = potentialReward(env.config.reward, BigInt(end - start), weight, supply);
   return {
@@ -726,14 +863,9 @@ function addDelegatorTx(tx: ParsedTx, env: ExecEnv): Executed {
 
 // ---- L1s ----------------------------------------------------------------------------------------
 
-function pOwner(o: PChainOwnerValue): OutputOwners {
+function pOwner(o: PChainOwnerValue, wrap = ''): OutputOwners {
   const owners = OutputOwners.fromNative(o.addresses, 0n, o.threshold);
-  try {
-    checkOwnersWellFormed(ownersOf(owners));
-  } catch (err) {
-    if (err instanceof FxError) fail(`owner: ${err.message}`);
-    throw err;
-  }
+  checkOwnersOf(ownersOf(owners), wrap);
   return owners;
 }
 
@@ -774,44 +906,71 @@ function conversionValidationId(subnetId: Uint8Array, index: number): Uint8Array
   return sha256(b);
 }
 
+/** `ids.ToNodeID` of a length-prefixed node id. */
+function nodeIdFault(nodeId: Uint8Array): string | undefined {
+  if (nodeId.length !== 20) return `invalid hash length: expected 20 bytes but got ${nodeId.length}`;
+  return undefined;
+}
+
+/** Room for one more active L1 validator (the continuous fee's capacity). */
+function checkActiveCapacity(env: ExecEnv, adding: bigint): void {
+  if (env.state.activeL1ValidatorCount() + adding >= env.config.validatorFee.capacity)
+    fail('already at the max number of active validators');
+}
+
 function convertSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.ConvertSubnetToL1Tx;
-  const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n, 1);
   const subnetId = u.subnetID.toBytes();
-  const subnet = mutableSubnet(env, subnetId);
   // The manager may live on any chain (the C-chain, another L1): the reference checks only that
   // its Warp messages come from this chain and address.
   const chainId = u.chainID.toBytes();
   const address = u.address.toBytes().subarray(4);
-  if (address.length > MAX_MANAGER_ADDRESS)
-    fail(`manager address is ${address.length} bytes, at most ${MAX_MANAGER_ADDRESS}`);
-  if (u.validators.length === 0) fail('an L1 needs at least one validator');
+  const nodeIds = u.validators.map((v) => v.nodeId.toBytes().subarray(4));
+  // ConvertSubnetToL1Tx.SyntacticVerify, in its order and words.
+  if (eq(subnetId, PRIMARY_NETWORK)) fail('cannot convert a permissionless subnet');
+  if (address.length > MAX_MANAGER_ADDRESS) fail('address is too long');
+  if (u.validators.length === 0) fail('conversion must include at least one validator');
+  for (let i = 1; i < nodeIds.length; i++)
+    if (Buffer.compare(Buffer.from(nodeIds[i - 1]), Buffer.from(nodeIds[i])) >= 0)
+      fail('conversion validators must be sorted and unique');
+  verifyBaseTx(tx, env);
+  u.validators.forEach((v, i) => {
+    if (v.weight.value() === 0n) fail('validator weight must be non-zero');
+    const bad = nodeIdFault(nodeIds[i]);
+    if (bad) fail(bad);
+    checkNodeIdNotEmpty(nodeIds[i]);
+    const popFault = proofOfPossessionFault(v.signer.publicKey, v.signer.signature);
+    if (popFault) fail(popFault);
+    ownerFromPChainOwner(v.remainingBalanceOwner as never);
+    ownerFromPChainOwner(v.deactivationOwner as never);
+  });
+  verifyAuthInput(u.subnetAuth);
+  const c = common(tx, env);
+  const creds = verifyPoASubnetAuth(tx, env, c, subnetId, u.subnetAuth);
   let balances = 0n;
+  let activating = 0n;
   const validators = u.validators.map((v, i) => {
-    const nodeId = v.nodeId.toBytes().subarray(4);
-    if (nodeId.length !== 20) fail(`validator ${i} node id must be 20 bytes`);
-    checkNodeIdNotEmpty(nodeId);
-    const weight = v.weight.value();
-    if (weight === 0n) fail(`validator ${i} weight must be positive`);
-    if (!proofOfPossessionValid(v.signer.publicKey, v.signer.signature))
-      fail(`validator ${i}: invalid proof of possession`);
-    balances += v.balance.value();
+    const nodeId = nodeIds[i];
+    const balance = v.balance.value();
+    if (balance !== 0n) {
+      checkActiveCapacity(env, activating);
+      activating++;
+    }
+    // state.PutL1Validator: a legacy validator of the subnet keeps its node id.
+    if (env.state.currentValidator(subnetId, nodeId))
+      fail('L1 validator contains conflicting subnetID + nodeID pair');
+    balances += balance;
     return {
       validationId: conversionValidationId(subnetId, i),
       nodeId,
-      weight,
-      balance: v.balance.value(),
+      weight: v.weight.value(),
+      balance,
       publicKey: v.signer.publicKey,
       remaining: ownerFromPChainOwner(v.remainingBalanceOwner as never),
       deactivation: ownerFromPChainOwner(v.deactivationOwner as never),
     };
   });
-  for (let i = 1; i < validators.length; i++)
-    if (Buffer.compare(Buffer.from(validators[i - 1].nodeId), Buffer.from(validators[i].nodeId)) >= 0)
-      fail('validators are not sorted and unique by node id');
-  verifyAuth(subnet.owner, u.subnetAuth, tx.credentials[n], c, env, 'ConvertSubnetToL1Tx');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs, balances);
+  spend(c, env, creds, localInputs(tx, env, c.base.inputs), c.base.outputs, balances);
   const conversionId = conversionIdOf(subnetId, chainId, address, validators);
   return {
     type: 'ConvertSubnetToL1Tx',
@@ -846,38 +1005,13 @@ function convertSubnetTx(tx: ParsedTx, env: ExecEnv): Executed {
   };
 }
 
-/** Parses and checks a Warp message from an L1's validator manager. */
-function managerMessage(env: ExecEnv, bytes: Uint8Array) {
-  try {
+/** A Warp message's parts, parsed (its refusals in this node's words). */
+function managerMessage(bytes: Uint8Array) {
+  return wrapWarp(() => {
     const msg = parseWarpMessage(bytes);
     const call = parseAddressedCall(msg.payload);
     return { msg, call };
-  } catch (err) {
-    if (err instanceof WarpError) fail(err.message);
-    throw err;
-  }
-}
-
-function checkFromManager(env: ExecEnv, subnetId: Uint8Array, m: ReturnType<typeof managerMessage>): void {
-  const subnet = env.state.subnet(subnetId);
-  if (!subnet?.conversionId || !subnet.managerChain || !subnet.managerAddress)
-    fail(`subnet ${toCb58(subnetId)} is not an L1`);
-  if (!eq(m.msg.sourceChainId, subnet.managerChain))
-    fail(
-      `warp message comes from chain ${toCb58(m.msg.sourceChainId)}, the L1's manager chain is ${toCb58(subnet.managerChain)}`,
-    );
-  if (!eq(m.call.sourceAddress, subnet.managerAddress))
-    fail(
-      `warp message comes from address 0x${hex(m.call.sourceAddress)}, the L1's manager is 0x${hex(subnet.managerAddress)}`,
-    );
-  const chain = env.state.chain(m.msg.sourceChainId);
-  const signingSubnet = chain?.subnet ?? subnetId;
-  try {
-    verifyWarpSignature(m.msg, env.network.networkID, env.state.validators.at(signingSubnet));
-  } catch (err) {
-    if (err instanceof WarpError) fail(err.message);
-    throw err;
-  }
+  });
 }
 
 function wrapWarp<T>(fn: () => T): T {
@@ -889,29 +1023,102 @@ function wrapWarp<T>(fn: () => T): T {
   }
 }
 
+/** The Warp message a tx carries, if any (RegisterL1ValidatorTx, SetL1ValidatorWeightTx). */
+function warpMessageOf(tx: ParsedTx): Uint8Array | undefined {
+  const u = tx.unsigned as unknown;
+  if (pvmSerial.isRegisterL1ValidatorTx(u as never) || pvmSerial.isSetL1ValidatorWeightTx(u as never))
+    return (u as pvmSerial.RegisterL1ValidatorTx).message.toBytes().subarray(4);
+  return undefined;
+}
+
+/**
+ * The reference's `VerifyWarpMessages`, made before the tx executes: the message is signed by
+ * enough of the validators of its source chain's subnet. A source chain this P-chain has no record
+ * of is taken to be the L1's own (its manager on a chain the P-chain did not create), the L1 the
+ * message names.
+ */
+function verifyWarpMessages(tx: ParsedTx, env: ExecEnv): void {
+  const bytes = warpMessageOf(tx);
+  if (!bytes) return;
+  const msg = wrapWarp(() => parseWarpMessage(bytes));
+  const chain = env.state.chain(msg.sourceChainId);
+  const signingSubnet = chain?.subnet ?? namedL1(tx, env, msg);
+  if (!signingSubnet) fail(`problem retrieving blockchain "${toCb58(msg.sourceChainId)}": not found`);
+  wrapWarp(() => verifyWarpSignature(msg, env.network.networkID, env.state.validators.at(signingSubnet)));
+}
+
+/** The L1 a manager's message is about, when its payload says. */
+function namedL1(
+  tx: ParsedTx,
+  env: ExecEnv,
+  msg: ReturnType<typeof parseWarpMessage>,
+): Uint8Array | undefined {
+  try {
+    const call = parseAddressedCall(msg.payload);
+    if (pvmSerial.isRegisterL1ValidatorTx(tx.unsigned as never))
+      return parseRegisterL1Validator(call.payload).subnetId;
+    const v = env.state.l1Validator(parseL1ValidatorWeight(call.payload).validationId);
+    return v && v.status !== 'removed' ? v.subnet : undefined;
+  } catch (err) {
+    if (err instanceof WarpError) return undefined;
+    throw err;
+  }
+}
+
+/** `verifyL1Conversion`: the message comes from the chain and address that manage the L1. */
+function verifyL1Conversion(env: ExecEnv, subnetId: Uint8Array, m: ReturnType<typeof managerMessage>): void {
+  const subnet = env.state.subnet(subnetId);
+  if (!subnet?.conversionId || !subnet.managerChain || !subnet.managerAddress)
+    fail(`could not load subnet conversion for ${toCb58(subnetId)} with: not found`);
+  if (!eq(m.msg.sourceChainId, subnet.managerChain))
+    fail(
+      `wrong warp message source chain ID expected ${toCb58(subnet.managerChain)} but had ${toCb58(m.msg.sourceChainId)}`,
+    );
+  if (!eq(m.call.sourceAddress, subnet.managerAddress))
+    fail(
+      `wrong warp message source address expected 0x${hex(subnet.managerAddress)} but got 0x${hex(m.call.sourceAddress)}`,
+    );
+}
+
+/** The L1 validator a tx names, as `GetL1Validator` finds it (a removed one is gone). */
+function l1ValidatorOf(env: ExecEnv, validationId: Uint8Array): L1ValidatorRecord | undefined {
+  const v = env.state.l1Validator(validationId);
+  return v && v.status !== 'removed' ? v : undefined;
+}
+
 function registerL1ValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.RegisterL1ValidatorTx;
-  const c = common(tx, env, u.baseTx.inputs.length);
-  const m = managerMessage(env, u.message.toBytes().subarray(4));
-  const reg = wrapWarp(() => parseRegisterL1Validator(m.call.payload));
-  checkFromManager(env, reg.subnetId, m);
-  if (reg.nodeId.length !== 20) fail('node id must be 20 bytes');
-  checkNodeIdNotEmpty(reg.nodeId, 'invalid node ID: empty nodeID is disallowed');
-  if (reg.weight === 0n) fail('L1 validator weight must be positive');
-  if (reg.expiry <= BigInt(env.chainTime))
-    fail(`registration expired at ${reg.expiry}, the chain time is ${env.chainTime}`);
-  if (reg.expiry > BigInt(env.chainTime + env.config.maxExpiryWindow))
-    fail(`registration expiry ${reg.expiry} is more than ${env.config.maxExpiryWindow} s in the future`);
-  if (env.state.expiryUsed(reg.validationId) || env.state.l1Validator(reg.validationId))
-    fail(`validation ${toCb58(reg.validationId)} was already registered`);
-  if (env.state.l1ValidatorByNode(reg.subnetId, reg.nodeId))
-    fail(`${formatNodeId(reg.nodeId)} already validates L1 ${toCb58(reg.subnetId)}`);
-  if (!proofOfPossessionValid(reg.blsPublicKey, u.blsSignature.toBytes()))
-    fail('invalid proof of possession for the BLS key in the registration message');
-  const remaining = pOwner(reg.remainingBalanceOwner);
-  const deactivation = pOwner(reg.disableOwner);
+  verifyBaseTx(tx, env);
+  const c = common(tx, env);
   const balance = u.balance.value();
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs, balance);
+  spend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), c.base.outputs, balance);
+  const m = managerMessage(u.message.toBytes().subarray(4));
+  const reg = wrapWarp(() => parseRegisterL1Validator(m.call.payload));
+  // RegisterL1Validator.Verify.
+  if (eq(reg.subnetId, PRIMARY_NETWORK)) fail('invalid subnet ID');
+  if (reg.weight === 0n) fail('invalid weight');
+  const badNode = nodeIdFault(reg.nodeId);
+  if (badNode) fail(`invalid node ID: ${badNode}`);
+  checkNodeIdNotEmpty(reg.nodeId, 'invalid node ID: empty nodeID is disallowed');
+  const remaining = pOwner(reg.remainingBalanceOwner, 'invalid owner: ');
+  const deactivation = pOwner(reg.disableOwner, 'invalid owner: ');
+  verifyL1Conversion(env, reg.subnetId, m);
+  const now = BigInt(env.chainTime);
+  if (reg.expiry <= now) fail(`warp message expired at ${reg.expiry} and it is currently ${now}`);
+  if (reg.expiry - now > BigInt(env.config.maxExpiryWindow))
+    fail(
+      `warp message not yet allowed because time is ${reg.expiry - now} seconds in the future but the limit is ${env.config.maxExpiryWindow}`,
+    );
+  if (env.state.expiryUsed(reg.validationId) || env.state.l1Validator(reg.validationId))
+    fail(`warp message already issued for validationID ${toCb58(reg.validationId)}`);
+  const popFault = proofOfPossessionFault(reg.blsPublicKey, u.blsSignature.toBytes());
+  if (popFault) fail(popFault);
+  if (balance !== 0n) checkActiveCapacity(env, 0n);
+  // state.PutL1Validator: one validation per node and L1, legacy or not.
+  if (env.state.currentValidator(reg.subnetId, reg.nodeId))
+    fail('L1 validator contains conflicting subnetID + nodeID pair');
+  if (env.state.l1ValidatorByNode(reg.subnetId, reg.nodeId))
+    fail('L1 validator contains duplicate subnetID + nodeID pair');
   return {
     type: 'RegisterL1ValidatorTx',
     gas: c.gas,
@@ -955,18 +1162,24 @@ function makeRefund(env: ExecEnv, txId: Uint8Array, index: number, amount: bigin
 
 function setL1ValidatorWeightTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.SetL1ValidatorWeightTx;
-  const c = common(tx, env, u.baseTx.inputs.length);
-  const m = managerMessage(env, u.message.toBytes().subarray(4));
+  verifyBaseTx(tx, env);
+  const c = common(tx, env);
+  spend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  const m = managerMessage(u.message.toBytes().subarray(4));
   const w = wrapWarp(() => parseL1ValidatorWeight(m.call.payload));
-  // The last nonce only removes: a weight set with it would leave no nonce to follow.
+  // L1ValidatorWeight.Verify: the last nonce only removes (a weight set with it would leave no
+  // nonce to follow).
   if (w.nonce === MAX_UINT64 && w.weight !== 0n) fail('maxUint64 nonce is reserved for removal');
-  const v = env.state.l1Validator(w.validationId);
-  if (!v || v.status === 'removed') fail(`L1 validator ${toCb58(w.validationId)} does not exist`);
-  checkFromManager(env, v.subnet, m);
-  if (w.nonce < v.minNonce) fail(`nonce ${w.nonce} is below the validator's minimum nonce ${v.minNonce}`);
-  if (w.weight === 0n && env.state.l1Validators(v.subnet).length === 1)
-    fail('the last validator of an L1 cannot be removed');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  const v = l1ValidatorOf(env, w.validationId);
+  if (!v) fail('could not load L1 validator: not found');
+  if (w.nonce < v.minNonce)
+    fail(`warp message contains stale nonce ${w.nonce} must be at least ${v.minNonce}`);
+  verifyL1Conversion(env, v.subnet, m);
+  if (w.weight === 0n) {
+    let total = 0n;
+    for (const other of env.state.l1Validators(v.subnet)) total += other.weight;
+    if (total === v.weight) fail('attempting to remove the last L1 validator from a converted subnet');
+  }
   const remainingBalance = v.status === 'active' ? v.endAccumulatedFee - env.validatorFeeAccrued : 0n;
   return {
     type: 'SetL1ValidatorWeightTx',
@@ -996,13 +1209,14 @@ function setL1ValidatorWeightTx(tx: ParsedTx, env: ExecEnv): Executed {
 
 function increaseL1BalanceTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.IncreaseL1ValidatorBalanceTx;
-  const c = common(tx, env, u.baseTx.inputs.length);
-  const validationId = u.validationId.toBytes();
-  const v = env.state.l1Validator(validationId);
-  if (!v || v.status === 'removed') fail(`L1 validator ${toCb58(validationId)} does not exist`);
   const balance = u.balance.value();
-  if (balance === 0n) fail('balance increase must be positive');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs, balance);
+  if (balance === 0n) fail('balance must be greater than 0');
+  verifyBaseTx(tx, env);
+  const c = common(tx, env);
+  spend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), c.base.outputs, balance);
+  const v = l1ValidatorOf(env, u.validationId.toBytes());
+  if (!v) fail('not found');
+  if (v.status !== 'active') checkActiveCapacity(env, 0n);
   return {
     type: 'IncreaseL1ValidatorBalanceTx',
     gas: c.gas,
@@ -1024,13 +1238,13 @@ function increaseL1BalanceTx(tx: ParsedTx, env: ExecEnv): Executed {
 
 function disableL1ValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   const u = tx.unsigned as pvmSerial.DisableL1ValidatorTx;
-  const n = u.baseTx.inputs.length;
-  const c = common(tx, env, n, 1);
-  const validationId = u.validationId.toBytes();
-  const v = env.state.l1Validator(validationId);
-  if (!v || v.status === 'removed') fail(`L1 validator ${toCb58(validationId)} does not exist`);
-  verifyAuth(v.deactivationOwner, u.disableAuth, tx.credentials[n], c, env, 'DisableL1ValidatorTx');
-  spend(c, env, localInputs(tx, env, c.base.inputs), c.base.outputs);
+  verifyBaseTx(tx, env);
+  verifyAuthInput(u.disableAuth);
+  const c = common(tx, env);
+  const v = l1ValidatorOf(env, u.validationId.toBytes());
+  if (!v) fail('could not load L1 validator: not found');
+  const creds = verifyAuth(tx, v.deactivationOwner, u.disableAuth, c, env);
+  spend(c, env, creds, localInputs(tx, env, c.base.inputs), c.base.outputs);
   const remainingBalance = v.status === 'active' ? v.endAccumulatedFee - env.validatorFeeAccrued : 0n;
   return {
     type: 'DisableL1ValidatorTx',

@@ -45,9 +45,10 @@ function out(amount: bigint, locktime = 0n): TransferableOutput {
   );
 }
 
-const check = (inputs: SpendInput[], outputs: TransferableOutput[], fee = 10n) =>
+const check = (inputs: SpendInput[], outputs: TransferableOutput[], fee = 10n, credentials = inputs.length) =>
   verifyUtxoSpend({
     inputs,
+    credentials,
     outputs,
     unsignedHash: HASH,
     now: NOW,
@@ -104,6 +105,22 @@ describe('P-chain spend rule', () => {
     assert.throws(
       () => check([{ ...i, utxo: undefined }], [out(90n)]),
       new RegExp(`^TxVerifyError: failed to read consumed UTXO ${name} due to: not found$`),
+    );
+  });
+
+  it('reads every UTXO before it counts the credentials, as the reference VerifySpend', async () => {
+    const a = await input(100n, 0n, 0n);
+    const b = await input(150n, 0n, 0n);
+    // A UTXO that is gone is named first, even with a credential missing …
+    const name = `${b.input.utxoID.txID.toString()}:${b.input.utxoID.outputIdx.value()}`;
+    assert.throws(
+      () => check([a, { ...b, utxo: undefined }], [out(90n)], 10n, 1),
+      new RegExp(`^TxVerifyError: failed to read consumed UTXO ${name} due to: not found$`),
+    );
+    // … and with every UTXO there, the count comes before any input's own checks.
+    assert.throws(
+      () => check([{ ...a, signatures: [] }, b], [out(90n)], 10n, 1),
+      /^TxVerifyError: wrong number of credentials: 2 inputs != 1 credentials$/,
     );
   });
 });

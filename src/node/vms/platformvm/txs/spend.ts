@@ -18,6 +18,8 @@ export interface SpendInput {
 
 export interface SpendCheck {
   readonly inputs: readonly SpendInput[];
+  /** How many credentials the tx gives its inputs (the reference counts them after the UTXO reads). */
+  readonly credentials: number;
   readonly outputs: readonly TransferableOutput[];
   readonly unsignedHash: Uint8Array;
   readonly now: bigint;
@@ -57,9 +59,17 @@ export function checkInputsUnique(inputs: readonly TransferableInput[]): void {
 export function verifyUtxoSpend(check: SpendCheck): void {
   const consumedUnlocked = new Map<string, bigint>();
   const consumedLocked = new Map<string, bigint>();
-  for (const { input, utxo, signatures } of check.inputs) {
+  // As the reference's VerifySpend: every UTXO is read, then the credentials are counted.
+  for (const { input, utxo } of check.inputs) {
     const name = `${input.utxoID.txID.toString()}:${input.utxoID.outputIdx.value()}`;
     if (!utxo) throw new TxVerifyError(`failed to read consumed UTXO ${name} due to: not found`);
+  }
+  if (check.credentials !== check.inputs.length)
+    throw new TxVerifyError(
+      `wrong number of credentials: ${check.inputs.length} inputs != ${check.credentials} credentials`,
+    );
+  for (const { input, utxo: found, signatures } of check.inputs) {
+    const utxo = found!;
     const asset = input.assetId.toString();
     if (utxo.assetId.toString() !== asset)
       throw new TxVerifyError(

@@ -6,8 +6,13 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ByteReader } from '../../../../shared/byte-reader.js';
 import {
+  BitSetError,
   canonicalValidatorSet,
+  decodeSigners,
+  hasQuorum,
   verifyBitSetSignature,
+  WARP_DEFAULT_QUORUM_NUMERATOR,
+  WARP_QUORUM_DENOMINATOR,
   WarpVerifyError,
   type CanonicalValidatorSet,
 } from '../../../../shared/warp/index.js';
@@ -149,18 +154,39 @@ export function canonicalSet(validators: readonly ValidatorWeight[]): CanonicalV
   );
 }
 
-/** Throws unless `msg` carries an aggregate signature of at least 67% of `validators`' weight. */
+/**
+ * Throws unless `msg` carries an aggregate signature of at least 67% of `validators`' weight, in
+ * the words and order of the reference's `BitSetSignature.Verify`: the network, the bitset, the
+ * signers' indices, their weight, then the signature.
+ */
 export function verifyWarpSignature(
   msg: WarpMessage,
   networkId: number,
   validators: readonly ValidatorWeight[],
 ): void {
-  if (msg.networkId !== networkId)
-    throw new WarpError(`warp message is for network ${msg.networkId}, this is network ${networkId}`);
+  if (msg.networkId !== networkId) throw new WarpError('wrong networkID');
+  let indices: number[];
   try {
-    verifyBitSetSignature(msg.unsignedBytes, msg, canonicalSet(validators));
+    indices = decodeSigners(msg.signers);
   } catch (err) {
-    if (err instanceof WarpVerifyError) throw new WarpError(`warp signature: ${err.message}`);
+    if (err instanceof BitSetError) throw new WarpError('bitset is invalid');
+    throw err;
+  }
+  const set = canonicalSet(validators);
+  const last = indices.length > 0 ? indices[indices.length - 1] : -1;
+  if (last >= set.validators.length)
+    throw new WarpError(
+      `unknown validator: NumIndices (${last}) >= NumFilteredValidators (${set.validators.length})`,
+    );
+  const signed = indices.reduce((sum, i) => sum + set.validators[i].weight, 0n);
+  if (!hasQuorum(signed, set.totalWeight))
+    throw new WarpError(
+      `signature weight is insufficient: ${WARP_DEFAULT_QUORUM_NUMERATOR}*${set.totalWeight} > ${WARP_QUORUM_DENOMINATOR}*${signed}`,
+    );
+  try {
+    verifyBitSetSignature(msg.unsignedBytes, msg, set);
+  } catch (err) {
+    if (err instanceof WarpVerifyError) throw new WarpError('signature is invalid');
     throw err;
   }
 }
