@@ -25,12 +25,22 @@ export interface NetworkIdentity {
   readonly xCreateAssetTxFee: bigint;
   /** Minimum price of the P-chain L1 validator continuous fee, in nAVAX per second. */
   readonly validatorFeeMinPrice: bigint;
+  /**
+   * How fast that price doubles while more L1 validators than the target are active: the
+   * reference's `ExcessConversionConstant` (local doubles every minute, fuji every hour, mainnet
+   * every day), reported by `platform.getValidatorFeeConfig`.
+   */
+  readonly validatorFeeExcessConversionConstant: bigint;
+  /** Smallest primary-network validator and delegator stakes, in nAVAX (`platform.getMinStake`). */
+  readonly minValidatorStake: bigint;
+  readonly minDelegatorStake: bigint;
 }
 
 /** The P-chain id and the primary network's subnet id are both the empty id. */
 export const PRIMARY_NETWORK_ID = '11111111111111111111111111111111LpoYY';
 
 const MILLI_AVAX = 1_000_000n;
+const AVAX = 1_000_000_000n;
 
 export const NETWORKS: Record<NetworkName, NetworkIdentity> = {
   local: {
@@ -45,6 +55,9 @@ export const NETWORKS: Record<NetworkName, NetworkIdentity> = {
     xTxFee: MILLI_AVAX,
     xCreateAssetTxFee: MILLI_AVAX,
     validatorFeeMinPrice: 1n,
+    validatorFeeExcessConversionConstant: 865_617n,
+    minValidatorStake: 2_000n * AVAX,
+    minDelegatorStake: 25n * AVAX,
   },
   fuji: {
     name: 'fuji',
@@ -58,6 +71,10 @@ export const NETWORKS: Record<NetworkName, NetworkIdentity> = {
     xTxFee: MILLI_AVAX,
     xCreateAssetTxFee: 10n * MILLI_AVAX,
     validatorFeeMinPrice: 512n,
+    validatorFeeExcessConversionConstant: 51_937_021n,
+    // Fuji lets anyone validate or delegate with 1 AVAX.
+    minValidatorStake: AVAX,
+    minDelegatorStake: AVAX,
   },
   mainnet: {
     name: 'mainnet',
@@ -71,6 +88,9 @@ export const NETWORKS: Record<NetworkName, NetworkIdentity> = {
     xTxFee: MILLI_AVAX,
     xCreateAssetTxFee: 10n * MILLI_AVAX,
     validatorFeeMinPrice: 512n,
+    validatorFeeExcessConversionConstant: 1_246_488_515n,
+    minValidatorStake: 2_000n * AVAX,
+    minDelegatorStake: 25n * AVAX,
   },
 };
 

@@ -29,8 +29,9 @@ export default async function stakingRoute(
       const q = request.query as Static<typeof StakingQuery>;
       if (!['mainnet', 'fuji', 'testnet'].includes(p.network))
         throw new InvalidParameterError('network must be one of mainnet, fuji, testnet');
-      // A local devnet answers as a test network, as the chain-data service does.
-      if (network) resolveNetwork(network, p.network === 'testnet' ? 'fuji' : p.network);
+      // A local devnet answers as a test network, as the chain-data service does; `testnet` is
+      // fuji there, and a 404 names the network as the request did.
+      if (network) resolveNetwork(network, p.network);
       if (!(STAKING_METRICS as readonly string[]).includes(p.metric))
         throw new InvalidParameterError(`metric must be one of ${STAKING_METRICS.join(', ')}`);
       const subnetId = parseCb58Id(q.subnetId, 'subnetId');

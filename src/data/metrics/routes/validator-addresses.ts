@@ -38,8 +38,7 @@ export default async function validatorAddressesRoute(
       const q = request.query as Static<typeof ValidatorAddressesQuery>;
       const subnetId = parseCb58Id(p.subnetId, 'subnetId');
       // A local devnet answers as a test network, as the staking metrics do.
-      if (network && q.network !== undefined)
-        resolveNetwork(network, q.network === 'testnet' ? 'fuji' : q.network);
+      if (network && q.network !== undefined) resolveNetwork(network, q.network);
       checkTimeRange(q);
       const scope = ['validators:getAddresses', subnetId, q.startTimestamp ?? null, q.endTimestamp ?? null];
       return signedPage(scope, q.pageToken, (after?: ValidatorAddressCursor) =>

@@ -66,10 +66,10 @@ export function platformConfig(
 ): PlatformConfig {
   return {
     staking: {
-      // The reference local network's values (mainnet uses the same minimums).
-      minValidatorStake: 2_000n * NANO_AVAX_PER_AVAX,
+      // The minimums are the network's (1 AVAX on fuji); the rest is the same on every network.
+      minValidatorStake: network.minValidatorStake,
       maxValidatorStake: 3_000_000n * NANO_AVAX_PER_AVAX,
-      minDelegatorStake: 25n * NANO_AVAX_PER_AVAX,
+      minDelegatorStake: network.minDelegatorStake,
       minDelegationFee: 20_000,
       minStakeDuration,
       maxStakeDuration: 365 * 24 * 3600,
@@ -93,7 +93,7 @@ export function platformConfig(
       capacity: 20_000n,
       target: 10_000n,
       minPrice: network.validatorFeeMinPrice,
-      excessConversionConstant: 1_246_488_515n,
+      excessConversionConstant: network.validatorFeeExcessConversionConstant,
     },
     maxExpiryWindow: 24 * 3600,
   };
