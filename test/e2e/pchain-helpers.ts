@@ -45,7 +45,7 @@ export const txIdOf = (tx: Common.UnsignedTx): string =>
   utils.base58check.encode(sha256(tx.getSignedTx().toBytes()));
 
 /**
- * The P-chain's refusal of `tx` at execution, as avalanchego (v1.12.0 on) words it: `issueTx`'s
+ * The P-chain's refusal of `tx` at execution, as avalanchego (v1.11.13 on) words it: `issueTx`'s
  * and the gossip mempool's wraps, `VerifyTx`'s stage, and `StandardTx`'s layer naming the tx (the
  * signed tx, or its id).
  */

@@ -161,7 +161,7 @@ export function typeName(unsigned: unknown): string {
 /**
  * Verifies `tx` as the reference's `VerifyTx` does: the Warp messages it carries first (their
  * refusals under `failed verifying warp messages: `), then the execution against the state. The
- * execution's refusal carries two layers, as since avalanchego v1.12.0 (#3525): `StandardTx`
+ * execution's refusal carries two layers, as since avalanchego v1.11.13 (#3525): `StandardTx`
  * wraps every visitor error as `standard tx <txID> failed execution: <why>`, and `VerifyTx` wraps
  * that as `failed execution: `.
  */
