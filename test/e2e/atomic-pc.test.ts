@@ -20,6 +20,7 @@ import {
 import { Avalanche } from '@avalanche-sdk/chainkit';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { waitIndexed } from './data-helpers.js';
+import { executionRefusal } from './pchain-helpers.js';
 
 const EWOQ_KEY = utils.hexToBuffer('0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 const BECH = 'local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
@@ -174,9 +175,9 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
     // carry a memo since Durango): the reference's words.
     const twice = await signed(build(feeState.price + 1n));
     const refused = await rpc(P(), 'platform.issueTx', { tx: signedHex(twice), encoding: 'hex' });
-    assert.match(
+    assert.equal(
       refused.body.error.message,
-      /^couldn't issue tx: failed verification: failed execution: failed to get shared memory: not found$/,
+      executionRefusal(twice, 'failed to get shared memory: not found'),
     );
     assert.equal((await pBalance()) - before, amount - fee);
   });
@@ -248,7 +249,7 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
     ]) {
       const { tx } = await pExport(dest, 1_000_000_000n);
       const { body } = await rpc(P(), 'platform.issueTx', { tx: signedHex(tx), encoding: 'hex' });
-      assert.equal(body.error.message, `couldn't issue tx: failed verification: failed execution: ${why}`);
+      assert.equal(body.error.message, executionRefusal(tx, why));
     }
 
     const { utxos } = await new avm.AVMApi(net.url).getUTXOs({ addresses: [`X-${BECH}`] });
@@ -329,7 +330,7 @@ describe('atomic txs between P and C with avalanchejs, and refused atomic input'
     const p = await rpc(P(), 'platform.issueTx', { tx: signedHex(pTx), encoding: 'hex' });
     assert.equal(
       p.body.error.message,
-      "couldn't issue tx: failed verification: failed execution: metadata failed verification: tx has wrong network ID",
+      executionRefusal(pTx, 'metadata failed verification: tx has wrong network ID'),
     );
   });
 

@@ -4,6 +4,7 @@
  * classes and signed by an L1 validator key (as the L1's validators would sign them).
  */
 import blst from '@chainsafe/blst';
+import { sha256 } from '@noble/hashes/sha2.js';
 import {
   Address,
   addTxSignatures,
@@ -38,6 +39,18 @@ export const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
 export const EWOQ_ADDR = utils.bech32ToBytes(EWOQ_P);
 
 export const pUrl = (url: string): string => `${url}/ext/bc/P`;
+
+/** A signed tx's id (cb58 of the sha256 of its bytes), as `issueTx` answers it. */
+export const txIdOf = (tx: Common.UnsignedTx): string =>
+  utils.base58check.encode(sha256(tx.getSignedTx().toBytes()));
+
+/**
+ * The P-chain's refusal of `tx` at execution, as avalanchego (v1.11.13 on) words it: `issueTx`'s
+ * and the gossip mempool's wraps, `VerifyTx`'s stage, and `StandardTx`'s layer naming the tx (the
+ * signed tx, or its id).
+ */
+export const executionRefusal = (tx: Common.UnsignedTx | string, why: string): string =>
+  `couldn't issue tx: failed verification: failed execution: standard tx ${typeof tx === 'string' ? tx : txIdOf(tx)} failed execution: ${why}`;
 
 export async function pCall(
   url: string,

@@ -21,7 +21,15 @@ import {
 import { createAvalancheClient } from '@avalanche-sdk/client';
 import { avalancheLocal } from '@avalanche-sdk/client/chains';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
-import { blsKey, EWOQ_ADDR, EWOQ_KEY, EWOQ_P, signAndIssue, testNodeId } from './pchain-helpers.js';
+import {
+  blsKey,
+  EWOQ_ADDR,
+  EWOQ_KEY,
+  EWOQ_P,
+  executionRefusal,
+  signAndIssue,
+  testNodeId,
+} from './pchain-helpers.js';
 import { createSubnetEvmChain, SUBNET_EVM_VM } from './subnet-evm-helpers.js';
 import { unwrapContainer } from './proposer-helpers.js';
 
@@ -85,7 +93,7 @@ describe('P-chain json encoding', () => {
     });
     assert.equal(
       refused.body.error?.message,
-      "couldn't issue tx: failed verification: failed execution: memo exceeds maximum length: 11 > 0",
+      executionRefusal(withMemo, 'memo exceeds maximum length: 11 > 0'),
     );
     const tx = pvm.newBaseTx(
       { ...props, outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, 5n * AVAX, [other])] },

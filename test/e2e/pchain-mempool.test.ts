@@ -17,9 +17,10 @@ import {
 } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
-import { EWOQ_ADDR, EWOQ_KEY, EWOQ_P, pCall } from './pchain-helpers.js';
+import { blsKey, EWOQ_ADDR, EWOQ_KEY, EWOQ_P, pCall, testNodeId } from './pchain-helpers.js';
 
 const AVAX = 1_000_000_000n;
+const PRIMARY = '11111111111111111111111111111111LpoYY';
 /** Where the many small outputs go, so the test key's UTXO set stays small. */
 const SINK = utils.hexToBuffer('0x' + '77'.repeat(20));
 
@@ -85,14 +86,77 @@ describe('P-chain mempool', () => {
     const unpaid = await baseTx(AVAX, 0n);
     const refused = await issue(unpaid);
     const prefix = "couldn't issue tx: failed verification: ";
+    // VerifyTx's stage, then StandardTx's layer naming the tx, then the executor's reason.
+    const layers = `failed execution: standard tx ${idOf(unpaid)} failed execution: `;
+    assert.ok(refused.error!.message.startsWith(prefix + layers), refused.error!.message);
     assert.match(
-      refused.error!.message,
-      /^couldn't issue tx: failed verification: failed execution: insufficient unlocked funds: needs \d+ more/,
+      refused.error!.message.slice((prefix + layers).length),
+      /^insufficient unlocked funds: needs \d+ more \w+$/,
     );
+    // The mempool keeps what VerifyTx returned.
     const reason = refused.error!.message.slice(prefix.length);
     assert.deepEqual((await status(idOf(unpaid))).result, { status: 'Dropped', reason });
     const again = await issue(unpaid);
     assert.equal(again.error?.message, `couldn't issue tx: ${reason}`);
+  });
+
+  it("drops a tx that fails as its block is built with StandardTx's error, VerifyTx's stage left off", async () => {
+    // Two UTXOs of their own, so two validator txs for one new node spend nothing in common: each
+    // passes alone at issue, and the second fails once the first is in the block.
+    const amounts = [2_100n * AVAX, 2_200n * AVAX];
+    const split = pvm.newBaseTx(
+      {
+        feeState: await api.getFeeState(),
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
+        outputs: amounts.map((a) => TransferableOutput.fromNative(ctx.avaxAssetID, a, [EWOQ_ADDR])),
+      },
+      ctx,
+    );
+    await addTxSignatures({ unsignedTx: split, privateKeys: [EWOQ_KEY] });
+    const splitId = (await api.issueSignedTx(split.getSignedTx())).txID;
+    const own = (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos.filter(
+      (u) => u.utxoId.txID.toString() === splitId && amounts.includes((u.output as any).amount()),
+    );
+    assert.equal(own.length, 2);
+    const node = testNodeId(77);
+    const key = blsKey('mempool-twice');
+    const now = BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
+    const validator = async (utxo: Utxo) => {
+      const tx = pvm.newAddPermissionlessValidatorTx(
+        {
+          feeState: await api.getFeeState(),
+          fromAddressesBytes: [EWOQ_ADDR],
+          utxos: [utxo],
+          nodeId: node,
+          subnetId: PRIMARY,
+          start: now,
+          end: now + 3600n,
+          weight: 2_000n * AVAX,
+          rewardAddresses: [EWOQ_ADDR],
+          delegatorRewardsOwner: [EWOQ_ADDR],
+          shares: 20_000,
+          publicKey: key.publicKey,
+          signature: key.pop,
+        },
+        ctx,
+      );
+      await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+      return tx;
+    };
+    const [first, second] = [await validator(own[0]!), await validator(own[1]!)];
+    const issued = [issue(first), issue(second)];
+    for (const tx of [first, second])
+      for (let i = 0; (await status(idOf(tx))).result?.status !== 'Processing'; i++)
+        assert.ok(i < 200, 'the tx never showed as Processing');
+    assert.deepEqual((await issued[0]).result, { txID: idOf(first) });
+
+    // As the reference's builder marks it: StandardTx's error, without `failed execution: `.
+    const reason = `standard tx ${idOf(second)} failed execution: duplicate validator: ${node} on ${PRIMARY}`;
+    assert.deepEqual((await status(idOf(second))).result, { status: 'Dropped', reason });
+    assert.equal((await issue(second)).error?.message, `couldn't issue tx: ${reason}`);
+    // Its first issuer, who waited for the block, hears the same.
+    assert.equal((await issued[1]).error?.message, `couldn't issue tx: ${reason}`);
   });
 
   it('keeps a tx the block has no room for until the gas capacity refills, and refuses past the mempool capacity', async () => {

@@ -2,8 +2,9 @@
  * The P-chain's staker, subnet, chain and L1 rules refuse a tx in the reference's words, wrapping
  * and order (avalanchego's SyntacticVerify of each tx, staker_tx_verification.go,
  * standard_tx_executor.go, subnet_tx_verification.go and VerifyWarpMessages), under the envelope
- * its `issueTx` answers: `couldn't issue tx: failed verification: failed execution: <why>`. Each tx
- * is built by avalanchejs v5 and sent through `platform.issueTx`; the state stays as it was.
+ * its `issueTx` answers: `couldn't issue tx: failed verification: failed execution: standard tx
+ * <txID> failed execution: <why>`. Each tx is built by avalanchejs v5 and sent through
+ * `platform.issueTx`; the state stays as it was.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +15,7 @@ import {
   EWOQ_ADDR,
   EWOQ_KEY,
   EWOQ_P,
+  executionRefusal,
   l1Validator,
   pResult,
   registerPayload,
@@ -21,6 +23,7 @@ import {
   signAuth,
   signedWarp,
   testNodeId,
+  txIdOf,
   weightPayload,
 } from './pchain-helpers.js';
 
@@ -66,7 +69,8 @@ describe('P-chain staker, subnet, chain and L1 rules in the reference words', ()
     const before = await snapshot();
     await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
     if (opts.auth) await signAuth(tx, EWOQ_KEY);
-    const envelope = opts.envelope ?? EXECUTION;
+    // The executor's refusals carry StandardTx's layer, naming the (now signed) tx.
+    const envelope = opts.envelope ?? `${EXECUTION}standard tx ${txIdOf(tx)} failed execution: `;
     await assert.rejects(api.issueSignedTx(tx.getSignedTx()), (err: Error) => {
       if (typeof why === 'string') assert.equal(err.message, envelope + why);
       else {
@@ -433,7 +437,10 @@ describe('P-chain staker, subnet, chain and L1 rules in the reference words', ()
     await assert.rejects(api.issueSignedTx(disable.getSignedTx()), (err: Error) => {
       assert.equal(
         err.message,
-        `${EXECUTION}unauthorized modification: wrong signature: expected signature from 6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV but got from ${utils.base58check.encode(OTHER_ADDR)}`,
+        executionRefusal(
+          disable,
+          `unauthorized modification: wrong signature: expected signature from 6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV but got from ${utils.base58check.encode(OTHER_ADDR)}`,
+        ),
       );
       return true;
     });

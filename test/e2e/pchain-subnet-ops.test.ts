@@ -7,13 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addTxSignatures, Context, pvm, secp256k1, utils } from '@avalabs/avalanchejs';
+import { addTxSignatures, Context, pvm, secp256k1, utils, type Common } from '@avalabs/avalanchejs';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
   blsKey,
   EWOQ_ADDR,
   EWOQ_KEY,
   EWOQ_P,
+  executionRefusal,
   l1Validator,
   pCall,
   pResult,
@@ -29,11 +30,12 @@ const AVAX = 1_000_000_000n;
 const NEW_OWNER_KEY = utils.hexToBuffer('0x' + '24'.repeat(32));
 const NEW_OWNER = secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(NEW_OWNER_KEY));
 const EMPTY_NODE = 'NodeID-111111111111111111116DBWJs';
-/** The envelope of a tx the P-chain's executor refuses: `issueTx`, the mempool, `VerifyTx`. */
-const REFUSED = "couldn't issue tx: failed verification: failed execution: ";
-/** `err` is that refusal, word for word. */
-const refusedAs = (why: string) => (err: Error) => {
-  assert.equal(err.message, REFUSED + why);
+/**
+ * `err` is the P-chain executor's refusal of `tx` (signed by then), word for word: `issueTx`'s,
+ * the mempool's, `VerifyTx`'s and `StandardTx`'s layers, the last naming the tx.
+ */
+const refusedAs = (tx: Common.UnsignedTx, why: string) => (err: Error) => {
+  assert.equal(err.message, executionRefusal(tx, why));
   return true;
 };
 
@@ -184,9 +186,11 @@ describe('P-chain subnet and L1 operations', () => {
     const subnet = await api.getSubnet({ subnetID: subnetId });
     assert.deepEqual(subnet.controlKeys, [utils.format('P', 'local', NEW_OWNER)]);
     const chain = () => chainTx(subnetId, 'evm');
+    const unauthorized = await chain();
     await assert.rejects(
-      signAndIssue(api, await chain(), [EWOQ_KEY], EWOQ_KEY),
+      signAndIssue(api, unauthorized, [EWOQ_KEY], EWOQ_KEY),
       refusedAs(
+        unauthorized,
         `unauthorized modification: wrong signature: expected signature from ${utils.base58check.encode(NEW_OWNER)} but got from 6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV`,
       ),
     );
@@ -229,7 +233,7 @@ describe('P-chain subnet and L1 operations', () => {
     await signAuth(one, sorted[0]!, 0);
     await assert.rejects(
       api.issueSignedTx(one.getSignedTx()),
-      refusedAs('unauthorized modification: input has less signers than expected'),
+      refusedAs(one, 'unauthorized modification: input has less signers than expected'),
     );
     const two = await chain([0, 2]);
     await addTxSignatures({ unsignedTx: two, privateKeys: [EWOQ_KEY] });
@@ -399,7 +403,10 @@ describe('P-chain subnet and L1 operations', () => {
       { ...(await base()), message: fromManager(weightPayload(validationId, (1n << 64n) - 1n, 20n)) },
       ctx,
     );
-    await assert.rejects(signAndIssue(api, lastNonce), refusedAs('maxUint64 nonce is reserved for removal'));
+    await assert.rejects(
+      signAndIssue(api, lastNonce),
+      refusedAs(lastNonce, 'maxUint64 nonce is reserved for removal'),
+    );
     const emptyKey = blsKey('empty-node');
     const expiry = (await now()) + 600n;
     const emptyNode = pvm.newRegisterL1ValidatorTx(
@@ -413,7 +420,7 @@ describe('P-chain subnet and L1 operations', () => {
     );
     await assert.rejects(
       signAndIssue(api, emptyNode),
-      refusedAs('invalid node ID: empty nodeID is disallowed'),
+      refusedAs(emptyNode, 'invalid node ID: empty nodeID is disallowed'),
     );
     assert.equal((await api.getL1Validator(validationId)).weight, 10n);
 
@@ -429,7 +436,7 @@ describe('P-chain subnet and L1 operations', () => {
     const late = await chainTx(l1, 'late');
     await assert.rejects(
       signAndIssue(api, late, [EWOQ_KEY], NEW_OWNER_KEY),
-      refusedAs(`"${l1}" is immutable`),
+      refusedAs(late, `"${l1}" is immutable`),
     );
   });
 

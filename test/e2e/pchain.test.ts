@@ -28,6 +28,7 @@ import {
   EWOQ_ADDR,
   EWOQ_KEY,
   EWOQ_P,
+  executionRefusal,
   pChainMessage,
   pResult,
   registerPayload,
@@ -429,7 +430,7 @@ describe('P-chain', () => {
     await assert.rejects(signAndIssue(api, replay), (err: Error) => {
       assert.equal(
         err.message,
-        `couldn't issue tx: failed verification: failed execution: warp message already issued for validationID ${l1ValidationId}`,
+        executionRefusal(replay, `warp message already issued for validationID ${l1ValidationId}`),
       );
       return true;
     });

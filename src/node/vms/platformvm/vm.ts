@@ -304,9 +304,13 @@ export class PlatformVM {
         executed = executeTx(w.tx, env);
       } catch (err) {
         if (!(err instanceof TxVerifyError)) throw err;
-        // The reference's builder marks the tx dropped with the verifier's error bare.
-        this.mempool.drop(w.tx.id, err instanceof StagedTxError ? err.reason : err.message);
-        settled.push({ w, err });
+        // The reference's builder marks the tx dropped with what StandardTx (or the Warp check)
+        // returned, without VerifyTx's stage: `standard tx <txID> failed execution: <why>`.
+        const reason = err instanceof StagedTxError ? err.reason : err.message;
+        this.mempool.drop(w.tx.id, reason);
+        // Its issuer, still waiting here (the reference's had its id back), hears what issuing
+        // the dropped tx again answers.
+        settled.push({ w, err: refused(reason) });
         continue;
       }
       if (executed.gas > gas.capacity) {

@@ -160,8 +160,10 @@ export function typeName(unsigned: unknown): string {
 
 /**
  * Verifies `tx` as the reference's `VerifyTx` does: the Warp messages it carries first (their
- * refusals under `failed verifying warp messages: `), then the execution against the state (under
- * `failed execution: `).
+ * refusals under `failed verifying warp messages: `), then the execution against the state. The
+ * execution's refusal carries two layers, as since avalanchego v1.11.13 (#3525): `StandardTx`
+ * wraps every visitor error as `standard tx <txID> failed execution: <why>`, and `VerifyTx` wraps
+ * that as `failed execution: `.
  */
 export function executeTx(tx: ParsedTx, env: ExecEnv): Executed {
   try {
@@ -173,14 +175,19 @@ export function executeTx(tx: ParsedTx, env: ExecEnv): Executed {
   try {
     return executeStandardTx(tx, env);
   } catch (err) {
-    if (err instanceof TxVerifyError) throw new StagedTxError('failed execution', err.message);
+    if (err instanceof TxVerifyError)
+      throw new StagedTxError(
+        'failed execution',
+        `standard tx ${toCb58(tx.id)} failed execution: ${err.message}`,
+      );
     throw err;
   }
 }
 
 /**
  * A refusal under the stage of `VerifyTx` that made it. The block builder drops a tx with the
- * bare reason, as the reference's builder marks it.
+ * `reason` under the stage (the Warp error bare, or `StandardTx`'s `standard tx <txID> failed
+ * execution: <why>`), as the reference's builder marks what those calls return.
  */
 export class StagedTxError extends TxVerifyError {
   constructor(
