@@ -3,7 +3,7 @@
  * (a tenth to a third of a second each here), so decoding a staking tx or an L1 validator
  * registration costs that much every time. Neither half of Flurry wants the check at decode time:
  * the node verifies every proof itself, with blst, when it verifies a tx (platformvm
- * txs/executor.ts), and the data platform reads txs a node has already accepted. Importing this
+ * txs/base-checks.ts), and the data platform reads txs a node has already accepted. Importing this
  * module replaces the decoder of avalanchejs's ProofOfPossession, in this process, by one that
  * only reads the two fields.
  */

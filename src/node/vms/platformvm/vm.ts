@@ -23,15 +23,9 @@ import {
 import { splitReward } from './reward/calculator.js';
 import { genesisChainTxBytes, writeGenesis, type GenesisChain } from './state/genesis.js';
 import { PlatformState, type ChainRecord, type StakerRecord, type StoredTx } from './state/platform-state.js';
-import {
-  executeTx,
-  StagedTxError,
-  l1Weight,
-  PRIMARY_NETWORK,
-  type ChainIds,
-  type ExecEnv,
-  type Executed,
-} from './txs/executor.js';
+import { executeTx, StagedTxError } from './txs/executor.js';
+import { PRIMARY_NETWORK, type ChainIds, type ExecEnv, type Executed } from './txs/env.js';
+import { l1Weight } from './txs/l1-txs.js';
 import { TxVerifyError } from './txs/utxo-kinds.js';
 import { PlatformMempool, type Waiting } from './mempool.js';
 

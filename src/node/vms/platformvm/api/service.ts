@@ -22,7 +22,7 @@ import { gasPrice, validatorFeePrice } from '../fees/dynamic-fee.js';
 import type { L1ValidatorRecord, StakerRecord } from '../state/platform-state.js';
 import { PlatformJson } from './json.js';
 import { canonicalSet } from '../warp/warp-message.js';
-import { PRIMARY_NETWORK } from '../txs/executor.js';
+import { PRIMARY_NETWORK } from '../txs/env.js';
 import { outputInfo } from '../txs/utxo-kinds.js';
 import { sampleByWeight, SampleSizeError } from './sample-validators.js';
 import type { PlatformVM } from '../vm.js';

@@ -29,7 +29,7 @@ import { encodeBlock, blockId } from '../block/block.js';
 import { makeUtxo, uncheckedProofOfPossession } from '../codec.js';
 import type { PlatformConfig } from '../config.js';
 import { potentialReward } from '../reward/calculator.js';
-import { PRIMARY_NETWORK, type ChainIds } from '../txs/executor.js';
+import { PRIMARY_NETWORK, type ChainIds } from '../txs/env.js';
 import type { PlatformState } from './platform-state.js';
 
 const WEI_PER_NANO_AVAX = 1_000_000_000n;
