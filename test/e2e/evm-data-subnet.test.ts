@@ -10,7 +10,9 @@ import { Avalanche } from '@avalanche-sdk/chainkit';
 import { parseEther, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startEvmDataStack, type EvmDataStack } from '../helpers/evm-data.js';
-import { EWOQ_EVM, EWOQ_EVM_KEY, createSubnetEvmChain, evmClients } from './subnet-evm-helpers.js';
+import { startEvmIndexer } from '../../src/data/indexer/evm/evm-indexer.js';
+import { NETWORKS, type NetworkName } from '../../src/shared/networks.js';
+import { EWOQ_EVM, EWOQ_EVM_KEY, compile, createSubnetEvmChain, evmClients } from './subnet-evm-helpers.js';
 
 const CHAIN_ID = 99_771;
 let stack: EvmDataStack;
@@ -182,4 +184,112 @@ test('GET /v1/blocks and GET /v1/transactions merge the C-chain and the L1, newe
     chains,
   );
   assert.deepEqual(active.indexedChains, listed);
+});
+
+test("an L1's genesis contracts are known with their standard and metadata, once, also after a restart", async () => {
+  const L1_ID = 99_772;
+  const multicall = '0xcA11bde05977b3631167028862bE2a173976CA11';
+  // A token predeploy whose metadata is in its code, as a genesis allocates it (no constructor).
+  const { GenesisToken } = compile(`
+    // SPDX-License-Identifier: MIT
+    pragma solidity ^0.8.20;
+    contract GenesisToken {
+      function name() external pure returns (string memory) { return "Genesis Gold"; }
+      function symbol() external pure returns (string memory) { return "GGLD"; }
+      function decimals() external pure returns (uint8) { return 9; }
+      function totalSupply() external pure returns (uint256) { return 1e27; }
+      function balanceOf(address) external pure returns (uint256) { return 0; }
+    }
+  `);
+  const token = '0x0000000000000000000000000000000000C0FFEE' as const;
+  const empty = '0x00000000000000000000000000000000000e3e3e';
+  const cRpc = stack.devnet.facts.urls.cChainRpc;
+  const c = evmClients(
+    cRpc,
+    stack.devnet.facts.chains.C.evmChainId!,
+    privateKeyToAccount(EWOQ_EVM_KEY as Hex),
+  );
+  const multicallCode = await c.client.getCode({ address: multicall });
+  assert.ok(multicallCode && multicallCode.length > 2);
+  const genesis = {
+    config: { chainId: L1_ID, feeConfig: { gasLimit: 15_000_000, targetBlockRate: 2, minBaseFee: 1 } },
+    alloc: {
+      [EWOQ_EVM.slice(2)]: { balance: '0x' + (10n ** 24n).toString(16) },
+      // Keys as genesis files write them: bare lowercase, 0x-prefixed, any case.
+      [multicall.slice(2).toLowerCase()]: { balance: '0x0', code: multicallCode },
+      [token]: { balance: '0x0', code: GenesisToken.runtime },
+      [empty]: { balance: '0x1', code: '0x' },
+    },
+    nonce: '0x0',
+    timestamp: '0x0',
+    gasLimit: '0xe4e1c0',
+    difficulty: '0x0',
+  };
+  const { chainId: blockchainId } = await createSubnetEvmChain(stack.devnet.url, genesis, 'genesis l1');
+  for (let i = 0; ; i++) {
+    const ready = await stack.indexer.waitFor(L1_ID, 0).then(
+      () => true,
+      () => false,
+    );
+    if (ready) break;
+    assert.ok(i < 300, 'the L1 is indexed');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  const expected = {
+    token: {
+      address: token,
+      ercType: 'ERC-20',
+      name: 'Genesis Gold',
+      symbol: 'GGLD',
+      decimals: 9,
+    },
+    multicall: { address: multicall, ercType: 'UNKNOWN' },
+  };
+  const check = async () => {
+    for (const id of [String(L1_ID), blockchainId]) {
+      assert.deepEqual(
+        await sdk.data.evm.contracts.getMetadata({ chainId: id, address: token.toLowerCase() }, at()),
+        expected.token,
+      );
+      assert.deepEqual(
+        await sdk.data.evm.contracts.getMetadata({ chainId: id, address: multicall }, at()),
+        expected.multicall,
+      );
+      // An account, and an allocation with empty code, are no contracts.
+      for (const who of [EWOQ_EVM, empty]) {
+        const res = await fetch(`${stack.api.url}/v1/chains/${id}/addresses/${who}`);
+        assert.equal(res.status, 404, who);
+      }
+    }
+    // No deployment, so no deployer lists them.
+    const deployed = await sdk.data.evm.address.contracts.listDeployments(
+      { chainId: String(L1_ID), address: EWOQ_EVM },
+      at(),
+    );
+    assert.deepEqual(deployed.result.contracts, []);
+    const rows = await stack.database.db
+      .selectFrom('evm_contracts')
+      .select(['address'])
+      .where('chain', '=', L1_ID)
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => r.address).sort(),
+      [multicall.toLowerCase(), token.toLowerCase()].sort(),
+    );
+  };
+  await check();
+  const { chains } = await sdk.data.evm.chains.list({}, at());
+  assert.deepEqual(chains.find((x) => x.chainId === String(L1_ID))?.utilityAddresses, { multicall });
+
+  // A second indexer over the same store, as after a restart: discovery runs again and reads the
+  // same genesis; nothing is written twice and what is stored stays.
+  const network = NETWORKS[stack.devnet.facts.network as NetworkName];
+  const again = await startEvmIndexer({ db: stack.database.db, nodeUrl: stack.devnet.url, network });
+  try {
+    await again.waitFor(L1_ID, 0);
+    await check();
+  } finally {
+    await again.stop();
+  }
 });

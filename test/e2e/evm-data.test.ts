@@ -1630,6 +1630,17 @@ describe('contracts, NFTs and chains', () => {
     }
   });
 
+  test("a contract of the chain's genesis (Multicall3) is known, with no deployment details", async () => {
+    // In the C-chain's genesis alloc, so never deployed by a transaction the indexer could see.
+    const multicall = '0xcA11bde05977b3631167028862bE2a173976CA11';
+    const blockchainId = stack.devnet.facts.chains.C.blockchainID;
+    for (const id of [chainId, blockchainId])
+      assert.deepEqual(
+        await sdk.data.evm.contracts.getMetadata({ chainId: id, address: multicall.toLowerCase() }, at),
+        { address: multicall, ercType: 'UNKNOWN' },
+      );
+  });
+
   test('collection tokens carry owners and resolved metadata', async () => {
     await stack.fetcher.idle();
     const tokens = await walk<any>(

@@ -118,22 +118,27 @@ export function evmClients(rpcUrl: string, chainId: number, account: PrivateKeyA
   return { chain, client, wallet };
 }
 
-export function compile(source: string): Record<string, { abi: Abi; bytecode: Hex }> {
+/** Compiles `source`; each contract's ABI, creation code and runtime code (for genesis allocs). */
+export function compile(source: string): Record<string, { abi: Abi; bytecode: Hex; runtime: Hex }> {
   const input = {
     language: 'Solidity',
     sources: { 'C.sol': { content: source } },
     settings: {
       evmVersion: 'cancun',
       optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
     },
   };
   const out = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (out.errors ?? []).filter((e: any) => e.severity === 'error');
   if (errors.length) throw new Error(errors.map((e: any) => e.formattedMessage).join('\n'));
-  const result: Record<string, { abi: Abi; bytecode: Hex }> = {};
+  const result: Record<string, { abi: Abi; bytecode: Hex; runtime: Hex }> = {};
   for (const [name, c] of Object.entries<any>(out.contracts['C.sol'])) {
-    result[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+    result[name] = {
+      abi: c.abi,
+      bytecode: `0x${c.evm.bytecode.object}`,
+      runtime: `0x${c.evm.deployedBytecode.object}`,
+    };
   }
   return result;
 }

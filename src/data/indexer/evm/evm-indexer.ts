@@ -8,6 +8,9 @@ import type { NetworkIdentity } from '../../../shared/networks.js';
 import type { DataSchema } from '../../store/schema.js';
 import { discoverEvmChains, recordEvmChain, type DiscoveredChain } from './chain-discovery.js';
 import { EvmChainIndexer, type ChainIndexerOptions } from './chain-indexer.js';
+import { recordGenesisContracts } from './genesis-contracts.js';
+import { createNodeClient } from '../../internal/node-client.js';
+import { EvmRpcClient } from './rpc-client.js';
 
 export interface EvmIndexerConfig extends ChainIndexerOptions {
   db: Kysely<DataSchema>;
@@ -58,11 +61,34 @@ export async function startEvmIndexer(config: EvmIndexerConfig): Promise<Running
       avaxAssetId: config.network.avaxAssetID,
     },
   };
+  const node = createNodeClient(config.nodeUrl, 10_000);
+  /** Chains whose genesis contracts are still to be recorded (the node or store was away). */
+  const genesisPending = new Map<string, DiscoveredChain>();
+  /**
+   * Records the contracts of a chain's genesis alloc. Never fails discovery: a node that does not
+   * serve the chain's CreateChainTx gives none, and a passing failure is tried again next round.
+   */
+  async function learnGenesis(c: DiscoveredChain): Promise<void> {
+    try {
+      const written = await recordGenesisContracts(config.db, node, new EvmRpcClient(c.rpc_url), {
+        blockchainId: c.blockchain_id,
+        evmChainId: Number(c.evm_chain_id),
+      });
+      genesisPending.delete(c.blockchain_id);
+      if (written > 0) config.logger?.info({ chain: c.blockchain_id, written }, 'recorded genesis contracts');
+    } catch (err) {
+      genesisPending.set(c.blockchain_id, c);
+      config.logger?.debug({ err, chain: c.blockchain_id }, 'genesis contracts not read; trying again');
+    }
+  }
   async function discover(): Promise<void> {
+    for (const c of [...genesisPending.values()]) await learnGenesis(c);
     const found = await discoverEvmChains(config.nodeUrl, config.network);
     for (const c of found) {
       if (chains.has(c.blockchain_id)) continue;
       await recordEvmChain(config.db, c);
+      // Before the chain's indexer starts, so it counts them among the contracts it knows.
+      await learnGenesis(c);
       for (const [id, indexer] of startEvmChains(config.db, [c], options)) chains.set(id, indexer);
       config.logger?.info({ chain: c.blockchain_id, evmChainId: c.evm_chain_id }, 'indexing EVM chain');
     }
