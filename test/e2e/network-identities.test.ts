@@ -11,7 +11,7 @@ import { Context, pvm, utils } from '@avalabs/avalanchejs';
 import { createPublicClient, defineChain, http } from 'viem';
 import { avalanche, avalancheFuji } from 'viem/chains';
 import { call, startDevnet, type Devnet } from '../helpers/devnet.js';
-import { EWOQ_ADDR, signAndIssue } from './pchain-helpers.js';
+import { EWOQ_ADDR, executionRefusal, signAndIssue } from './pchain-helpers.js';
 
 const AVAX = 1_000_000_000n;
 // viem names no local Avalanche chain: the local C-chain's id on Fuji's definition.
@@ -92,27 +92,30 @@ for (const [name, want] of Object.entries(EXPECTED)) {
       const api = new pvm.PVMApi(net.url);
       const now = BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
       const nodeId = ((await api.getCurrentValidators()).validators[0] as { nodeID: string }).nodeID;
-      const delegate = async (weight: bigint) =>
-        signAndIssue(
-          api,
-          pvm.newAddPermissionlessDelegatorTx(
-            {
-              feeState: await api.getFeeState(),
-              fromAddressesBytes: [EWOQ_ADDR],
-              utxos: (await api.getUTXOs({ addresses: [utils.format('P', want.hrp, EWOQ_ADDR)] })).utxos,
-              nodeId,
-              subnetId: ctx.pBlockchainID,
-              start: now,
-              end: now + 3600n,
-              weight,
-              rewardAddresses: [EWOQ_ADDR],
-            },
-            ctx,
-          ),
+      const delegation = async (weight: bigint) =>
+        pvm.newAddPermissionlessDelegatorTx(
+          {
+            feeState: await api.getFeeState(),
+            fromAddressesBytes: [EWOQ_ADDR],
+            utxos: (await api.getUTXOs({ addresses: [utils.format('P', want.hrp, EWOQ_ADDR)] })).utxos,
+            nodeId,
+            subnetId: ctx.pBlockchainID,
+            start: now,
+            end: now + 3600n,
+            weight,
+            rewardAddresses: [EWOQ_ADDR],
+          },
+          ctx,
         );
       const min = BigInt(want.minStake.minDelegatorStake);
-      await assert.rejects(delegate(min - 1n), /below the minimum delegator stake/);
-      const txID = await delegate(min);
+      const short = await delegation(min - 1n);
+      // The reference refuses a delegator under the minimum with its validator words (ErrWeightTooSmall).
+      await assert.rejects(signAndIssue(api, short), (err: Error) => {
+        // Read once signed: the refusal names the signed tx's id.
+        assert.equal(err.message, executionRefusal(short, 'weight of this validator is too low'));
+        return true;
+      });
+      const txID = await signAndIssue(api, await delegation(min));
       assert.equal((await call(`${net.url}/ext/bc/P`, 'platform.getTxStatus', { txID })).status, 'Committed');
     });
   });

@@ -51,7 +51,10 @@ describe('X-chain refuses bad transactions', () => {
   let ctx: Context.Context;
 
   before(async () => {
-    net = await startDevnet();
+    // Blocks wait 250 ms for more txs, so two txs issued together both reach the mempool before
+    // a block takes the first (with --block-time 0 a loaded machine may accept the first before
+    // the second is read, and the second then meets a spent UTXO instead of a waiting rival).
+    net = await startDevnet({ args: ['--block-time', '250'] });
     url = net.url;
     ctx = await Context.getContextFromURI(url);
   });
