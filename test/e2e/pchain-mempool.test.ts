@@ -10,6 +10,7 @@ import {
   addTxSignatures,
   Context,
   pvm,
+  pvmSerial,
   TransferableOutput,
   utils,
   Utxo,
@@ -80,6 +81,19 @@ describe('P-chain mempool', () => {
     assert.deepEqual(again.result, { txID: idOf(first) });
     assert.equal((await status(idOf(first))).result.status, 'Committed', 'the repeat waited for the block');
     assert.deepEqual((await issued).result, { txID: idOf(first) });
+
+    // Issued once accepted: the reference has no "already accepted" check; VerifyTx runs the tx
+    // again and it fails on the first UTXO it spent.
+    const spent = (first.getTx() as pvmSerial.BaseTx).baseTx.inputs[0].utxoID;
+    const reason =
+      `failed execution: standard tx ${idOf(first)} failed execution: ` +
+      `failed to read consumed UTXO ${spent.txID.toString()}:${spent.outputIdx.value()} due to: not found`;
+    const accepted = await issue(first);
+    assert.equal(accepted.error?.message, `couldn't issue tx: failed verification: ${reason}`);
+    assert.equal((await status(idOf(first))).result.status, 'Committed');
+    // Kept as a dropped tx's reason, which issuing it once more answers without verifying.
+    const third = await issue(first);
+    assert.equal(third.error?.message, `couldn't issue tx: ${reason}`);
   });
 
   it('remembers a refused tx as Dropped with its reason, and answers that reason when it comes again', async () => {

@@ -162,8 +162,9 @@ export class PlatformVM {
    */
   issue(bytes: Uint8Array): Promise<Uint8Array> {
     const tx = parseSignedTx(bytes);
-    if (this.state.getTx(tx.id))
-      throw refused(`failed verification: tx ${toCb58(tx.id)} is already accepted`);
+    // No check for an accepted tx: the reference's gossip mempool verifies it as any other, and
+    // it fails on the first UTXO it spent (every tx pays a fee, so spends something); the
+    // reason is kept as a dropped tx's, while getTxStatus still answers Committed.
     const waiting = this.mempool.get(tx.id);
     if (waiting) return waiting;
     const reason = this.mempool.dropReason(tx.id);
