@@ -229,4 +229,36 @@ describe('P-chain mempool', () => {
     assert.deepEqual((await waiting).result, { txID: idOf(second) });
     assert.equal((await status(idOf(second))).result.status, 'Committed');
   });
+
+  it('refuses a tx past the gas capacity before running it, as VerifyTx checks it first', async () => {
+    // 1,000 outputs (about 1,080,000 gas, past a block's 1,000,000) and no fee paid: run, it
+    // would fail on its funds; the capacity check comes first and is what is answered.
+    const tx = pvm.newBaseTx(
+      {
+        feeState: { ...(await api.getFeeState()), capacity: 10n ** 7n, price: 0n },
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
+        outputs: Array.from({ length: 1000 }, () =>
+          TransferableOutput.fromNative(ctx.avaxAssetID, 1000n, [SINK]),
+        ),
+      },
+      ctx,
+    );
+    await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+    const { weights } = await api.getFeeConfig();
+    const gas = pvm.calculateFee(tx.getTx(), weights, 1n);
+    assert.ok(gas > 1_000_000n);
+    const answer = await issue(tx);
+    const prefix = "couldn't issue tx: failed verification: ";
+    const m = new RegExp(`^${prefix}tx exceeds current gas capacity: ${gas} > (\\d+)$`).exec(
+      answer.error?.message ?? '',
+    );
+    assert.ok(m, answer.error?.message);
+    assert.ok(BigInt(m[1]!) <= 1_000_000n);
+    // VerifyTx's own refusal, kept as the dropped tx's reason.
+    assert.deepEqual((await status(idOf(tx))).result, {
+      status: 'Dropped',
+      reason: answer.error!.message.slice(prefix.length),
+    });
+  });
 });

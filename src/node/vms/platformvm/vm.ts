@@ -173,11 +173,12 @@ export class PlatformVM {
     const gas = this.currentGasState(time);
     let executed: Executed;
     try {
-      executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
-      // A tx no block could hold; the reference words it against the capacity at the next block
-      // (which is short of the maximum as well).
-      if (executed.gas > this.config.gasFee.maxCapacity)
-        throw new TxVerifyError(`tx exceeds current gas capacity: ${executed.gas} > ${gas.capacity}`);
+      // A tx no block could hold is refused before it runs; the reference words it against the
+      // capacity at the next block (and refuses past that too, where this node lets it wait).
+      executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)), {
+        limit: this.config.gasFee.maxCapacity,
+        current: gas.capacity,
+      });
     } catch (err) {
       if (!(err instanceof TxVerifyError)) throw err;
       this.mempool.drop(tx.id, err.message);
