@@ -10,6 +10,7 @@ import {
   addTxSignatures,
   Context,
   pvm,
+  pvmSerial,
   TransferableOutput,
   utils,
   Utxo,
@@ -80,6 +81,19 @@ describe('P-chain mempool', () => {
     assert.deepEqual(again.result, { txID: idOf(first) });
     assert.equal((await status(idOf(first))).result.status, 'Committed', 'the repeat waited for the block');
     assert.deepEqual((await issued).result, { txID: idOf(first) });
+
+    // Issued once accepted: the reference has no "already accepted" check; VerifyTx runs the tx
+    // again and it fails on the first UTXO it spent.
+    const spent = (first.getTx() as pvmSerial.BaseTx).baseTx.inputs[0].utxoID;
+    const reason =
+      `failed execution: standard tx ${idOf(first)} failed execution: ` +
+      `failed to read consumed UTXO ${spent.txID.toString()}:${spent.outputIdx.value()} due to: not found`;
+    const accepted = await issue(first);
+    assert.equal(accepted.error?.message, `couldn't issue tx: failed verification: ${reason}`);
+    assert.equal((await status(idOf(first))).result.status, 'Committed');
+    // Kept as a dropped tx's reason, which issuing it once more answers without verifying.
+    const third = await issue(first);
+    assert.equal(third.error?.message, `couldn't issue tx: ${reason}`);
   });
 
   it('remembers a refused tx as Dropped with its reason, and answers that reason when it comes again', async () => {
@@ -214,5 +228,37 @@ describe('P-chain mempool', () => {
 
     assert.deepEqual((await waiting).result, { txID: idOf(second) });
     assert.equal((await status(idOf(second))).result.status, 'Committed');
+  });
+
+  it('refuses a tx past the gas capacity before running it, as VerifyTx checks it first', async () => {
+    // 1,000 outputs (about 1,080,000 gas, past a block's 1,000,000) and no fee paid: run, it
+    // would fail on its funds; the capacity check comes first and is what is answered.
+    const tx = pvm.newBaseTx(
+      {
+        feeState: { ...(await api.getFeeState()), capacity: 10n ** 7n, price: 0n },
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
+        outputs: Array.from({ length: 1000 }, () =>
+          TransferableOutput.fromNative(ctx.avaxAssetID, 1000n, [SINK]),
+        ),
+      },
+      ctx,
+    );
+    await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+    const { weights } = await api.getFeeConfig();
+    const gas = pvm.calculateFee(tx.getTx(), weights, 1n);
+    assert.ok(gas > 1_000_000n);
+    const answer = await issue(tx);
+    const prefix = "couldn't issue tx: failed verification: ";
+    const m = new RegExp(`^${prefix}tx exceeds current gas capacity: ${gas} > (\\d+)$`).exec(
+      answer.error?.message ?? '',
+    );
+    assert.ok(m, answer.error?.message);
+    assert.ok(BigInt(m[1]!) <= 1_000_000n);
+    // VerifyTx's own refusal, kept as the dropped tx's reason.
+    assert.deepEqual((await status(idOf(tx))).result, {
+      status: 'Dropped',
+      reason: answer.error!.message.slice(prefix.length),
+    });
   });
 });

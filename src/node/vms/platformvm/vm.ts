@@ -162,8 +162,9 @@ export class PlatformVM {
    */
   issue(bytes: Uint8Array): Promise<Uint8Array> {
     const tx = parseSignedTx(bytes);
-    if (this.state.getTx(tx.id))
-      throw refused(`failed verification: tx ${toCb58(tx.id)} is already accepted`);
+    // No check for an accepted tx: the reference's gossip mempool verifies it as any other, and
+    // it fails on the first UTXO it spent (every tx pays a fee, so spends something); the
+    // reason is kept as a dropped tx's, while getTxStatus still answers Committed.
     const waiting = this.mempool.get(tx.id);
     if (waiting) return waiting;
     const reason = this.mempool.dropReason(tx.id);
@@ -172,11 +173,12 @@ export class PlatformVM {
     const gas = this.currentGasState(time);
     let executed: Executed;
     try {
-      executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)));
-      // A tx no block could hold; the reference words it against the capacity at the next block
-      // (which is short of the maximum as well).
-      if (executed.gas > this.config.gasFee.maxCapacity)
-        throw new TxVerifyError(`tx exceeds current gas capacity: ${executed.gas} > ${gas.capacity}`);
+      // A tx no block could hold is refused before it runs; the reference words it against the
+      // capacity at the next block (and refuses past that too, where this node lets it wait).
+      executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)), {
+        limit: this.config.gasFee.maxCapacity,
+        current: gas.capacity,
+      });
     } catch (err) {
       if (!(err instanceof TxVerifyError)) throw err;
       this.mempool.drop(tx.id, err.message);

@@ -161,10 +161,9 @@ export class XVM {
       verifySemantics(tx, this.verifier, this.view, BigInt(this.o.clock.nowSeconds()));
     } catch (err) {
       if (!(err instanceof TxVerifyError)) throw err;
-      // An accepted tx always fails here (every tx spends something, and that is now spent),
-      // so the lookup is only needed to say so.
-      if (this.state.hasTx(id)) throw new IssueError(`transaction ${id} is already accepted`);
-      // The reference answers the verifier's error as it is.
+      // The reference answers the verifier's error as it is. An accepted tx issued again gets no
+      // check of its own there (vms/avm/network/gossip.go verifies it as any other): it fails
+      // here on the first UTXO it spent (every tx pays a fee, so spends something).
       throw new IssueError(err.message);
     }
     const effects = effectsOf(tx);

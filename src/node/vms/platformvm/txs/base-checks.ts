@@ -149,12 +149,21 @@ export function common(tx: ParsedTx, env: ExecEnv): Common {
   if (base.memo.length > 0) fail(`memo exceeds maximum length: ${base.memo.length} > 0`);
   let gas: bigint;
   try {
-    const d = pvm.getTxComplexity(tx.unsigned);
-    gas = dimensionsToGas([d[0], d[1], d[2], d[3]], env.config.gasFee.weights);
+    gas = txGas(tx, env.config.gasFee.weights);
   } catch (err) {
     fail(`couldn't compute the tx's complexity: ${err instanceof Error ? err.message : String(err)}`);
   }
   return { base, gas, fee: gas * env.gasPrice, hash: sha256(tx.unsignedBytes) };
+}
+
+/**
+ * The tx's gas: avalanchejs's port of the reference's complexity rules (`fee.TxComplexity`),
+ * weighed. It reads the tx alone, so `VerifyTx` can check it against the capacity before
+ * executing anything. Throws avalanchejs's error for a tx type it does not price.
+ */
+export function txGas(tx: ParsedTx, weights: readonly [number, number, number, number]): bigint {
+  const d = pvm.getTxComplexity(tx.unsigned);
+  return dimensionsToGas([d[0], d[1], d[2], d[3]], weights);
 }
 
 export function localInputs(

@@ -11,7 +11,7 @@ import { pvmSerial } from '@avalabs/avalanchejs';
 import { toCb58 } from '../../../../shared/encoding.js';
 import type { ParsedTx } from '../codec.js';
 import type { ExecEnv, Executed } from './env.js';
-import { fail } from './base-checks.js';
+import { fail, txGas } from './base-checks.js';
 import { baseTx, exportTx, importTx } from './transfer-txs.js';
 import { createChainTx, createSubnetTx, transferSubnetOwnershipTx } from './subnet-txs.js';
 import {
@@ -36,20 +36,30 @@ export function typeName(unsigned: unknown): string {
   return t.replace(/^pvm\./, '');
 }
 
+/** The gas a tx issued now may use, for `VerifyTx`'s capacity check. */
+export interface CapacityCheck {
+  /** A tx past this is refused (no block could ever hold it). */
+  readonly limit: bigint;
+  /** The capacity at the next block, which the refusal names. */
+  readonly current: bigint;
+}
+
 /**
  * Verifies `tx` as the reference's `VerifyTx` does: the Warp messages it carries first (their
- * refusals under `failed verifying warp messages: `), then the execution against the state. The
+ * refusals under `failed verifying warp messages: `), then, with `capacity` (issuing, not
+ * building a block), the tx's gas against it, then the execution against the state. The
  * execution's refusal carries two layers, as since avalanchego v1.11.13 (#3525): `StandardTx`
  * wraps every visitor error as `standard tx <txID> failed execution: <why>`, and `VerifyTx` wraps
  * that as `failed execution: `.
  */
-export function executeTx(tx: ParsedTx, env: ExecEnv): Executed {
+export function executeTx(tx: ParsedTx, env: ExecEnv, capacity?: CapacityCheck): Executed {
   try {
     verifyWarpMessages(tx, env);
   } catch (err) {
     if (err instanceof TxVerifyError) throw new StagedTxError('failed verifying warp messages', err.message);
     throw err;
   }
+  if (capacity) checkCapacity(tx, env, capacity);
   try {
     return executeStandardTx(tx, env);
   } catch (err) {
@@ -60,6 +70,26 @@ export function executeTx(tx: ParsedTx, env: ExecEnv): Executed {
       );
     throw err;
   }
+}
+
+/**
+ * `VerifyTx`'s check since Etna, before `StandardTx` runs (block/executor/manager.go): the tx's
+ * complexity from the tx alone, so a tx too big for a block is refused as such even when it
+ * would also fail execution. Both refusals are `VerifyTx`'s own, under no execution layer.
+ */
+function checkCapacity(tx: ParsedTx, env: ExecEnv, capacity: CapacityCheck): void {
+  let gas: bigint;
+  try {
+    gas = txGas(tx, env.config.gasFee.weights);
+  } catch (err) {
+    // The reference's complexity visitor refuses the txs it does not price (the pre-Etna staker
+    // txs, TransformSubnetTx) with fee.ErrUnsupportedTx; avalanchejs throws its own words.
+    const why = err instanceof Error ? err.message : String(err);
+    fail(
+      `failed to calculate tx complexity: ${/^unsupported transaction type\.?$/i.test(why) ? 'unsupported transaction type' : why}`,
+    );
+  }
+  if (gas > capacity.limit) fail(`tx exceeds current gas capacity: ${gas} > ${capacity.current}`);
 }
 
 /**
