@@ -5,7 +5,18 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Context, pvm, secp256k1, TransferableOutput, utils, type Common } from '@avalabs/avalanchejs';
+import {
+  avaxSerial,
+  Context,
+  Int,
+  OutputOwners,
+  pvm,
+  pvmSerial,
+  secp256k1,
+  TransferableOutput,
+  utils,
+  type Common,
+} from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
@@ -257,6 +268,32 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
       ),
     );
     assert.equal((await api.getTxStatus({ txID })).status, 'Dropped');
+    assert.deepEqual(await snapshot(), before);
+  });
+
+  it('refuses a pre-Etna AddValidatorTx as the reference VerifyTx does: no complexity rules for it', async () => {
+    const before = await snapshot();
+    const start = await now();
+    const unsigned = new pvmSerial.AddValidatorTx(
+      avaxSerial.BaseTx.fromNative(ctx.networkID, ctx.pBlockchainID, [], [], new Uint8Array()),
+      pvmSerial.Validator.fromNative(testNodeId(98), start, start + 3600n, 2_000n * AVAX),
+      [TransferableOutput.fromNative(ctx.avaxAssetID, 2_000n * AVAX, [EWOQ_ADDR])],
+      OutputOwners.fromNative([EWOQ_ADDR], 0n, 1),
+      new Int(20_000),
+    );
+    const bytes = new avaxSerial.SignedTx(unsigned, []).toBytes();
+    const hex =
+      '0x' + Buffer.from(bytes).toString('hex') + Buffer.from(sha256(bytes)).subarray(28).toString('hex');
+    const res = await fetch(`${net.url}/ext/bc/P`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx: hex } }),
+    });
+    const body = (await res.json()) as any;
+    assert.equal(
+      body.error.message,
+      "couldn't issue tx: failed verification: failed to calculate tx complexity: unsupported transaction type",
+    );
     assert.deepEqual(await snapshot(), before);
   });
 
