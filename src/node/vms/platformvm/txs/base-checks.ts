@@ -157,13 +157,24 @@ export function common(tx: ParsedTx, env: ExecEnv): Common {
 }
 
 /**
+ * Each parsed tx's gas under the weights it was priced with: `issue` prices a tx for the
+ * capacity check before it runs and the run prices it again for its fee, so the complexity
+ * walk (which serializes every output and input) is done once per tx, not twice.
+ */
+const pricedTxs = new WeakMap<ParsedTx, { weights: readonly number[]; gas: bigint }>();
+
+/**
  * The tx's gas: avalanchejs's port of the reference's complexity rules (`fee.TxComplexity`),
  * weighed. It reads the tx alone, so `VerifyTx` can check it against the capacity before
  * executing anything. Throws avalanchejs's error for a tx type it does not price.
  */
 export function txGas(tx: ParsedTx, weights: readonly [number, number, number, number]): bigint {
+  const hit = pricedTxs.get(tx);
+  if (hit && hit.weights === weights) return hit.gas;
   const d = pvm.getTxComplexity(tx.unsigned);
-  return dimensionsToGas([d[0], d[1], d[2], d[3]], weights);
+  const gas = dimensionsToGas([d[0], d[1], d[2], d[3]], weights);
+  pricedTxs.set(tx, { weights, gas });
+  return gas;
 }
 
 export function localInputs(
