@@ -8,7 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addTxSignatures, BigIntPr, Context, pvm, secp256k1, utils, type Common } from '@avalabs/avalanchejs';
+import {
+  addTxSignatures,
+  BigIntPr,
+  Bytes,
+  Context,
+  pvm,
+  secp256k1,
+  utils,
+  type Common,
+} from '@avalabs/avalanchejs';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
   blsKey,
@@ -381,6 +390,38 @@ describe('P-chain staker, subnet, chain and L1 rules in the reference words', ()
       await register(registerPayload(l1, l1Node, key, t + 600n, EWOQ_ADDR, 5n)),
       'L1 validator contains duplicate subnetID + nodeID pair',
     );
+  });
+
+  it('Warp messages: an aggregate signature that does not parse, in bls.SignatureFromBytes words', async () => {
+    const WARP = "couldn't issue tx: failed verification: failed verifying warp messages: ";
+    const weight = weightPayload(l1ValidationId, 9n, 30n);
+    /** The manager's message with its 96-byte aggregate signature replaced. */
+    const withSignature = (first: number, last: number) => {
+      const bytes = fromManager(weight);
+      const sig = bytes.subarray(bytes.length - 96);
+      sig.fill(0);
+      sig[0] = first;
+      sig[95] = last;
+      return bytes;
+    };
+    /** avalanchejs parses the message it builds with, so a bad one goes in after (same size, same fee). */
+    const setWeight = async (message: Uint8Array) => {
+      const tx = pvm.newSetL1ValidatorWeightTx({ ...(await base()), message: fromManager(weight) }, ctx);
+      (tx.getTx() as unknown as { message: Bytes }).message = new Bytes(message);
+      return tx;
+    };
+    // Not a point's compressed x (checked, as there, after the signers' weight).
+    await refuses(
+      await setWeight(withSignature(0x80, 1)),
+      "failed to parse signature: couldn't decompress signature",
+      { envelope: WARP },
+    );
+    // A point on the curve outside the signature group.
+    await refuses(await setWeight(withSignature(0x80, 2)), 'failed to parse signature: invalid signature', {
+      envelope: WARP,
+    });
+    // The point at infinity parses (SigValidate(false)); it signs nothing.
+    await refuses(await setWeight(withSignature(0xc0, 0)), 'signature is invalid', { envelope: WARP });
   });
 
   it('SetL1ValidatorWeightTx, IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx', async () => {

@@ -16,6 +16,7 @@ import {
   WarpVerifyError,
   type CanonicalValidatorSet,
 } from '../../../../shared/warp/index.js';
+import { blsSignatureFault } from '../../../../shared/crypto/bls.js';
 import { nodeIdString } from '../api/format.js';
 import type { ValidatorWeight } from '../state/validator-sets.js';
 
@@ -183,6 +184,11 @@ export function verifyWarpSignature(
     throw new WarpError(
       `signature weight is insufficient: ${WARP_DEFAULT_QUORUM_NUMERATOR}*${set.totalWeight} > ${WARP_QUORUM_DENOMINATOR}*${signed}`,
     );
+  // The aggregate is parsed after the weight is counted (bls.SignatureFromBytes), its fault
+  // under `failed to parse signature: `; one that parses but does not verify is `signature is
+  // invalid`.
+  const unparsed = blsSignatureFault(msg.signature);
+  if (unparsed) throw new WarpError(`failed to parse signature: ${unparsed}`);
   try {
     verifyBitSetSignature(msg.unsignedBytes, msg, set);
   } catch (err) {
