@@ -525,6 +525,25 @@ describe('P-chain staker, subnet, chain and L1 rules in the reference words', ()
     );
   });
 
+  it("Warp messages: the source chain's subnet, as GetSubnetID finds it", async () => {
+    const WARP = "couldn't issue tx: failed verification: failed verifying warp messages: ";
+    const weight = weightPayload(l1ValidationId, 9n, 30n);
+    const setWeight = async (chain: string) =>
+      pvm.newSetL1ValidatorWeightTx({ ...(await base()), message: fromManager(weight, { chain }) }, ctx);
+    // A chain no tx created, though the payload names a validator of the L1 whose one validator
+    // signed: the P-chain has no subnet for it.
+    const nowhere = utils.base58check.encode(new Uint8Array(32).fill(0x5c));
+    await refuses(await setWeight(nowhere), `problem retrieving blockchain "${nowhere}": not found`, {
+      envelope: WARP,
+    });
+    // A tx that is not a CreateChainTx (the L1's CreateSubnetTx).
+    await refuses(await setWeight(l1), `"${l1}" is not a blockchain`, { envelope: WARP });
+    // The P-chain's own id: checked against the primary network's validators, not found.
+    await refuses(await setWeight(PRIMARY), /^signature (is invalid|weight is insufficient: .*)$/, {
+      envelope: WARP,
+    });
+  });
+
   it('SetL1ValidatorWeightTx, IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx', async () => {
     const setWeight = async (nonce: bigint, weight: bigint, validationId = l1ValidationId) =>
       pvm.newSetL1ValidatorWeightTx(
