@@ -268,6 +268,29 @@ describe('C-chain atomic transactions with avalanchejs', () => {
     );
     forged.addSignatureAt(await secp256k1.sign(forged.toBytes(), other), 0, 0);
     assert.equal((await issueHex(forged.getSignedTx())).error.message, "signature doesn't match public key");
+    // Signatures that recover no key, in secp256k1.RecoverPublicKeyFromHash's words, bare: the
+    // owner's own signature with a recovery id past 7, flagged compressed (v + 4), or with its s
+    // flipped to the high half (the same point, malleated).
+    const genuine = await secp256k1.sign(forged.toBytes(), EWOQ_KEY);
+    const ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const withSig = (edit: (sig: Uint8Array) => void) => {
+      const sig = Uint8Array.from(genuine);
+      edit(sig);
+      forged.addSignatureAt(sig, 0, 0);
+      return forged.getSignedTx();
+    };
+    const recoveryIds: [number, string][] = [
+      [9, 'invalid signature'],
+      [genuine[64]! + 4, "wasn't expecting a compressed key"],
+    ];
+    for (const [v, why] of recoveryIds)
+      assert.equal((await issueHex(withSig((sig) => (sig[64] = v)))).error.message, why);
+    const high = withSig((sig) => {
+      const s = BigInt(utils.bufferToHex(sig.subarray(32, 64)));
+      sig.set(utils.hexToBuffer((ORDER - s).toString(16).padStart(64, '0')), 32);
+      sig[64] ^= 1;
+    });
+    assert.equal((await issueHex(high)).error.message, 'signature was mutated from its original format');
     const stale = evm.newExportTxFromBaseFee(
       context,
       fee,

@@ -133,10 +133,27 @@ export function signedWarp(
     new Address(managerAddress),
     new Bytes(payload),
   );
+  return signedWarpPayload(
+    networkId,
+    sourceChainId,
+    withVersion(call.toBytes(warpCodec)),
+    signers,
+    signersBitset,
+  );
+}
+
+/** A Warp message carrying `warpPayload` as it is (any bytes), signed by `signers`. */
+export function signedWarpPayload(
+  networkId: number,
+  sourceChainId: string,
+  warpPayload: Uint8Array,
+  signers: BlsKey[],
+  signersBitset: Uint8Array,
+): Uint8Array {
   const unsigned = new pvmSerial.warp.WarpUnsignedMessage(
     new Int(networkId),
     Id.fromString(sourceChainId),
-    new Bytes(withVersion(call.toBytes(warpCodec))),
+    new Bytes(warpPayload),
   );
   const unsignedBytes = withVersion(unsigned.toBytes(warpCodec));
   const signature = blst

@@ -173,7 +173,7 @@ describe('P-chain mempool', () => {
     assert.equal((await issued[1]).error?.message, `couldn't issue tx: ${reason}`);
   });
 
-  it('keeps a tx the block has no room for until the gas capacity refills, and refuses past the mempool capacity', async () => {
+  it('refuses a tx past the capacity left at the next block, and refuses past the mempool capacity', async () => {
     // Three UTXOs of their own, so the big txs below spend nothing in common.
     const split = pvm.newBaseTx(
       {
@@ -212,22 +212,35 @@ describe('P-chain mempool', () => {
     const { weights } = await api.getFeeConfig();
     const gasOf = (tx: Common.UnsignedTx) => pvm.calculateFee(tx.getTx(), weights, 1n);
 
-    const first = await big(own[0]!, 750);
-    assert.deepEqual((await issue(first)).result, { txID: idOf(first) });
-    // The block left far less capacity than the next one needs: it waits for the refill.
-    const second = await big(own[1]!, 750);
-    assert.ok(gasOf(second) > (await api.getFeeState()).capacity + 300_000n);
-    const waiting = issue(second);
-    for (let i = 0; (await status(idOf(second))).result?.status !== 'Processing'; i++)
+    const first = await big(own[0]!, 550);
+    const waiting = issue(first);
+    for (let i = 0; (await status(idOf(first))).result?.status !== 'Processing'; i++)
       assert.ok(i < 200, 'the tx never showed as Processing');
-    // The mempool holds at most 1,000,000 gas: a third big tx does not fit beside the second.
-    const third = await big(own[2]!, 200);
-    assert.ok(gasOf(second) + gasOf(third) > 1_000_000n);
-    assert.equal((await issue(third)).error?.message, "couldn't issue tx: not enough gas");
-    assert.deepEqual((await status(idOf(third))).result, { status: 'Dropped', reason: 'not enough gas' });
+    // The mempool holds at most 1,000,000 gas: a second big tx does not fit beside the first,
+    // though each alone fits the (still full) capacity.
+    const second = await big(own[1]!, 450);
+    assert.ok(gasOf(first) + gasOf(second) > 1_000_000n);
+    assert.equal((await issue(second)).error?.message, "couldn't issue tx: not enough gas");
+    assert.deepEqual((await status(idOf(second))).result, { status: 'Dropped', reason: 'not enough gas' });
+    assert.deepEqual((await waiting).result, { txID: idOf(first) });
+    assert.equal((await status(idOf(first))).result.status, 'Committed');
 
-    assert.deepEqual((await waiting).result, { txID: idOf(second) });
-    assert.equal((await status(idOf(second))).result.status, 'Committed');
+    // The block left far less capacity than the next tx needs: VerifyTx compares its gas with the
+    // capacity at the next block, so it is refused, not kept waiting for the refill.
+    const third = await big(own[2]!, 900);
+    const gas = gasOf(third);
+    assert.ok(gas <= 1_000_000n && gas > (await api.getFeeState()).capacity);
+    const answer = await issue(third);
+    const prefix = "couldn't issue tx: failed verification: ";
+    const m = new RegExp(`^${prefix}tx exceeds current gas capacity: ${gas} > (\\d+)$`).exec(
+      answer.error?.message ?? '',
+    );
+    assert.ok(m, answer.error?.message);
+    assert.ok(BigInt(m[1]!) < gas);
+    assert.deepEqual((await status(idOf(third))).result, {
+      status: 'Dropped',
+      reason: answer.error!.message.slice(prefix.length),
+    });
   });
 
   it('refuses a tx past the gas capacity before running it, as VerifyTx checks it first', async () => {

@@ -8,7 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addTxSignatures, BigIntPr, Context, pvm, secp256k1, utils, type Common } from '@avalabs/avalanchejs';
+import {
+  addTxSignatures,
+  BigIntPr,
+  Bytes,
+  Context,
+  pvm,
+  secp256k1,
+  utils,
+  type Common,
+} from '@avalabs/avalanchejs';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
   blsKey,
@@ -22,6 +31,7 @@ import {
   signAndIssue,
   signAuth,
   signedWarp,
+  signedWarpPayload,
   testNodeId,
   txIdOf,
   weightPayload,
@@ -381,6 +391,157 @@ describe('P-chain staker, subnet, chain and L1 rules in the reference words', ()
       await register(registerPayload(l1, l1Node, key, t + 600n, EWOQ_ADDR, 5n)),
       'L1 validator contains duplicate subnetID + nodeID pair',
     );
+  });
+
+  it('Warp messages: an aggregate signature that does not parse, in bls.SignatureFromBytes words', async () => {
+    const WARP = "couldn't issue tx: failed verification: failed verifying warp messages: ";
+    const weight = weightPayload(l1ValidationId, 9n, 30n);
+    /** The manager's message with its 96-byte aggregate signature replaced. */
+    const withSignature = (first: number, last: number) => {
+      const bytes = fromManager(weight);
+      const sig = bytes.subarray(bytes.length - 96);
+      sig.fill(0);
+      sig[0] = first;
+      sig[95] = last;
+      return bytes;
+    };
+    /** avalanchejs parses the message it builds with, so a bad one goes in after (same size, same fee). */
+    const setWeight = async (message: Uint8Array) => {
+      const tx = pvm.newSetL1ValidatorWeightTx({ ...(await base()), message: fromManager(weight) }, ctx);
+      (tx.getTx() as unknown as { message: Bytes }).message = new Bytes(message);
+      return tx;
+    };
+    // Not a point's compressed x (checked, as there, after the signers' weight).
+    await refuses(
+      await setWeight(withSignature(0x80, 1)),
+      "failed to parse signature: couldn't decompress signature",
+      { envelope: WARP },
+    );
+    // A point on the curve outside the signature group.
+    await refuses(await setWeight(withSignature(0x80, 2)), 'failed to parse signature: invalid signature', {
+      envelope: WARP,
+    });
+    // The point at infinity parses (SigValidate(false)); it signs nothing.
+    await refuses(await setWeight(withSignature(0xc0, 0)), 'signature is invalid', { envelope: WARP });
+  });
+
+  it('Warp messages, AddressedCalls and ACP-77 payloads that do not parse, in the codec words', async () => {
+    const WARP = "couldn't issue tx: failed verification: failed verifying warp messages: ";
+    const weight = weightPayload(l1ValidationId, 9n, 30n);
+    /**
+     * avalanchejs parses the message it builds with, so a bad one goes in after; the fee is paid
+     * at twice the price, so a message of another size still pays for itself.
+     */
+    const setWeight = async (message: Uint8Array) => {
+      const b = await base();
+      const tx = pvm.newSetL1ValidatorWeightTx(
+        { ...b, feeState: { ...b.feeState, price: 2n * b.feeState.price }, message: fromManager(weight) },
+        ctx,
+      );
+      (tx.getTx() as unknown as { message: Bytes }).message = new Bytes(message);
+      return tx;
+    };
+    const good = fromManager(weight);
+    const n = good.length;
+    const edit = (at: number, ...bytes: number[]) => {
+      const m = Uint8Array.from(good);
+      m.set(bytes, at);
+      return m;
+    };
+    // The Warp message itself, refused by VerifyWarpMessages before the tx runs.
+    await refuses(
+      await setWeight(Uint8Array.from([...good, 0])),
+      `trailing buffer space: read ${n} provided ${n + 1}`,
+      {
+        envelope: WARP,
+      },
+    );
+    await refuses(await setWeight(good.subarray(0, n - 1)), 'packer has insufficient length for input', {
+      envelope: WARP,
+    });
+    await refuses(await setWeight(edit(0, 0, 1)), 'unknown codec version', { envelope: WARP });
+    // The signature's type id, after the 1-byte signers bitset's length and before the 96 bytes.
+    await refuses(
+      await setWeight(edit(n - 96 - 1 - 4 - 4, 0, 0, 0, 5)),
+      "couldn't unmarshal interface: unknown type ID 5",
+      {
+        envelope: WARP,
+      },
+    );
+    await refuses(
+      await setWeight(Uint8Array.from([0, 0, 0, 0])),
+      "couldn't unmarshal uint32: packer has insufficient length for input",
+      {
+        envelope: WARP,
+      },
+    );
+
+    // A signed message whose payload does not parse: refused as the tx runs.
+    const signed = (warpPayload: Uint8Array) =>
+      signedWarpPayload(12345, l1Chain, warpPayload, [l1Key], new Uint8Array([1]));
+    const call = (payload: Uint8Array, extra: number[] = []) => {
+      const b = Buffer.alloc(2 + 4 + 4 + 20 + 4);
+      b.writeUInt32BE(1, 2);
+      b.writeUInt32BE(20, 6);
+      Buffer.from(MANAGER).copy(b, 10);
+      b.writeUInt32BE(payload.length, 30);
+      return Uint8Array.from([...b, ...payload, ...extra]);
+    };
+    const hash = Uint8Array.from([0, 0, 0, 0, 0, 0, ...new Uint8Array(32).fill(3)]);
+    await refuses(await setWeight(signed(hash)), 'wrong payload type: *payload.Hash');
+    await refuses(
+      await setWeight(signed(Uint8Array.from([0, 0, 0, 0, 0, 2]))),
+      "couldn't unmarshal interface: unknown type ID 2",
+    );
+    const extra = call(weight, [7]);
+    await refuses(
+      await setWeight(signed(extra)),
+      `trailing buffer space: read ${extra.length - 1} provided ${extra.length}`,
+    );
+    await refuses(
+      await setWeight(signed(call(weight.subarray(0, weight.length - 1)))),
+      "couldn't unmarshal uint64: packer has insufficient length for input",
+    );
+    await refuses(
+      await setWeight(signed(call(Uint8Array.from([0, 0, 0, 0, 0, 9])))),
+      "couldn't unmarshal interface: unknown type ID 9",
+    );
+    // Another ACP-77 payload, read to its end before its type is refused.
+    const key = blsKey('rules-unparsed');
+    const registration = registerPayload(l1, testNodeId(107), key, 1n, EWOQ_ADDR, 5n);
+    await refuses(
+      await setWeight(signed(call(registration))),
+      'wrong payload type: *message.RegisterL1Validator',
+    );
+    const conversion = Uint8Array.from([0, 0, 0, 0, 0, 0, ...new Uint8Array(32)]);
+    await refuses(
+      await setWeight(signed(call(conversion))),
+      'wrong payload type: *message.SubnetToL1Conversion',
+    );
+    const registered = Uint8Array.from([0, 0, 0, 0, 0, 2, ...new Uint8Array(32), 2]);
+    await refuses(
+      await setWeight(signed(call(registered))),
+      "couldn't unmarshal bool: unexpected value when unpacking bool",
+    );
+  });
+
+  it("Warp messages: the source chain's subnet, as GetSubnetID finds it", async () => {
+    const WARP = "couldn't issue tx: failed verification: failed verifying warp messages: ";
+    const weight = weightPayload(l1ValidationId, 9n, 30n);
+    const setWeight = async (chain: string) =>
+      pvm.newSetL1ValidatorWeightTx({ ...(await base()), message: fromManager(weight, { chain }) }, ctx);
+    // A chain no tx created, though the payload names a validator of the L1 whose one validator
+    // signed: the P-chain has no subnet for it.
+    const nowhere = utils.base58check.encode(new Uint8Array(32).fill(0x5c));
+    await refuses(await setWeight(nowhere), `problem retrieving blockchain "${nowhere}": not found`, {
+      envelope: WARP,
+    });
+    // A tx that is not a CreateChainTx (the L1's CreateSubnetTx).
+    await refuses(await setWeight(l1), `"${l1}" is not a blockchain`, { envelope: WARP });
+    // The P-chain's own id: checked against the primary network's validators, not found.
+    await refuses(await setWeight(PRIMARY), /^signature (is invalid|weight is insufficient: .*)$/, {
+      envelope: WARP,
+    });
   });
 
   it('SetL1ValidatorWeightTx, IncreaseL1ValidatorBalanceTx and DisableL1ValidatorTx', async () => {

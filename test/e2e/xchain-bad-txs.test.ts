@@ -118,6 +118,11 @@ describe('X-chain refuses bad transactions', () => {
       checkedHex(good),
       /^failed to verify transfer: (invalid signature|wrong signature: expected signature from 6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV but got from \w+)$/,
     );
+    // A good signature whose recovery id flags a compressed key (v + 4): decred's RecoverCompact
+    // recovers it, and RecoverPublicKeyFromHash refuses it.
+    const flagged = (await signedSend(1n)).toBytes();
+    flagged[flagged.length - 1] += 4;
+    await refused(checkedHex(flagged), /^failed to verify transfer: wasn't expecting a compressed key$/);
   });
 
   it('double spend of an accepted UTXO', async () => {

@@ -76,9 +76,21 @@ export function blsProofOfPossessionFault(publicKey: Uint8Array, proof: Uint8Arr
   } catch {
     return 'invalid public key';
   }
+  return (
+    blsSignatureFault(proof) ??
+    (blsVerifyProofOfPossession(publicKey, proof) ? undefined : 'invalid proof of possession')
+  );
+}
+
+/**
+ * Why 96 bytes are not a signature, in the words of the reference's `bls.SignatureFromBytes`:
+ * the point's decompression, then its subgroup check (`SigValidate(false)`: the point at
+ * infinity passes), or undefined when they are one.
+ */
+export function blsSignatureFault(signature: Uint8Array): string | undefined {
   let sig: blst.Signature;
   try {
-    sig = blst.Signature.fromBytes(proof);
+    sig = blst.Signature.fromBytes(signature);
   } catch {
     return "couldn't decompress signature";
   }
@@ -87,5 +99,5 @@ export function blsProofOfPossessionFault(publicKey: Uint8Array, proof: Uint8Arr
   } catch {
     return 'invalid signature';
   }
-  return blsVerifyProofOfPossession(publicKey, proof) ? undefined : 'invalid proof of possession';
+  return undefined;
 }

@@ -27,22 +27,33 @@ export interface Owners {
 const HALF_ORDER = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
 
 /**
- * The short address that signed `hash`, or an FxError for a malformed signature, in the words of
- * the reference's `secp256k1.RecoverPublicKeyFromHash`.
+ * The public key that signed `hash` (33 bytes compressed, or 65 uncompressed), or an FxError for
+ * a malformed signature, in the words of the reference's `secp256k1.RecoverPublicKeyFromHash`:
+ * the length, a high s (`signature was mutated from its original format`), then decred's
+ * `RecoverCompact` with the recovery code v + 27: past 34 (v > 7) or a failed recovery is
+ * `invalid signature`, and v 4…7 flag a compressed key, which recovers with v & 3 and is then
+ * refused as `wasn't expecting a compressed key`.
  */
-export function recoverSigner(hash: Uint8Array, signature: Uint8Array): Uint8Array {
+export function recoverPublicKey(hash: Uint8Array, signature: Uint8Array, compressed: boolean): Uint8Array {
   if (signature.length !== 65) throw new FxError('invalid signature length');
   const s = BigInt('0x' + Buffer.from(signature.subarray(32, 64)).toString('hex'));
   if (s > HALF_ORDER) throw new FxError('signature was mutated from its original format');
-  const recid = signature[64];
-  if (recid > 3) throw new FxError('invalid signature');
+  const v = signature[64];
+  // The code is a byte: v + 27 wraps past 255 to a code under 27, which is invalid too.
+  if (v > 7) throw new FxError('invalid signature');
   let publicKey: Uint8Array;
   try {
-    publicKey = secp.ecdsaRecover(signature.subarray(0, 64), recid, hash, true);
+    publicKey = secp.ecdsaRecover(signature.subarray(0, 64), v & 3, hash, compressed);
   } catch {
     throw new FxError('invalid signature');
   }
-  return ripemd160(sha256(publicKey));
+  if (v > 3) throw new FxError("wasn't expecting a compressed key");
+  return publicKey;
+}
+
+/** The short address that signed `hash` (`recoverPublicKey`'s refusals). */
+export function recoverSigner(hash: Uint8Array, signature: Uint8Array): Uint8Array {
+  return ripemd160(sha256(recoverPublicKey(hash, signature, true)));
 }
 
 /**

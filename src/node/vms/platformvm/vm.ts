@@ -173,12 +173,14 @@ export class PlatformVM {
     const gas = this.currentGasState(time);
     let executed: Executed;
     try {
-      // A tx no block could hold is refused before it runs; the reference words it against the
-      // capacity at the next block (and refuses past that too, where this node lets it wait).
-      executed = executeTx(tx, this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)), {
-        limit: this.config.gasFee.maxCapacity,
-        current: gas.capacity,
-      });
+      // As the reference's VerifyTx: a tx past the capacity the chain will hold at the next
+      // block (the state's, advanced to that block's time; the mempool's waiting txs not
+      // counted) is refused before it runs, not kept waiting for the capacity to refill.
+      executed = executeTx(
+        tx,
+        this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)),
+        gas.capacity,
+      );
     } catch (err) {
       if (!(err instanceof TxVerifyError)) throw err;
       this.mempool.drop(tx.id, err.message);

@@ -17,11 +17,10 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import secp from 'secp256k1';
 import { fromCb58, toCb58 } from '../../../../shared/encoding.js';
 import { sameSubnetFailure, type PeerSubnet } from '../../components/same-subnet.js';
 import type { SharedMemory, AtomicUtxoEntry } from '../../components/shared-memory.js';
-import { verifySpend } from '../../components/secp256k1fx.js';
+import { FxError, recoverPublicKey, verifySpend } from '../../components/secp256k1fx.js';
 import { inputIdOf } from '../../components/utxo-id.js';
 // The same avax.IsSortedTransferableOutputs the P-chain applies (outputs pack alike in every codec).
 import { outputsSorted } from '../../platformvm/txs/sort-order.js';
@@ -250,12 +249,13 @@ export async function verifySemantics(
         throw new AtomicTxError(
           `incorrect number of signatures want 1 signature for EVM Input Credential, but got ${sigs.length}`,
         );
-      const sig = sigs[0];
+      // SecpCache.RecoverPublicKey's error, returned bare.
       let pub: Uint8Array;
       try {
-        pub = secp.ecdsaRecover(sig.subarray(0, 64), sig[64], hash, false);
-      } catch {
-        throw new AtomicTxError(`input ${i}: invalid signature`);
+        pub = recoverPublicKey(hash, sigs[0], false);
+      } catch (err) {
+        if (err instanceof FxError) throw new AtomicTxError(err.message);
+        throw err;
       }
       const signer = keccak_256(pub.subarray(1)).subarray(12);
       if (hex(signer) !== hex(d.address)) throw new AtomicTxError("signature doesn't match public key");

@@ -19,7 +19,7 @@ import { FxError, checkOwnersWellFormed, verifySpend } from '../../components/se
 import { authIndices, makeUtxo, ownersOf, type ParsedTx } from '../codec.js';
 import { dimensionsToGas } from '../fees/dynamic-fee.js';
 import type { ExecEnv } from './env.js';
-import { checkInputsUnique, inputIdOfInput, verifyUtxoSpend, type SpendInput } from './spend.js';
+import { inputIdOfInput, verifyUtxoSpend, type SpendInput } from './spend.js';
 import { TxVerifyError, inputInfo, outputInfo } from './utxo-kinds.js';
 import { inputsSortedAndUnique, outputsSorted } from './sort-order.js';
 
@@ -202,7 +202,6 @@ export function spend(
   outputs: readonly TransferableOutput[],
   extraBurn = 0n,
 ): void {
-  checkInputsUnique(inputs.map((i) => i.input));
   verifyUtxoSpend({
     inputs,
     credentials,

@@ -36,30 +36,23 @@ export function typeName(unsigned: unknown): string {
   return t.replace(/^pvm\./, '');
 }
 
-/** The gas a tx issued now may use, for `VerifyTx`'s capacity check. */
-export interface CapacityCheck {
-  /** A tx past this is refused (no block could ever hold it). */
-  readonly limit: bigint;
-  /** The capacity at the next block, which the refusal names. */
-  readonly current: bigint;
-}
-
 /**
  * Verifies `tx` as the reference's `VerifyTx` does: the Warp messages it carries first (their
  * refusals under `failed verifying warp messages: `), then, with `capacity` (issuing, not
- * building a block), the tx's gas against it, then the execution against the state. The
+ * building a block: the gas capacity the state holds at the next block's time), the tx's gas
+ * against it, then the execution against the state. The
  * execution's refusal carries two layers, as since avalanchego v1.11.13 (#3525): `StandardTx`
  * wraps every visitor error as `standard tx <txID> failed execution: <why>`, and `VerifyTx` wraps
  * that as `failed execution: `.
  */
-export function executeTx(tx: ParsedTx, env: ExecEnv, capacity?: CapacityCheck): Executed {
+export function executeTx(tx: ParsedTx, env: ExecEnv, capacity?: bigint): Executed {
   try {
     verifyWarpMessages(tx, env);
   } catch (err) {
     if (err instanceof TxVerifyError) throw new StagedTxError('failed verifying warp messages', err.message);
     throw err;
   }
-  if (capacity) checkCapacity(tx, env, capacity);
+  if (capacity !== undefined) checkCapacity(tx, env, capacity);
   try {
     return executeStandardTx(tx, env);
   } catch (err) {
@@ -77,7 +70,7 @@ export function executeTx(tx: ParsedTx, env: ExecEnv, capacity?: CapacityCheck):
  * complexity from the tx alone, so a tx too big for a block is refused as such even when it
  * would also fail execution. Both refusals are `VerifyTx`'s own, under no execution layer.
  */
-function checkCapacity(tx: ParsedTx, env: ExecEnv, capacity: CapacityCheck): void {
+function checkCapacity(tx: ParsedTx, env: ExecEnv, capacity: bigint): void {
   let gas: bigint;
   try {
     gas = txGas(tx, env.config.gasFee.weights);
@@ -89,7 +82,7 @@ function checkCapacity(tx: ParsedTx, env: ExecEnv, capacity: CapacityCheck): voi
       `failed to calculate tx complexity: ${/^unsupported transaction type\.?$/i.test(why) ? 'unsupported transaction type' : why}`,
     );
   }
-  if (gas > capacity.limit) fail(`tx exceeds current gas capacity: ${gas} > ${capacity.current}`);
+  if (gas > capacity) fail(`tx exceeds current gas capacity: ${gas} > ${capacity}`);
 }
 
 /**

@@ -44,18 +44,6 @@ export function inputIdOfInput(input: TransferableInput): Uint8Array {
   return inputIdOf(input.utxoID.txID.toBytes(), input.utxoID.outputIdx.value());
 }
 
-export function checkInputsUnique(inputs: readonly TransferableInput[]): void {
-  const seen = new Set<string>();
-  for (const i of inputs) {
-    const key = hex(inputIdOfInput(i));
-    if (seen.has(key))
-      throw new TxVerifyError(
-        `input ${i.utxoID.txID.toString()}:${i.utxoID.outputIdx.value()} is spent twice`,
-      );
-    seen.add(key);
-  }
-}
-
 export function verifyUtxoSpend(check: SpendCheck): void {
   const consumedUnlocked = new Map<string, bigint>();
   const consumedLocked = new Map<string, bigint>();

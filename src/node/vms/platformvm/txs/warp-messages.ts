@@ -8,17 +8,18 @@ import type { ParsedTx } from '../codec.js';
 import {
   WarpError,
   parseAddressedCall,
-  parseL1ValidatorWeight,
-  parseRegisterL1Validator,
   parseWarpMessage,
   verifyWarpSignature,
 } from '../warp/warp-message.js';
-import type { ExecEnv } from './env.js';
+import { PRIMARY_NETWORK, type ExecEnv } from './env.js';
 import { eq, fail } from './base-checks.js';
+
+/** constants.PlatformChainID: the P-chain's id, all zeros. */
+const PLATFORM_CHAIN = new Uint8Array(32);
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
-/** A Warp message's parts, parsed (its refusals in this node's words). */
+/** A Warp message's parts, parsed (refused in the reference codec's words). */
 export function managerMessage(bytes: Uint8Array) {
   return wrapWarp(() => {
     const msg = parseWarpMessage(bytes);
@@ -46,36 +47,29 @@ function warpMessageOf(tx: ParsedTx): Uint8Array | undefined {
 
 /**
  * The reference's `VerifyWarpMessages`, made before the tx executes: the message is signed by
- * enough of the validators of its source chain's subnet. A source chain this P-chain has no record
- * of is taken to be the L1's own (its manager on a chain the P-chain did not create), the L1 the
- * message names.
+ * enough of the validators of its source chain's subnet.
  */
 export function verifyWarpMessages(tx: ParsedTx, env: ExecEnv): void {
   const bytes = warpMessageOf(tx);
   if (!bytes) return;
   const msg = wrapWarp(() => parseWarpMessage(bytes));
-  const chain = env.state.chain(msg.sourceChainId);
-  const signingSubnet = chain?.subnet ?? namedL1(tx, env, msg);
-  if (!signingSubnet) fail(`problem retrieving blockchain "${toCb58(msg.sourceChainId)}": not found`);
+  const signingSubnet = sourceSubnet(env, msg.sourceChainId);
   wrapWarp(() => verifyWarpSignature(msg, env.network.networkID, env.state.validators.at(signingSubnet)));
 }
 
-/** The L1 a manager's message is about, when its payload says. */
-function namedL1(
-  tx: ParsedTx,
-  env: ExecEnv,
-  msg: ReturnType<typeof parseWarpMessage>,
-): Uint8Array | undefined {
-  try {
-    const call = parseAddressedCall(msg.payload);
-    if (pvmSerial.isRegisterL1ValidatorTx(tx.unsigned as never))
-      return parseRegisterL1Validator(call.payload).subnetId;
-    const v = env.state.l1Validator(parseL1ValidatorWeight(call.payload).validationId);
-    return v && v.status !== 'removed' ? v.subnet : undefined;
-  } catch (err) {
-    if (err instanceof WarpError) return undefined;
-    throw err;
-  }
+/**
+ * The subnet whose validators sign for a chain, as the P-chain's `GetSubnetID` finds it: the
+ * P-chain's own id is the primary network's; any other is the CreateChainTx of that id (the
+ * genesis chains included), `"<id>" is not a blockchain` for another tx's id, and an id no tx
+ * has `problem retrieving blockchain "<id>": not found`, even when it is the chain a converted
+ * L1 names as its manager's (ConvertSubnetToL1Tx does not require that chain to exist).
+ */
+function sourceSubnet(env: ExecEnv, chainId: Uint8Array): Uint8Array {
+  if (eq(chainId, PLATFORM_CHAIN)) return PRIMARY_NETWORK;
+  const chain = env.state.chain(chainId);
+  if (chain) return chain.subnet;
+  if (env.state.getTx(chainId)) fail(`"${toCb58(chainId)}" is not a blockchain`);
+  fail(`problem retrieving blockchain "${toCb58(chainId)}": not found`);
 }
 
 /** `verifyL1Conversion`: the message comes from the chain and address that manage the L1. */

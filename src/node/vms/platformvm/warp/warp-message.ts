@@ -4,7 +4,6 @@
  * multi-signature check against a P-chain validator set, by the shared Warp rules (src/shared/warp).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { ByteReader } from '../../../../shared/byte-reader.js';
 import {
   BitSetError,
   canonicalValidatorSet,
@@ -16,6 +15,8 @@ import {
   WarpVerifyError,
   type CanonicalValidatorSet,
 } from '../../../../shared/warp/index.js';
+import { blsSignatureFault } from '../../../../shared/crypto/bls.js';
+import { CodecReader } from '../../components/codec-reader.js';
 import { nodeIdString } from '../api/format.js';
 import type { ValidatorWeight } from '../state/validator-sets.js';
 
@@ -23,18 +24,9 @@ export class WarpError extends Error {
   override readonly name = 'WarpError';
 }
 
-/** The shared cursor; short or overlong input is a WarpError naming what was being read. */
-class Reader extends ByteReader {
-  constructor(
-    bytes: Uint8Array,
-    private readonly what: string,
-  ) {
-    super(bytes, () => new WarpError(`${what}: unexpected end of bytes`));
-  }
-  end(): void {
-    if (!this.done()) throw new WarpError(`${this.what}: trailing bytes`);
-  }
-}
+/** A linear-codec reader whose refusals are WarpErrors in the reference codec's words. */
+const reader = (bytes: Uint8Array, maxSize?: number) =>
+  new CodecReader(bytes, (message) => new WarpError(message), maxSize);
 
 export interface WarpMessage {
   readonly unsignedBytes: Uint8Array;
@@ -45,16 +37,16 @@ export interface WarpMessage {
   readonly signature: Uint8Array;
 }
 
+/** `warp.ParseMessage`: UnsignedMessage, then the Signature interface (only BitSetSignature, id 0). */
 export function parseWarpMessage(bytes: Uint8Array): WarpMessage {
-  const r = new Reader(bytes, 'warp message');
-  if (r.u16() !== 0) throw new WarpError('warp message: unknown codec version');
+  const r = reader(bytes);
   const networkId = r.u32();
-  const sourceChainId = r.take(32);
-  const payload = r.sized();
+  const sourceChainId = r.fixed(32);
+  const payload = r.bytes();
   const unsignedEnd = r.at;
-  if (r.u32() !== 0) throw new WarpError('warp message: unknown signature type');
-  const signers = r.sized();
-  const signature = r.take(96);
+  r.typeId(1);
+  const signers = r.bytes();
+  const signature = r.fixed(96);
   r.end();
   return {
     unsignedBytes: bytes.subarray(0, unsignedEnd),
@@ -71,12 +63,22 @@ export interface AddressedCall {
   readonly payload: Uint8Array;
 }
 
+/** payload.MaxMessageSize, the warp payload codec's limit. */
+const MAX_WARP_PAYLOAD = 24 * 1024;
+
+/**
+ * `payload.ParseAddressedCall`: the payload codec reads whichever of its types (Hash 0,
+ * AddressedCall 1) the bytes name, to their end, and only then is a Hash the wrong type.
+ */
 export function parseAddressedCall(bytes: Uint8Array): AddressedCall {
-  const r = new Reader(bytes, 'addressed call');
-  if (r.u16() !== 0) throw new WarpError('addressed call: unknown codec version');
-  if (r.u32() !== 1) throw new WarpError('warp payload is not an AddressedCall');
-  const sourceAddress = r.sized();
-  const payload = r.sized();
+  const r = reader(bytes, MAX_WARP_PAYLOAD);
+  if (r.typeId(2) === 0) {
+    r.fixed(32);
+    r.end();
+    throw new WarpError('wrong payload type: *payload.Hash');
+  }
+  const sourceAddress = r.bytes();
+  const payload = r.bytes();
   r.end();
   return { sourceAddress, payload };
 }
@@ -86,11 +88,11 @@ export interface PChainOwnerValue {
   readonly addresses: Uint8Array[];
 }
 
-function readOwner(r: Reader): PChainOwnerValue {
+function readOwner(r: CodecReader): PChainOwnerValue {
   const threshold = r.u32();
-  const n = r.u32();
+  const n = r.sliceLength();
   const addresses: Uint8Array[] = [];
-  for (let i = 0; i < n; i++) addresses.push(r.take(20));
+  for (let i = 0; i < n; i++) addresses.push(r.fixed(20));
   return { threshold, addresses };
 }
 
@@ -106,45 +108,77 @@ export interface RegisterL1ValidatorMessage {
   readonly weight: bigint;
 }
 
-export function parseRegisterL1Validator(payload: Uint8Array): RegisterL1ValidatorMessage {
-  const r = new Reader(payload, 'RegisterL1ValidatorMessage');
-  if (r.u16() !== 0) throw new WarpError('RegisterL1ValidatorMessage: unknown codec version');
-  if (r.u32() !== 1) throw new WarpError('warp payload is not a RegisterL1ValidatorMessage');
-  const subnetId = r.take(32);
-  const nodeId = r.sized();
-  const blsPublicKey = r.take(48);
-  const expiry = r.u64();
-  const remainingBalanceOwner = readOwner(r);
-  const disableOwner = readOwner(r);
-  const weight = r.u64();
-  r.end();
-  return {
-    validationId: sha256(payload),
-    subnetId,
-    nodeId,
-    blsPublicKey,
-    expiry,
-    remainingBalanceOwner,
-    disableOwner,
-    weight,
-  };
-}
-
 export interface L1ValidatorWeightMessage {
   readonly validationId: Uint8Array;
   readonly nonce: bigint;
   readonly weight: bigint;
 }
 
-export function parseL1ValidatorWeight(payload: Uint8Array): L1ValidatorWeightMessage {
-  const r = new Reader(payload, 'L1ValidatorWeightMessage');
-  if (r.u16() !== 0) throw new WarpError('L1ValidatorWeightMessage: unknown codec version');
-  if (r.u32() !== 3) throw new WarpError('warp payload is not an L1ValidatorWeightMessage');
-  const validationId = r.take(32);
-  const nonce = r.u64();
-  const weight = r.u64();
+/** The ACP-77 payloads' Go types, by their codec type id (warp/message/codec.go). */
+const ACP77_TYPES = [
+  '*message.SubnetToL1Conversion',
+  '*message.RegisterL1Validator',
+  '*message.L1ValidatorRegistration',
+  '*message.L1ValidatorWeight',
+];
+
+/**
+ * `message.Parse`: reads whichever ACP-77 payload the bytes name, to their end; the caller's
+ * `Parse<Type>` then refuses another type as `wrong payload type: <Go type>`.
+ */
+function parseAcp77(
+  payload: Uint8Array,
+  want: number,
+): RegisterL1ValidatorMessage | L1ValidatorWeightMessage {
+  const r = reader(payload);
+  const type = r.typeId(ACP77_TYPES.length);
+  let parsed: RegisterL1ValidatorMessage | L1ValidatorWeightMessage | undefined;
+  switch (type) {
+    case 0: // SubnetToL1Conversion: the conversion id
+      r.fixed(32);
+      break;
+    case 1: {
+      const subnetId = r.fixed(32);
+      const nodeId = r.bytes();
+      const blsPublicKey = r.fixed(48);
+      const expiry = r.u64();
+      const remainingBalanceOwner = readOwner(r);
+      const disableOwner = readOwner(r);
+      const weight = r.u64();
+      parsed = {
+        validationId: sha256(payload),
+        subnetId,
+        nodeId,
+        blsPublicKey,
+        expiry,
+        remainingBalanceOwner,
+        disableOwner,
+        weight,
+      };
+      break;
+    }
+    case 2: // L1ValidatorRegistration: the validation id, registered
+      r.fixed(32);
+      r.bool();
+      break;
+    default: {
+      const validationId = r.fixed(32);
+      const nonce = r.u64();
+      const weight = r.u64();
+      parsed = { validationId, nonce, weight };
+    }
+  }
   r.end();
-  return { validationId, nonce, weight };
+  if (type !== want || !parsed) throw new WarpError(`wrong payload type: ${ACP77_TYPES[type]}`);
+  return parsed;
+}
+
+export function parseRegisterL1Validator(payload: Uint8Array): RegisterL1ValidatorMessage {
+  return parseAcp77(payload, 1) as RegisterL1ValidatorMessage;
+}
+
+export function parseL1ValidatorWeight(payload: Uint8Array): L1ValidatorWeightMessage {
+  return parseAcp77(payload, 3) as L1ValidatorWeightMessage;
 }
 
 /** The canonical signer set of a P-chain validator set (the shared Warp rules). */
@@ -183,6 +217,11 @@ export function verifyWarpSignature(
     throw new WarpError(
       `signature weight is insufficient: ${WARP_DEFAULT_QUORUM_NUMERATOR}*${set.totalWeight} > ${WARP_QUORUM_DENOMINATOR}*${signed}`,
     );
+  // The aggregate is parsed after the weight is counted (bls.SignatureFromBytes), its fault
+  // under `failed to parse signature: `; one that parses but does not verify is `signature is
+  // invalid`.
+  const unparsed = blsSignatureFault(msg.signature);
+  if (unparsed) throw new WarpError(`failed to parse signature: ${unparsed}`);
   try {
     verifyBitSetSignature(msg.unsignedBytes, msg, set);
   } catch (err) {
