@@ -11,6 +11,7 @@ import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { makeTracer, type Tracer } from '../trace/tracers.js';
+import type { TraceContext } from '../trace/flat-call-tracer.js';
 import { arity, bad, blockRef, data, jsonKind } from './args.js';
 import { blockReplay } from './block-replay.js';
 import { storageRangeAt } from './storage-range.js';
@@ -27,12 +28,12 @@ import { resolveBlockNumber, stateBlockOf } from './eth/block-ref.js';
 import { rawTxByHash, txBloom } from './eth/blocks.js';
 import { decodeStoredTx, txTypeAndTo } from './format.js';
 
-function tracerFrom(params: unknown[], i: number): Tracer {
+function tracerFrom(params: unknown[], i: number, ctx?: TraceContext): Tracer {
   const cfg = params[i];
   if (cfg !== undefined && cfg !== null && (typeof cfg !== 'object' || Array.isArray(cfg)))
     bad(i, 'invalid tracer config');
   try {
-    return makeTracer(cfg as Record<string, unknown> | undefined);
+    return makeTracer(cfg as Record<string, unknown> | undefined, ctx);
   } catch (err) {
     throw new RpcError(RpcCode.server, (err as Error).message);
   }
@@ -76,7 +77,7 @@ async function traceBlock(
   chain: EvmChain,
   n: bigint,
   want: (index: number) => boolean,
-  newTracer: () => Tracer,
+  newTracer: (ctx: TraceContext) => Tracer,
   timeoutMs: number,
 ): Promise<TxTrace[]> {
   if (n === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
@@ -94,7 +95,12 @@ async function traceBlock(
       gasUsed += (await replay.execute(vm, tx, gasUsed)).totalGasSpent;
       continue;
     }
-    const tracer = newTracer();
+    const tracer = newTracer({
+      blockHash: bytesToHex(replay.hash),
+      blockNumber: n,
+      txHash,
+      txIndex: t.index,
+    });
     tracer.attach(vm);
     let run: RunTxResult;
     try {
@@ -140,7 +146,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
         chain,
         stored.blockNumber,
         (i) => i === stored.index,
-        () => tracerFrom(params, 1),
+        (ctx) => tracerFrom(params, 1, ctx),
         traceTimeoutOf(params, 1),
       );
       if ('error' in trace) throw new RpcError(RpcCode.server, trace.error);
@@ -157,7 +163,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
           chain,
           n,
           () => true,
-          () => tracerFrom(params, 1),
+          (ctx) => tracerFrom(params, 1, ctx),
           timeoutMs,
         )
       );
@@ -174,7 +180,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
           chain,
           n,
           () => true,
-          () => tracerFrom(params, 1),
+          (ctx) => tracerFrom(params, 1, ctx),
           timeoutMs,
         )
       );

@@ -12,6 +12,7 @@ import { revertReason, vmErrorText } from '../vm-errors.js';
 import { PrestateTracer, type PrestateConfig } from './prestate-tracer.js';
 import { onSelfdestruct, type SelfdestructEvent } from './selfdestruct-hook.js';
 import { FourByteTracer, MuxTracer, NoopTracer } from './small-tracers.js';
+import { FlatCallTracer, type FlatCallConfig, type TraceContext } from './flat-call-tracer.js';
 
 const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
 
@@ -81,7 +82,9 @@ export class CallTracer implements Tracer {
     if (frame) {
       const exec = result.execResult;
       frame.gasUsed = q(exec.executionGasUsed ?? 0n);
-      if (result.createdAddress) frame.to = result.createdAddress.toString();
+      // geth's processOutput: a creation that failed names no address.
+      if (result.createdAddress && !exec.exceptionError) frame.to = result.createdAddress.toString();
+      else if (exec.exceptionError && (frame.type === 'CREATE' || frame.type === 'CREATE2')) delete frame.to;
       const out = exec.returnValue as Uint8Array | undefined;
       if (out && out.length) frame.output = bytesToHex(out);
       if (exec.exceptionError) {
@@ -273,13 +276,23 @@ function hexBytes(n: bigint): Uint8Array {
   return Uint8Array.from(Buffer.from(hex, 'hex'));
 }
 
-export function makeTracer(config: Record<string, unknown> | undefined): Tracer {
+/** The tracer a trace config names; `ctx` places the traced transaction (for flatCallTracer). */
+export function makeTracer(config: Record<string, unknown> | undefined, ctx: TraceContext = {}): Tracer {
   const name = config?.tracer;
   if (name === undefined || name === null || name === 'structLogger')
     return new StructLogger(config as StructLogConfig);
   if (name === 'callTracer') {
     const tc = (config?.tracerConfig ?? {}) as { onlyTopCall?: boolean; withLog?: boolean };
     return new CallTracer(tc.onlyTopCall === true, tc.withLog === true);
+  }
+  if (name === 'flatCallTracer') {
+    const tc = config?.tracerConfig ?? {};
+    if (typeof tc !== 'object' || Array.isArray(tc)) throw new Error('invalid flatCallTracer config');
+    const { convertParityErrors, includePrecompiles } = tc as FlatCallConfig;
+    return new FlatCallTracer(
+      { convertParityErrors: convertParityErrors === true, includePrecompiles: includePrecompiles === true },
+      ctx,
+    );
   }
   if (name === 'prestateTracer') return new PrestateTracer((config?.tracerConfig ?? {}) as PrestateConfig);
   if (name === '4byteTracer') return new FourByteTracer();
@@ -291,7 +304,7 @@ export function makeTracer(config: Record<string, unknown> | undefined): Tracer 
     for (const [child, cfg] of Object.entries(children as Record<string, unknown>)) {
       // geth looks each name up among its named tracers; the struct logger is not one.
       if (child === 'structLogger') throw new Error(`tracer not found: ${child}`);
-      tracers.set(child, makeTracer({ tracer: child, tracerConfig: cfg ?? undefined }));
+      tracers.set(child, makeTracer({ tracer: child, tracerConfig: cfg ?? undefined }, ctx));
     }
     return new MuxTracer(tracers);
   }
