@@ -27,6 +27,13 @@ contract Parent {
     h = sha256("x");
     c.die(to);
   }
+}
+contract Lib { function f() external payable {} }
+contract Proxy {
+  function go(address lib) external payable {
+    (bool ok, ) = lib.delegatecall(abi.encodeWithSignature("f()"));
+    require(ok);
+  }
 }`;
 
 const BENEFICIARY = '0x00000000000000000000000000000000000000be';
@@ -221,5 +228,42 @@ describe('C-chain flatCallTracer', () => {
         type: 'create',
       },
     ]);
+  });
+
+  it("shows a DELEGATECALL from the contract making it, to the code it runs, with its caller's value", async () => {
+    const { client, wallet, url } = suite;
+    const addressOf = async (name: 'Lib' | 'Proxy') => {
+      const hash = await wallet.deployContract({
+        abi: artifacts[name].abi,
+        bytecode: artifacts[name].bytecode,
+      });
+      return (await client.waitForTransactionReceipt({ hash })).contractAddress!.toLowerCase() as Hex;
+    };
+    const lib = await addressOf('Lib');
+    const proxy = await addressOf('Proxy');
+    const hash = await wallet.writeContract({
+      address: proxy,
+      abi: artifacts.Proxy.abi,
+      functionName: 'go',
+      args: [lib],
+      value: 3n,
+    });
+    await client.waitForTransactionReceipt({ hash });
+    const nested = (await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])).body.result;
+    // The proxy calls into the library's code.
+    const [delegated] = nested.calls;
+    assert.deepEqual(
+      [delegated.type, delegated.from, delegated.to, delegated.value],
+      ['DELEGATECALL', proxy, lib, '0x3'],
+    );
+    // As recorded when the block was built.
+    const block = (await rpc(url, 'debug_traceBlockByNumber', ['latest', { tracer: 'callTracer' }])).body
+      .result;
+    assert.deepEqual(block[0].result, nested);
+    const flat = (await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'flatCallTracer' }])).body.result;
+    assert.deepEqual(
+      [flat[1].action.callType, flat[1].action.from, flat[1].action.to, flat[1].action.value],
+      ['delegatecall', proxy, lib, '0x3'],
+    );
   });
 });

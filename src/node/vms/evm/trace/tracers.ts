@@ -63,11 +63,17 @@ export class CallTracer implements Tracer {
     else if (msg.isStatic && !(parent && parent.type === 'STATICCALL') && msg.depth > 0) type = 'STATICCALL';
     else if (msg.isStatic && parent?.type === 'STATICCALL') type = 'STATICCALL';
     else if (msg.codeAddress && msg.to && !msg.codeAddress.equals(msg.to)) type = 'CALLCODE';
+    // The engine's message for a DELEGATECALL runs as (`to`) the contract that made it, for
+    // that contract's caller, and a CALLCODE's as the contract that made it; geth's tracer sees
+    // the contract making the call as `from` and the code it runs as `to`.
+    const borrowed = type === 'DELEGATECALL' || type === 'CALLCODE';
     const frame: CallFrame = {
       type,
-      from: msg.caller.toString(),
-      to: msg.to ? msg.to.toString() : undefined,
-      value: type === 'DELEGATECALL' || type === 'STATICCALL' ? undefined : q(msg.value ?? 0n),
+      from: (type === 'DELEGATECALL' ? msg.to : msg.caller).toString(),
+      to: borrowed ? msg.codeAddress.toString() : msg.to ? msg.to.toString() : undefined,
+      // geth's EVM enters a STATICCALL without a value and a DELEGATECALL with its caller's
+      // (the engine's message for it carries that value, which CALLVALUE reads).
+      value: type === 'STATICCALL' ? undefined : q(msg.value ?? 0n),
       gas: q(msg.gasLimit),
       gasUsed: '0x0',
       input: bytesToHex(msg.data ?? new Uint8Array()),
