@@ -237,4 +237,18 @@ describe('C-chain call traces with logs', () => {
     const unknown = await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'nopeTracer' }]);
     assert.equal(unknown.body.error.message, 'tracer not found: nopeTracer');
   });
+
+  it('leaves out a DELEGATECALL into a precompile from the 4byteTracer, as geth judges the code run', async () => {
+    // MSTORE 0xdeadbeef at 28, then DELEGATECALL(gas, 0x02 (sha256), 28, 4, 0, 0) and again
+    // to 0xdd, an account without code: only the latter counts.
+    const call = (target: string) => `600060006004601c${target}5af450`;
+    const code = `0x63deadbeef600052${call('6002')}${call('60dd')}00`;
+    const at = '0x00000000000000000000000000000000000000cd';
+    const trace = await rpc(suite.url, 'debug_traceCall', [
+      { from: EWOQ, to: at },
+      'latest',
+      { tracer: '4byteTracer', stateOverrides: { [at]: { code } } },
+    ]);
+    assert.deepEqual(trace.body.result, { '0xdeadbeef-0': 1 });
+  });
 });
