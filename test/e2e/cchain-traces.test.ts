@@ -251,4 +251,24 @@ describe('C-chain call traces with logs', () => {
     ]);
     assert.deepEqual(trace.body.result, { '0xdeadbeef-0': 1 });
   });
+
+  it('names a CALL made inside a STATICCALL a CALL, as geth names frames by their opcode', async () => {
+    // 0xe1 STATICCALLs 0xe2, which CALLs 0xe3 (no value, so allowed in the static context).
+    const [x, y, z] = ['e1', 'e2', 'e3'].map((a) => `0x${'00'.repeat(19)}${a}`);
+    const overrides = {
+      [x]: { code: '0x600060006000600060e25afa5000' },
+      [y]: { code: '0x6000600060006000600060e35af15000' },
+    };
+    const trace = (
+      await rpc(suite.url, 'debug_traceCall', [
+        { from: EWOQ, to: x },
+        'latest',
+        { tracer: 'callTracer', stateOverrides: overrides },
+      ])
+    ).body.result;
+    const [outer] = trace.calls;
+    assert.deepEqual([outer.type, outer.from, outer.to, outer.value], ['STATICCALL', x, y, undefined]);
+    const [inner] = outer.calls;
+    assert.deepEqual([inner.type, inner.from, inner.to, inner.value], ['CALL', y, z, '0x0']);
+  });
 });

@@ -11,6 +11,7 @@ import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { revertReason, vmErrorText } from '../vm-errors.js';
 import { PrestateTracer, type PrestateConfig } from './prestate-tracer.js';
 import { onSelfdestruct, type SelfdestructEvent } from './selfdestruct-hook.js';
+import { onOpcode } from './opcode-hook.js';
 import { FourByteTracer, MuxTracer, NoopTracer } from './small-tracers.js';
 import { FlatCallTracer, type FlatCallConfig, type TraceContext } from './flat-call-tracer.js';
 
@@ -40,6 +41,8 @@ export interface CallLog {
   position: string;
 }
 
+const CALL_OP = 0xf1;
+const STATICCALL_OP = 0xfa;
 /** LOG0 … LOG4. */
 const LOG0 = 0xa0;
 const LOG4 = 0xa4;
@@ -60,9 +63,10 @@ export class CallTracer implements Tracer {
     let type = 'CALL';
     if (msg.to === undefined) type = msg.salt ? 'CREATE2' : 'CREATE';
     else if (msg.delegatecall) type = 'DELEGATECALL';
-    else if (msg.isStatic && !(parent && parent.type === 'STATICCALL') && msg.depth > 0) type = 'STATICCALL';
-    else if (msg.isStatic && parent?.type === 'STATICCALL') type = 'STATICCALL';
-    else if (msg.codeAddress && msg.to && !msg.codeAddress.equals(msg.to)) type = 'CALLCODE';
+    else if (msg.codeAddress && !msg.codeAddress.equals(msg.to)) type = 'CALLCODE';
+    // A message in a static context comes from STATICCALL, or from a CALL made inside one
+    // (which geth still calls CALL): the opcode that made it tells them apart.
+    else if (msg.isStatic && msg.depth > 0) type = this.lastCallOp === CALL_OP ? 'CALL' : 'STATICCALL';
     // The engine's message for a DELEGATECALL runs as (`to`) the contract that made it, for
     // that contract's caller, and a CALLCODE's as the contract that made it; geth's tracer sees
     // the contract making the call as `from` and the code it runs as `to`.
@@ -144,6 +148,9 @@ export class CallTracer implements Tracer {
     });
   };
   private unhook?: () => void;
+  private unhookCalls?: () => void;
+  /** The last CALL or STATICCALL run: what made the message that follows it. */
+  private lastCallOp?: number;
 
   constructor(
     private readonly onlyTopCall = false,
@@ -155,6 +162,12 @@ export class CallTracer implements Tracer {
     vm.evm.events!.on('afterMessage', this.onAfter);
     if (this.withLog) vm.evm.events!.on('step', this.onStep);
     this.unhook = onSelfdestruct(vm, this.onSelfdestruct);
+    const offCall = onOpcode(vm, CALL_OP, () => (this.lastCallOp = CALL_OP));
+    const offStatic = onOpcode(vm, STATICCALL_OP, () => (this.lastCallOp = STATICCALL_OP));
+    this.unhookCalls = () => {
+      offCall();
+      offStatic();
+    };
   }
 
   detach(vm: VM): void {
@@ -163,6 +176,8 @@ export class CallTracer implements Tracer {
     if (this.withLog) vm.evm.events!.off('step', this.onStep);
     this.unhook?.();
     this.unhook = undefined;
+    this.unhookCalls?.();
+    this.unhookCalls = undefined;
   }
 
   result(tx: TypedTransaction, from: string, run: RunTxResult): CallFrame {
