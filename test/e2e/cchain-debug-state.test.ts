@@ -192,6 +192,14 @@ describe('C-chain debug_ state methods', () => {
     const byHash = (await rpc(url, 'debug_accountRange', [{ blockHash: hash }, '0x', 0, true, true, false]))
       .body.result;
     assert.deepEqual(byHash, before);
+    // Every account has its address, the genesis allocation's included.
+    const incompletes = (await rpc(url, 'debug_accountRange', ['latest', '0x', 0, false, false, true])).body
+      .result;
+    assert.deepEqual(incompletes, dump);
+    const genesis = (await rpc(url, 'debug_dumpBlock', ['0x0'])).body.result;
+    assert.ok(Object.keys(genesis.accounts).length > 0);
+    assert.ok(Object.keys(genesis.accounts).every((k) => k.startsWith('0x')));
+    assert.equal(genesis.accounts[getAddress(EWOQ)].address, EWOQ.toLowerCase());
     assert.deepEqual((await rpc(url, 'debug_dumpBlock', ['0xfffff'])).body.error, {
       code: -32000,
       message: 'block #1048575 not found',
