@@ -1,7 +1,7 @@
 /**
  * geth's debug_storageRangeAt (Remix's and Truffle's debuggers read storage with it): a contract's
  * storage before a given transaction of a block, by hashed slot, in pages with the key to go on
- * from; refusals in coreth's words.
+ * from, each with its slot key; refusals in coreth's words.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -53,7 +53,10 @@ describe('C-chain debug_storageRangeAt', () => {
     const range = (block: Hex, start: Hex, max: number) =>
       rpc(url, 'debug_storageRangeAt', [block, 0, state.contract, start, max]).then((r) => r.body);
     const values = (before: Record<number, number>) =>
-      Object.fromEntries(hashed.map(({ slot, key }) => [key, { key: null, value: word(before[slot]) }]));
+      // Each slot's key from the preimages the node keeps (coreth with `preimages-enabled`).
+      Object.fromEntries(
+        hashed.map(({ slot, key }) => [key, { key: word(slot), value: word(before[slot]) }]),
+      );
     // Before setA: a is still 1; after it (before the next block's first tx): 5.
     assert.deepEqual((await range(state.setBlock, '0x', 10)).result, {
       storage: values({ 0: 1, 1: 2, 2: 3 }),

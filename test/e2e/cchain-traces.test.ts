@@ -237,4 +237,38 @@ describe('C-chain call traces with logs', () => {
     const unknown = await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'nopeTracer' }]);
     assert.equal(unknown.body.error.message, 'tracer not found: nopeTracer');
   });
+
+  it('leaves out a DELEGATECALL into a precompile from the 4byteTracer, as geth judges the code run', async () => {
+    // MSTORE 0xdeadbeef at 28, then DELEGATECALL(gas, 0x02 (sha256), 28, 4, 0, 0) and again
+    // to 0xdd, an account without code: only the latter counts.
+    const call = (target: string) => `600060006004601c${target}5af450`;
+    const code = `0x63deadbeef600052${call('6002')}${call('60dd')}00`;
+    const at = '0x00000000000000000000000000000000000000cd';
+    const trace = await rpc(suite.url, 'debug_traceCall', [
+      { from: EWOQ, to: at },
+      'latest',
+      { tracer: '4byteTracer', stateOverrides: { [at]: { code } } },
+    ]);
+    assert.deepEqual(trace.body.result, { '0xdeadbeef-0': 1 });
+  });
+
+  it('names a CALL made inside a STATICCALL a CALL, as geth names frames by their opcode', async () => {
+    // 0xe1 STATICCALLs 0xe2, which CALLs 0xe3 (no value, so allowed in the static context).
+    const [x, y, z] = ['e1', 'e2', 'e3'].map((a) => `0x${'00'.repeat(19)}${a}`);
+    const overrides = {
+      [x]: { code: '0x600060006000600060e25afa5000' },
+      [y]: { code: '0x6000600060006000600060e35af15000' },
+    };
+    const trace = (
+      await rpc(suite.url, 'debug_traceCall', [
+        { from: EWOQ, to: x },
+        'latest',
+        { tracer: 'callTracer', stateOverrides: overrides },
+      ])
+    ).body.result;
+    const [outer] = trace.calls;
+    assert.deepEqual([outer.type, outer.from, outer.to, outer.value], ['STATICCALL', x, y, undefined]);
+    const [inner] = outer.calls;
+    assert.deepEqual([inner.type, inner.from, inner.to, inner.value], ['CALL', y, z, '0x0']);
+  });
 });

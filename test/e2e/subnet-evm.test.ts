@@ -444,6 +444,19 @@ describe('Subnet-EVM chain', () => {
     assert.equal(failed.gasUsed, 500_000n, 'the refused creation keeps its gas');
     const { body: trace } = await rpc(rpcUrl, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
     assert.equal(trace.result.error, refusal);
+    // The flat trace (explorers' internal transactions) drops a failed creation's result.
+    const { body: flat } = await rpc(rpcUrl, 'debug_traceTransaction', [hash, { tracer: 'flatCallTracer' }]);
+    assert.deepEqual(
+      flat.result.map((f: any) => [f.type, f.error, f.result, f.traceAddress, f.transactionHash]),
+      [['create', refusal, undefined, [], hash]],
+    );
+    // Replayed, the block's one transaction leaves the state root the block carries; the sender
+    // paid for it.
+    const { body: roots } = await rpc(rpcUrl, 'debug_intermediateRoots', [failed.blockHash]);
+    const sealed = await c.client.getBlock({ blockHash: failed.blockHash });
+    assert.deepEqual(roots.result, [sealed.stateRoot]);
+    const { body: modified } = await rpc(rpcUrl, 'debug_getModifiedAccountsByHash', [failed.blockHash]);
+    assert.ok(modified.result.includes(third.address.toLowerCase()));
     // As in geth, the receipt names the address the creation would have had; nothing lives there.
     assert.equal(await c.client.getCode({ address: failed.contractAddress! }), undefined);
     const ok = await c.client.waitForTransactionReceipt({

@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { createBlock, createBlockHeader, type Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { CustomPrecompile } from '@ethereumjs/evm';
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bigIntToBytes, bytesToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util';
@@ -35,7 +36,7 @@ import { blake2fPrecompile } from './precompiles/blake2f.js';
 import { predicateIntrinsicGas, withIntrinsicGas } from './precompiles/predicate-gas.js';
 import { ChainStore, type StoredLog } from './state/chain-store.js';
 import { TrieDb, TrieNodeTable } from './state/trie-db.js';
-import { blockStateAt, stateManagerAt, type BlockStateManager } from './state/world.js';
+import { blockStateAt, stateManagerAt, trieAt, type BlockStateManager } from './state/world.js';
 import { checkAdmission, decodeRawTx } from './txpool/admission.js';
 import { TxPool, type PooledTx } from './txpool/txpool.js';
 import { EvmTxError } from './vm-errors.js';
@@ -196,6 +197,18 @@ export class EvmChain extends EventEmitter implements Chain {
       return this.readView.state;
     }
     return stateManagerAt(this.common, this.trieDb.scratch(), header.stateRoot);
+  }
+
+  /** The account trie at an accepted block's state root, for reading (dumps, state diffs). */
+  stateTrieAt(number: bigint): MerklePatriciaTrie {
+    const header = this.headerAt(number)?.header;
+    if (!header) throw new EvmTxError('header not found');
+    return trieAt(this.trieDb.scratch(), header.stateRoot);
+  }
+
+  /** The address or slot key a state trie hashed to `hash`, when it was kept. */
+  preimage(hash: Uint8Array): Uint8Array | undefined {
+    return this.trieDb.preimage(hash);
   }
 
   /** A throwaway state at a block (for calls that write: eth_call, estimates, traces). */

@@ -12,6 +12,8 @@ import { decodeStoredTx } from './format.js';
 export interface BlockReplay {
   /** The block's transactions as stored, in order. */
   readonly txs: readonly StoredTx[];
+  /** The block's hash. */
+  readonly hash: Uint8Array;
   /** A fresh VM on a fresh copy of the parent's state (the one before any of the block's txs). */
   fresh(): Promise<{ vm: VM; state: MerkleStateManager }>;
   /** Runs `tx` on `vm` as the block ran it, after `gasUsed` of the block's gas. */
@@ -38,6 +40,7 @@ export function blockReplay(chain: EvmChain, n: bigint): BlockReplay | undefined
     });
   return {
     txs,
+    hash: found.hash,
     async fresh() {
       const state = chain.scratchStateAt(n - 1n);
       return { vm: await chain.vmFor(state, timestamp), state };

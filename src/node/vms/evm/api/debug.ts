@@ -4,13 +4,16 @@
  * computed by replaying the block on a throwaway copy of its parent's state.
  */
 import type { TransactionType } from '@ethereumjs/tx';
-import { bytesToHex } from '@ethereumjs/util';
+import { RLP } from '@ethereumjs/rlp';
+import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
+import { keccak256 } from '../keccak.js';
 import { encodeReceipt, type RunTxResult } from '@ethereumjs/vm';
 import type { Log } from '@ethereumjs/evm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { makeTracer, type Tracer } from '../trace/tracers.js';
+import type { TraceContext } from '../trace/flat-call-tracer.js';
 import { arity, bad, blockRef, data, jsonKind } from './args.js';
 import { blockReplay } from './block-replay.js';
 import { storageRangeAt } from './storage-range.js';
@@ -27,12 +30,12 @@ import { resolveBlockNumber, stateBlockOf } from './eth/block-ref.js';
 import { rawTxByHash, txBloom } from './eth/blocks.js';
 import { decodeStoredTx, txTypeAndTo } from './format.js';
 
-function tracerFrom(params: unknown[], i: number): Tracer {
+function tracerFrom(params: unknown[], i: number, ctx?: TraceContext): Tracer {
   const cfg = params[i];
   if (cfg !== undefined && cfg !== null && (typeof cfg !== 'object' || Array.isArray(cfg)))
     bad(i, 'invalid tracer config');
   try {
-    return makeTracer(cfg as Record<string, unknown> | undefined);
+    return makeTracer(cfg as Record<string, unknown> | undefined, ctx);
   } catch (err) {
     throw new RpcError(RpcCode.server, (err as Error).message);
   }
@@ -76,7 +79,7 @@ async function traceBlock(
   chain: EvmChain,
   n: bigint,
   want: (index: number) => boolean,
-  newTracer: () => Tracer,
+  newTracer: (ctx: TraceContext) => Tracer,
   timeoutMs: number,
 ): Promise<TxTrace[]> {
   if (n === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
@@ -94,7 +97,12 @@ async function traceBlock(
       gasUsed += (await replay.execute(vm, tx, gasUsed)).totalGasSpent;
       continue;
     }
-    const tracer = newTracer();
+    const tracer = newTracer({
+      blockHash: bytesToHex(replay.hash),
+      blockNumber: n,
+      txHash,
+      txIndex: t.index,
+    });
     tracer.attach(vm);
     let run: RunTxResult;
     try {
@@ -140,7 +148,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
         chain,
         stored.blockNumber,
         (i) => i === stored.index,
-        () => tracerFrom(params, 1),
+        (ctx) => tracerFrom(params, 1, ctx),
         traceTimeoutOf(params, 1),
       );
       if ('error' in trace) throw new RpcError(RpcCode.server, trace.error);
@@ -157,7 +165,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
           chain,
           n,
           () => true,
-          () => tracerFrom(params, 1),
+          (ctx) => tracerFrom(params, 1, ctx),
           timeoutMs,
         )
       );
@@ -174,10 +182,56 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
           chain,
           n,
           () => true,
-          () => tracerFrom(params, 1),
+          (ctx) => tracerFrom(params, 1, ctx),
           timeoutMs,
         )
       );
+    },
+    /** A block given as its RLP encoding; only an accepted block can be replayed here. */
+    debug_traceBlock: async (params) => {
+      arity(params, 2, 1);
+      const blob = data(params, 0);
+      tracerFrom(params, 1);
+      const timeoutMs = traceTimeoutOf(params, 1);
+      const n = acceptedBlockOfRlp(chain, blob);
+      return (
+        recorded(params[1], n) ??
+        traceBlock(
+          chain,
+          n,
+          () => true,
+          (ctx) => tracerFrom(params, 1, ctx),
+          timeoutMs,
+        )
+      );
+    },
+    // The node keeps no bad blocks (every block it holds was built and accepted by itself).
+    debug_getBadBlocks: (params) => {
+      arity(params, 0);
+      return [];
+    },
+    debug_traceBadBlock: (params) => {
+      arity(params, 2, 1);
+      const hash = data(params, 0, 32);
+      tracerFrom(params, 1);
+      throw new RpcError(RpcCode.server, `bad block ${bytesToHex(hash)} not found`);
+    },
+    /** The state root after each of a block's transactions (coreth's IntermediateRoots). */
+    debug_intermediateRoots: async (params) => {
+      arity(params, 2, 1);
+      const hash = data(params, 0, 32);
+      const n = chain.store.numberOfHash(hash);
+      if (n === undefined) throw new RpcError(RpcCode.server, `block ${bytesToHex(hash)} not found`);
+      if (n === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
+      const replay = blockReplay(chain, n)!;
+      const { vm, state } = await replay.fresh();
+      const roots: string[] = [];
+      let gasUsed = 0n;
+      for (const t of replay.txs) {
+        gasUsed += (await replay.execute(vm, decodeStoredTx(chain.common, t), gasUsed)).totalGasSpent;
+        roots.push(bytesToHex(await state.getStateRoot()));
+      }
+      return roots;
     },
     debug_traceCall: async (params) => {
       arity(params, 3, 1);
@@ -243,6 +297,36 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       return n === undefined ? null : rawReceiptsOf(chain, n);
     },
   };
+}
+
+/**
+ * The accepted block an RLP-encoded block is, refused in coreth's words: undecodable, genesis,
+ * or a parent the chain does not hold; a block the chain does not hold on a parent it does is
+ * refused too (replaying a block never accepted is not supported).
+ */
+function acceptedBlockOfRlp(chain: EvmChain, blob: Uint8Array): bigint {
+  let header: Uint8Array[];
+  try {
+    const decoded = RLP.decode(blob) as unknown[];
+    if (!Array.isArray(decoded) || !Array.isArray(decoded[0]) || decoded[0].length < 15)
+      throw new Error('rlp: expected input list for types.extblock');
+    header = decoded[0] as Uint8Array[];
+  } catch (err) {
+    throw new RpcError(RpcCode.server, `could not decode block: ${(err as Error).message}`);
+  }
+  const hash = keccak256(RLP.encode(header));
+  const known = chain.store.numberOfHash(hash);
+  if (known === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
+  if (known !== undefined) return known;
+  const number = bytesToBigInt(header[8]);
+  if (number === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
+  // coreth's blockByNumberAndHash(number - 1, parentHash).
+  if (number - 1n > chain.latest.number)
+    throw new RpcError(RpcCode.server, `block #${number - 1n} not found`);
+  const parentHash = header[0];
+  if (chain.store.numberOfHash(parentHash) === undefined)
+    throw new RpcError(RpcCode.server, `block ${bytesToHex(parentHash)} not found`);
+  throw new RpcError(RpcCode.server, `block ${bytesToHex(hash)} not found`);
 }
 
 /** Each receipt of block `n` as encodeReceipt writes it when the block is built. */

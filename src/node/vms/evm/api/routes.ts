@@ -9,6 +9,7 @@ import type { EvmChain } from '../evm-chain.js';
 import { createAccessListApi } from './access-list.js';
 import { adminRoute, createAdminApi } from './admin.js';
 import { createDebugApi } from './debug.js';
+import { createDebugStateApi } from './debug-state.js';
 import { createBlockApi } from './eth/blocks.js';
 import { createChainInfoApi } from './eth/chain-info.js';
 import { createExecutionApi } from './eth/execution.js';
@@ -36,7 +37,8 @@ export function mountEvmRoutes(ctx: ChainContext, chain: EvmChain, options: EthA
     .registerAll(createAccessListApi(chain))
     .registerAll(filters.handlers)
     .registerAll(createSubscriptionApi(chain));
-  if (chain.config.debugApi) endpoint.registerAll(createDebugApi(chain));
+  if (chain.config.debugApi)
+    endpoint.registerAll(createDebugApi(chain)).registerAll(createDebugStateApi(chain));
   // coreth's wallet fee choices; Subnet-EVM does not serve them.
   if (chain.config.atomicTxs) endpoint.registerAll(createPriceOptionsApi(chain));
   ctx.router.mountChain(chain.aliases, 'rpc', { kind: 'evm', endpoint });

@@ -1,8 +1,9 @@
 /**
  * geth's `debug_storageRangeAt` (what Remix's and Truffle's debuggers read a contract's storage
  * with): a page of a contract's storage as it stood before transaction `txIndex` of a block, in
- * the storage trie's order of hashed slot keys, with the key to ask for next. Slot preimages are
- * not kept, as on a coreth node without `preimages-enabled`, so every entry's `key` is null.
+ * the storage trie's order of hashed slot keys, with the key to ask for next. Each entry's `key`
+ * is the slot key behind the hash, from the preimages the node keeps (as a coreth node with
+ * `preimages-enabled`); null for a slot written before the node kept them.
  */
 import { RLP } from '@ethereumjs/rlp';
 import {
@@ -59,12 +60,14 @@ export function storageRangeAt(chain: EvmChain): EvmHandler {
     const account = await state.getAccount(contract);
     if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return { storage: null, nextKey: null };
     const page = await state.dumpStorageRange(contract, BigInt(bytesToHex(start)), Math.max(maxResult, 0));
-    const storage: Record<string, { key: null; value: string }> = {};
-    for (const [key, { value }] of Object.entries(page.storage))
+    const storage: Record<string, { key: string | null; value: string }> = {};
+    for (const [key, { value }] of Object.entries(page.storage)) {
+      const slot = chain.preimage(hexToBytes(key as `0x${string}`));
       storage[key] = {
-        key: null,
+        key: slot ? bytesToHex(slot) : null,
         value: bytesToHex(setLengthLeft(RLP.decode(hexToBytes(value as `0x${string}`)) as Uint8Array, 32)),
       };
+    }
     return { storage, nextKey: page.nextKey };
   };
 }

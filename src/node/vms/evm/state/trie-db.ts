@@ -10,7 +10,7 @@
  * memory (`NodeCache`) with no invalidation: the trie walks the same upper nodes for every
  * account it touches, and they would otherwise be SQLite reads.
  */
-import type { BatchDBOp, DB } from '@ethereumjs/util';
+import { bytesToUnprefixedHex, type BatchDBOp, type DB } from '@ethereumjs/util';
 import type { NodeDatabase } from '../../../storage/database.js';
 import { reachableWrites } from './new-nodes.js';
 
@@ -64,6 +64,11 @@ export class TrieNodeTable {
     const table = (this.table = `${legacyTable}_nodes`);
     db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY, k BLOB NOT NULL, v BLOB NOT NULL)`);
     db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${table}_k ON ${table} (k)`);
+    // The addresses and slot keys behind the state tries' hashed keys, as a coreth node with
+    // `preimages-enabled` keeps them: what state dumps and modified-account lists name.
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${table}_preimages (h BLOB PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID`,
+    );
     const legacy = db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?`)
       .get(legacyTable);
@@ -96,6 +101,21 @@ export class TrieNodeTable {
       stmt.run(Buffer.from(k, 'hex'), Buffer.from(v.buffer, v.byteOffset, v.byteLength));
   }
 
+  /** Writes trie-key preimages (hex hash → key); call inside the accept transaction. */
+  putPreimages(entries: Iterable<[string, Uint8Array]>): void {
+    const stmt = this.db.prepare(`INSERT OR IGNORE INTO ${this.table}_preimages (h, v) VALUES (?, ?)`);
+    for (const [h, v] of entries)
+      stmt.run(Buffer.from(h, 'hex'), Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+  }
+
+  /** The key whose keccak256 is the hex `hash`, if a state trie ever held it. */
+  preimage(hash: string): Uint8Array | undefined {
+    const row = this.db
+      .prepare(`SELECT v FROM ${this.table}_preimages WHERE h = ?`)
+      .get(...one(Buffer.from(hash, 'hex')));
+    return row ? new Uint8Array(row.v as Uint8Array) : undefined;
+  }
+
   /** Keeps entries `putMany` wrote in memory, once their transaction has committed. */
   remember(entries: Iterable<[string, Uint8Array]>): void {
     for (const [k, v] of entries) this.cache.set(k, v);
@@ -104,6 +124,10 @@ export class TrieNodeTable {
 
 export class TrieDb implements DB<string, Uint8Array> {
   private pending = new Map<string, Uint8Array>();
+  /** Preimages of the keys this db's tries were given since the last accepted block. */
+  private preimages = new Map<string, Uint8Array>();
+  /** Hashes whose preimages are already stored (bounded; a repeat only costs an ignored insert). */
+  private readonly storedPreimages = new NodeCache(4 * 1024 * 1024);
 
   constructor(
     private readonly table: TrieNodeTable,
@@ -136,6 +160,22 @@ export class TrieDb implements DB<string, Uint8Array> {
 
   async open(): Promise<void> {}
 
+  /**
+   * Notes that a state trie hashed `key` to `hash`. Only the live state's db keeps them (a
+   * scratch copy's tries serve calls and replays, whose keys never reach an accepted state).
+   */
+  notePreimage(hash: Uint8Array, key: Uint8Array): void {
+    if (this.parent) return;
+    const hex = bytesToUnprefixedHex(hash);
+    if (this.storedPreimages.get(hex) === undefined) this.preimages.set(hex, key);
+  }
+
+  /** The key behind a trie key's hash, if a state trie was ever given it. */
+  preimage(hash: Uint8Array): Uint8Array | undefined {
+    const hex = bytesToUnprefixedHex(hash);
+    return this.preimages.get(hex) ?? this.parent?.preimages.get(hex) ?? this.table.preimage(hex);
+  }
+
   /** A copy whose writes never reach SQLite. */
   scratch(): TrieDb {
     return new TrieDb(this.table, this);
@@ -153,16 +193,19 @@ export class TrieDb implements DB<string, Uint8Array> {
   flushInto(stateRoot: Uint8Array): void {
     this.pending = reachableWrites(stateRoot, this.pending);
     this.table.putMany(this.pending);
+    this.table.putPreimages(this.preimages);
   }
 
   /** The written nodes are durable: they stay readable from memory. */
   committed(): void {
     this.table.remember(this.pending);
+    for (const [hex, key] of this.preimages) this.storedPreimages.set(hex, key);
     this.clear();
   }
 
   clear(): void {
     this.pending = new Map();
+    this.preimages = new Map();
   }
 }
 

@@ -18,12 +18,21 @@ import type { Common } from '@ethereumjs/common';
 import type { TrieDb } from './trie-db.js';
 import { keccak256 } from '../keccak.js';
 
-function trieAt(db: TrieDb, root: Uint8Array | undefined): MerklePatriciaTrie {
+/**
+ * A state trie (account or, as the state manager copies it, storage) on `db`. Its keys are
+ * hashed; each address and slot key hashed is noted as the hash's preimage (kept by the live
+ * state's db only).
+ */
+export function trieAt(db: TrieDb, root: Uint8Array | undefined): MerklePatriciaTrie {
   return new MerklePatriciaTrie({
     db,
     valueEncoding: ValueEncoding.Bytes,
     useKeyHashing: true,
-    useKeyHashingFunction: keccak256,
+    useKeyHashingFunction: (key: Uint8Array) => {
+      const hash = keccak256(key);
+      if (key.length === 20 || key.length === 32) db.notePreimage(hash, key);
+      return hash;
+    },
     cacheSize: 0,
     root,
   });

@@ -22,7 +22,8 @@ export class FourByteTracer implements Tracer {
       const input = (msg.data ?? new Uint8Array()) as Uint8Array;
       // A creation (no `to`) is CREATE/CREATE2, which geth leaves out.
       if (input.length < 4 || msg.to === undefined) return;
-      if (this.precompiled(msg.to.toString())) return;
+      // The code run (a DELEGATECALL's or CALLCODE's message is addressed to its caller).
+      if (this.precompiled((msg.codeAddress ?? msg.to).toString())) return;
       const key = `${bytesToHex(input.subarray(0, 4))}-${input.length - 4}`;
       this.ids.set(key, (this.ids.get(key) ?? 0) + 1);
     } finally {

@@ -11,7 +11,9 @@ import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { revertReason, vmErrorText } from '../vm-errors.js';
 import { PrestateTracer, type PrestateConfig } from './prestate-tracer.js';
 import { onSelfdestruct, type SelfdestructEvent } from './selfdestruct-hook.js';
+import { onOpcode } from './opcode-hook.js';
 import { FourByteTracer, MuxTracer, NoopTracer } from './small-tracers.js';
+import { FlatCallTracer, type FlatCallConfig, type TraceContext } from './flat-call-tracer.js';
 
 const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
 
@@ -39,6 +41,8 @@ export interface CallLog {
   position: string;
 }
 
+const CALL_OP = 0xf1;
+const STATICCALL_OP = 0xfa;
 /** LOG0 … LOG4. */
 const LOG0 = 0xa0;
 const LOG4 = 0xa4;
@@ -59,14 +63,21 @@ export class CallTracer implements Tracer {
     let type = 'CALL';
     if (msg.to === undefined) type = msg.salt ? 'CREATE2' : 'CREATE';
     else if (msg.delegatecall) type = 'DELEGATECALL';
-    else if (msg.isStatic && !(parent && parent.type === 'STATICCALL') && msg.depth > 0) type = 'STATICCALL';
-    else if (msg.isStatic && parent?.type === 'STATICCALL') type = 'STATICCALL';
-    else if (msg.codeAddress && msg.to && !msg.codeAddress.equals(msg.to)) type = 'CALLCODE';
+    else if (msg.codeAddress && !msg.codeAddress.equals(msg.to)) type = 'CALLCODE';
+    // A message in a static context comes from STATICCALL, or from a CALL made inside one
+    // (which geth still calls CALL): the opcode that made it tells them apart.
+    else if (msg.isStatic && msg.depth > 0) type = this.lastCallOp === CALL_OP ? 'CALL' : 'STATICCALL';
+    // The engine's message for a DELEGATECALL runs as (`to`) the contract that made it, for
+    // that contract's caller, and a CALLCODE's as the contract that made it; geth's tracer sees
+    // the contract making the call as `from` and the code it runs as `to`.
+    const borrowed = type === 'DELEGATECALL' || type === 'CALLCODE';
     const frame: CallFrame = {
       type,
-      from: msg.caller.toString(),
-      to: msg.to ? msg.to.toString() : undefined,
-      value: type === 'DELEGATECALL' || type === 'STATICCALL' ? undefined : q(msg.value ?? 0n),
+      from: (type === 'DELEGATECALL' ? msg.to : msg.caller).toString(),
+      to: borrowed ? msg.codeAddress.toString() : msg.to ? msg.to.toString() : undefined,
+      // geth's EVM enters a STATICCALL without a value and a DELEGATECALL with its caller's
+      // (the engine's message for it carries that value, which CALLVALUE reads).
+      value: type === 'STATICCALL' ? undefined : q(msg.value ?? 0n),
       gas: q(msg.gasLimit),
       gasUsed: '0x0',
       input: bytesToHex(msg.data ?? new Uint8Array()),
@@ -81,7 +92,9 @@ export class CallTracer implements Tracer {
     if (frame) {
       const exec = result.execResult;
       frame.gasUsed = q(exec.executionGasUsed ?? 0n);
-      if (result.createdAddress) frame.to = result.createdAddress.toString();
+      // geth's processOutput: a creation that failed names no address.
+      if (result.createdAddress && !exec.exceptionError) frame.to = result.createdAddress.toString();
+      else if (exec.exceptionError && (frame.type === 'CREATE' || frame.type === 'CREATE2')) delete frame.to;
       const out = exec.returnValue as Uint8Array | undefined;
       if (out && out.length) frame.output = bytesToHex(out);
       if (exec.exceptionError) {
@@ -135,6 +148,9 @@ export class CallTracer implements Tracer {
     });
   };
   private unhook?: () => void;
+  private unhookCalls?: () => void;
+  /** The last CALL or STATICCALL run: what made the message that follows it. */
+  private lastCallOp?: number;
 
   constructor(
     private readonly onlyTopCall = false,
@@ -146,6 +162,12 @@ export class CallTracer implements Tracer {
     vm.evm.events!.on('afterMessage', this.onAfter);
     if (this.withLog) vm.evm.events!.on('step', this.onStep);
     this.unhook = onSelfdestruct(vm, this.onSelfdestruct);
+    const offCall = onOpcode(vm, CALL_OP, () => (this.lastCallOp = CALL_OP));
+    const offStatic = onOpcode(vm, STATICCALL_OP, () => (this.lastCallOp = STATICCALL_OP));
+    this.unhookCalls = () => {
+      offCall();
+      offStatic();
+    };
   }
 
   detach(vm: VM): void {
@@ -154,6 +176,8 @@ export class CallTracer implements Tracer {
     if (this.withLog) vm.evm.events!.off('step', this.onStep);
     this.unhook?.();
     this.unhook = undefined;
+    this.unhookCalls?.();
+    this.unhookCalls = undefined;
   }
 
   result(tx: TypedTransaction, from: string, run: RunTxResult): CallFrame {
@@ -273,13 +297,23 @@ function hexBytes(n: bigint): Uint8Array {
   return Uint8Array.from(Buffer.from(hex, 'hex'));
 }
 
-export function makeTracer(config: Record<string, unknown> | undefined): Tracer {
+/** The tracer a trace config names; `ctx` places the traced transaction (for flatCallTracer). */
+export function makeTracer(config: Record<string, unknown> | undefined, ctx: TraceContext = {}): Tracer {
   const name = config?.tracer;
   if (name === undefined || name === null || name === 'structLogger')
     return new StructLogger(config as StructLogConfig);
   if (name === 'callTracer') {
     const tc = (config?.tracerConfig ?? {}) as { onlyTopCall?: boolean; withLog?: boolean };
     return new CallTracer(tc.onlyTopCall === true, tc.withLog === true);
+  }
+  if (name === 'flatCallTracer') {
+    const tc = config?.tracerConfig ?? {};
+    if (typeof tc !== 'object' || Array.isArray(tc)) throw new Error('invalid flatCallTracer config');
+    const { convertParityErrors, includePrecompiles } = tc as FlatCallConfig;
+    return new FlatCallTracer(
+      { convertParityErrors: convertParityErrors === true, includePrecompiles: includePrecompiles === true },
+      ctx,
+    );
   }
   if (name === 'prestateTracer') return new PrestateTracer((config?.tracerConfig ?? {}) as PrestateConfig);
   if (name === '4byteTracer') return new FourByteTracer();
@@ -291,7 +325,7 @@ export function makeTracer(config: Record<string, unknown> | undefined): Tracer 
     for (const [child, cfg] of Object.entries(children as Record<string, unknown>)) {
       // geth looks each name up among its named tracers; the struct logger is not one.
       if (child === 'structLogger') throw new Error(`tracer not found: ${child}`);
-      tracers.set(child, makeTracer({ tracer: child, tracerConfig: cfg ?? undefined }));
+      tracers.set(child, makeTracer({ tracer: child, tracerConfig: cfg ?? undefined }, ctx));
     }
     return new MuxTracer(tracers);
   }

@@ -1,0 +1,243 @@
+/**
+ * coreth's state-reading `debug_` methods on the C-chain, driven over JSON-RPC: the accounts a
+ * block (or a range) modified, the state root after each transaction, geth's state dump
+ * (`dumpBlock`, paged `accountRange`), trie-key preimages, the RLP block tracer and the (empty)
+ * bad-block list.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { getAddress, keccak256, type Hex } from 'viem';
+import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
+import { rpc } from '../helpers/devnet.js';
+import { compileSolidity } from '../helpers/evm-contracts.js';
+
+const SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+contract Store {
+  uint256 public value = 7;
+  function set(uint256 v) external payable { value = v; }
+}`;
+
+const RECIPIENT = '0x00000000000000000000000000000000000000a1';
+
+/** geth's DifferenceIterator order: by the account trie's hashed key. */
+const trieOrder = (addresses: string[]) =>
+  [...addresses].sort((a, b) => (keccak256(a as Hex) < keccak256(b as Hex) ? -1 : 1));
+
+describe('C-chain debug_ state methods', () => {
+  const suite = cChainSuite();
+  const artifacts = compileSolidity('Store.sol', SOURCE, 'cancun');
+  const state = {} as { store: Hex; setBlock: bigint; transferBlock: bigint; coinbase: string };
+
+  it('lists the accounts a block modified, and those a range of blocks modified', async () => {
+    const { client, wallet, url } = suite;
+    const deployed = await wallet.deployContract({
+      abi: artifacts.Store.abi,
+      bytecode: artifacts.Store.bytecode,
+    });
+    state.store = (
+      await client.waitForTransactionReceipt({ hash: deployed })
+    ).contractAddress!.toLowerCase() as Hex;
+    const set = await wallet.writeContract({
+      address: state.store,
+      abi: artifacts.Store.abi,
+      functionName: 'set',
+      args: [9n],
+      value: 4n,
+    });
+    state.setBlock = (await client.waitForTransactionReceipt({ hash: set })).blockNumber;
+    const transfer = await wallet.sendTransaction({ to: RECIPIENT, value: 5n });
+    const receipt = await client.waitForTransactionReceipt({ hash: transfer });
+    state.transferBlock = receipt.blockNumber;
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    state.coinbase = block.miner.toLowerCase();
+
+    const sender = EWOQ.toLowerCase();
+    const byNumber = (await rpc(url, 'debug_getModifiedAccountsByNumber', [Number(state.transferBlock)]))
+      .body;
+    // The sender, the recipient and the fee recipient the fees went to.
+    assert.deepEqual(byNumber.result, trieOrder([sender, RECIPIENT, state.coinbase]));
+    const byHash = (await rpc(url, 'debug_getModifiedAccountsByHash', [block.hash])).body;
+    assert.deepEqual(byHash.result, byNumber.result);
+    // From the block before the call to the transfer's: the contract too.
+    const range = (
+      await rpc(url, 'debug_getModifiedAccountsByNumber', [
+        Number(state.setBlock) - 1,
+        Number(state.transferBlock),
+      ])
+    ).body.result;
+    assert.deepEqual(range, trieOrder([sender, RECIPIENT, state.coinbase, state.store]));
+    const setHash = (await client.getBlock({ blockNumber: state.setBlock - 1n })).hash;
+    const rangeByHash = (await rpc(url, 'debug_getModifiedAccountsByHash', [setHash, block.hash])).body
+      .result;
+    assert.deepEqual(rangeByHash, range);
+
+    // coreth's refusals.
+    const refusal = async (method: string, params: unknown[]) => (await rpc(url, method, params)).body.error;
+    assert.deepEqual(
+      await refusal('debug_getModifiedAccountsByNumber', [
+        Number(state.transferBlock),
+        Number(state.setBlock),
+      ]),
+      {
+        code: -32000,
+        message: `start block height (${state.transferBlock}) must be less than end block height (${state.setBlock})`,
+      },
+    );
+    assert.deepEqual(await refusal('debug_getModifiedAccountsByNumber', [1_000_000]), {
+      code: -32000,
+      message: 'start block f4240 not found',
+    });
+    assert.deepEqual(await refusal('debug_getModifiedAccountsByNumber', [1, 1_000_000]), {
+      code: -32000,
+      message: 'end block 1000000 not found',
+    });
+    assert.deepEqual(await refusal('debug_getModifiedAccountsByNumber', [0]), {
+      code: -32000,
+      message: 'block 0 has no parent',
+    });
+    // A Go uint64: a JSON number, not a hex string.
+    assert.deepEqual(await refusal('debug_getModifiedAccountsByNumber', ['0x1']), {
+      code: -32602,
+      message: 'invalid argument 0: json: cannot unmarshal string into Go value of type uint64',
+    });
+    const unknown = `0x${'ab'.repeat(32)}`;
+    assert.deepEqual(await refusal('debug_getModifiedAccountsByHash', [unknown]), {
+      code: -32000,
+      message: `start block ${'ab'.repeat(32)} not found`,
+    });
+  });
+
+  it("gives the state root after each transaction, the last being the block's", async () => {
+    const { client, url } = suite;
+    const block = await client.getBlock({ blockNumber: state.transferBlock });
+    const roots = (await rpc(url, 'debug_intermediateRoots', [block.hash])).body.result;
+    assert.deepEqual(roots, [block.stateRoot]);
+    const genesis = (await client.getBlock({ blockNumber: 0n })).hash;
+    assert.equal(
+      (await rpc(url, 'debug_intermediateRoots', [genesis])).body.error.message,
+      'genesis is not traceable',
+    );
+    const unknown = `0x${'cd'.repeat(32)}`;
+    assert.equal(
+      (await rpc(url, 'debug_intermediateRoots', [unknown])).body.error.message,
+      `block ${unknown} not found`,
+    );
+  });
+
+  it('dumps the state as geth does, whole or a page at a time', async () => {
+    const { client, url } = suite;
+    const latest = await client.getBlock();
+    const dump = (await rpc(url, 'debug_dumpBlock', ['latest'])).body.result;
+    assert.equal(dump.root, latest.stateRoot.slice(2));
+    assert.equal(dump.next, undefined);
+    const store = dump.accounts[getAddress(state.store)];
+    const code = await client.getCode({ address: state.store });
+    assert.deepEqual(store, {
+      balance: '4',
+      nonce: 1,
+      root: store.root,
+      codeHash: keccak256(code!),
+      code,
+      // Slot 0 holds 9: its key, and the value's bytes in bare hex.
+      storage: { [`0x${'00'.repeat(32)}`]: '09' },
+      address: state.store,
+      key: keccak256(state.store),
+    });
+    const recipient = dump.accounts[getAddress(RECIPIENT)];
+    assert.deepEqual(recipient, {
+      balance: '5',
+      nonce: 0,
+      root: '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421',
+      codeHash: '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
+      address: RECIPIENT,
+      key: keccak256(RECIPIENT),
+    });
+    const count = Object.keys(dump.accounts).length;
+    assert.ok(count >= 4);
+    // The dump's accounts in the trie's order of hashed keys.
+    const keys = Object.values(dump.accounts).map((a: any) => a.key);
+    assert.deepEqual(keys, [...keys].sort());
+
+    // A page of one account, then the next from where it stopped (`next` in base64, as Go
+    // writes a []byte).
+    const page = async (start: string) =>
+      (await rpc(url, 'debug_accountRange', ['latest', start, 1, true, true, false])).body.result;
+    const first = await page('0x');
+    assert.equal(Object.keys(first.accounts).length, 1);
+    const [firstAccount] = Object.values(first.accounts) as any[];
+    assert.equal(firstAccount.key, keys[0]);
+    assert.equal(firstAccount.code, undefined);
+    assert.equal(firstAccount.storage, undefined);
+    const next = `0x${Buffer.from(first.next, 'base64').toString('hex')}`;
+    assert.equal(next, keys[1]);
+    const second = await page(next);
+    assert.equal((Object.values(second.accounts) as any[])[0].key, keys[1]);
+    // Every account in pages of up to 256, without a start.
+    const all = (await rpc(url, 'debug_accountRange', ['latest', '0x', 0, false, false, false])).body.result;
+    assert.deepEqual(all, dump);
+    // An older block's state, by number and by hash.
+    const before = (
+      await rpc(url, 'debug_accountRange', [
+        `0x${(state.transferBlock - 1n).toString(16)}`,
+        '0x',
+        0,
+        true,
+        true,
+        false,
+      ])
+    ).body.result;
+    assert.equal(before.accounts[getAddress(RECIPIENT)], undefined);
+    const hash = (await client.getBlock({ blockNumber: state.transferBlock - 1n })).hash;
+    const byHash = (await rpc(url, 'debug_accountRange', [{ blockHash: hash }, '0x', 0, true, true, false]))
+      .body.result;
+    assert.deepEqual(byHash, before);
+    // Every account has its address, the genesis allocation's included.
+    const incompletes = (await rpc(url, 'debug_accountRange', ['latest', '0x', 0, false, false, true])).body
+      .result;
+    assert.deepEqual(incompletes, dump);
+    const genesis = (await rpc(url, 'debug_dumpBlock', ['0x0'])).body.result;
+    assert.ok(Object.keys(genesis.accounts).length > 0);
+    assert.ok(Object.keys(genesis.accounts).every((k) => k.startsWith('0x')));
+    assert.equal(genesis.accounts[getAddress(EWOQ)].address, EWOQ.toLowerCase());
+    assert.deepEqual((await rpc(url, 'debug_dumpBlock', ['0xfffff'])).body.error, {
+      code: -32000,
+      message: 'block #1048575 not found',
+    });
+    assert.equal((await rpc(url, 'debug_accountRange', ['latest', '0x', 1])).body.error.code, -32602);
+  });
+
+  it("answers a trie key's preimage", async () => {
+    const { url } = suite;
+    assert.equal((await rpc(url, 'debug_preimage', [keccak256(RECIPIENT)])).body.result, RECIPIENT);
+    assert.equal(
+      (await rpc(url, 'debug_preimage', [keccak256(`0x${'00'.repeat(32)}`)])).body.result,
+      `0x${'00'.repeat(32)}`,
+    );
+    assert.deepEqual((await rpc(url, 'debug_preimage', [`0x${'ee'.repeat(32)}`])).body.error, {
+      code: -32000,
+      message: 'unknown preimage',
+    });
+  });
+
+  it('traces an RLP-encoded block, and has no bad blocks', async () => {
+    const { url } = suite;
+    const number = `0x${state.setBlock.toString(16)}`;
+    const raw = (await rpc(url, 'debug_getRawBlock', [number])).body.result;
+    const config = { tracer: 'callTracer' };
+    const traced = (await rpc(url, 'debug_traceBlock', [raw, config])).body.result;
+    const byNumber = (await rpc(url, 'debug_traceBlockByNumber', [number, config])).body.result;
+    assert.equal(traced.length, 1);
+    assert.deepEqual(traced, byNumber);
+    assert.match(
+      (await rpc(url, 'debug_traceBlock', ['0x01', config])).body.error.message,
+      /^could not decode block: /,
+    );
+    assert.deepEqual((await rpc(url, 'debug_getBadBlocks', [])).body.result, []);
+    const hash = `0x${'12'.repeat(32)}`;
+    assert.deepEqual((await rpc(url, 'debug_traceBadBlock', [hash])).body.error, {
+      code: -32000,
+      message: `bad block ${hash} not found`,
+    });
+  });
+});
