@@ -2,7 +2,7 @@
  * geth's prestateTracer as coreth answers it (libevm, geth 1.13's tracer): which accounts a
  * creation leaves in `pre` and `post`, in both modes — the transaction's own creation read once
  * the EVM made it (nonce 1), contracts made by CREATE as they were before (empty, with the slots
- * their constructor touched) — and the sender's balance and nonce around it.
+ * their constructor touched) — and the fee around it: all of it, base fee included, paid to the blackhole.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -23,6 +23,7 @@ contract Factory {
 }`;
 
 const slot0 = toHex(0, { size: 32 });
+const BLACKHOLE = '0x0100000000000000000000000000000000000000';
 
 describe('C-chain prestate traces of creations', () => {
   const suite = cChainSuite();
@@ -52,11 +53,20 @@ describe('C-chain prestate traces of creations', () => {
       code,
       storage: { [slot0]: toHex(5, { size: 32 }) },
     });
-    // The sender pays the value and the fee.
+    // The sender pays the value and the fee; the whole fee, base fee included, goes to the
+    // coinbase (the blackhole), as coreth pays it.
     const sender = EWOQ.toLowerCase();
     const fee = receipt.gasUsed * receipt.effectiveGasPrice;
     assert.equal(BigInt(diff.pre[sender].balance) - BigInt(diff.post[sender].balance), fee + 3n);
     assert.equal(diff.post[sender].nonce, (diff.pre[sender].nonce ?? 0) + 1);
+    assert.equal(BigInt(diff.post[BLACKHOLE].balance) - BigInt(diff.pre[BLACKHOLE].balance), fee);
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    assert.ok(receipt.effectiveGasPrice > block.baseFeePerGas!, 'a tip beside the base fee');
+    assert.equal(
+      (await client.getBalance({ address: BLACKHOLE, blockNumber: receipt.blockNumber })) -
+        (await client.getBalance({ address: BLACKHOLE, blockNumber: receipt.blockNumber - 1n })),
+      fee,
+    );
   });
 
   it('keeps a contract made by CREATE in the default mode as it was before, and only in post with diffMode', async () => {
