@@ -13,8 +13,9 @@ export function creditWholeFee(vm: VM): void {
   vm.events.on('afterTx', (event: RunTxResult, resolve?: (r?: unknown) => void) => {
     const credit = async () => {
       const coinbase = evm._block?.header.coinbase;
-      // What the sender paid less what the engine gave the coinbase: the burned base fee (none
-      // for a call run without a price).
+      // What the sender paid less what the engine gave the coinbase (the burned base fee; for a
+      // call run without a price under a base fee, the engine's negative tip): the coinbase then
+      // gains exactly what the sender paid, as coreth's gas used × effective gas price.
       const burned = (event?.amountSpent ?? 0n) - (event?.minerValue ?? 0n);
       if (!coinbase || burned <= 0n) return;
       const account = (await vm.stateManager.getAccount(coinbase)) ?? new Account();
