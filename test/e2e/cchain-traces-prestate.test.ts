@@ -96,4 +96,17 @@ describe('C-chain prestate traces of creations', () => {
     // The factory's nonce went up by the creation.
     assert.deepEqual(diff.post[factory.toLowerCase()], { nonce: 2 });
   });
+
+  it("looks up the block's coinbase, a coinbase override included, as geth does", async () => {
+    const coinbase = '0x000000000000000000000000000000000000c0de';
+    const to = '0x000000000000000000000000000000000000abcd';
+    const pre = (
+      await rpc(suite.url, 'debug_traceCall', [
+        { from: EWOQ, to, value: '0x1' },
+        'latest',
+        { tracer: 'prestateTracer', blockOverrides: { coinbase } },
+      ])
+    ).body.result;
+    assert.deepEqual(Object.keys(pre).sort(), [coinbase, to, EWOQ.toLowerCase()].sort());
+  });
 });

@@ -20,7 +20,6 @@ import {
   setLengthLeft,
 } from '@ethereumjs/util';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
-import { BLACKHOLE_ADDRESS } from '../block/evm-block.js';
 import type { Tracer } from './tracers.js';
 
 export interface PrestateConfig {
@@ -63,6 +62,18 @@ export class PrestateTracer implements Tracer {
     this.settle(this.beforeTx(tx), resolve);
   private readonly onStep = (step: InterpreterStep, resolve?: () => void) =>
     this.settle(this.step(step), resolve);
+  /**
+   * The block's coinbase (the blackhole, a Subnet-EVM reward address, a `coinbase` override),
+   * known to the engine once it starts the transaction's message: nothing has paid it yet.
+   */
+  private readonly onMessage = (_msg: unknown, resolve?: () => void) => {
+    if (this.coinbaseSeen) return resolve?.();
+    this.coinbaseSeen = true;
+    const coinbase = (this.vm?.evm as { _block?: { header: { coinbase: Address } } })._block?.header.coinbase;
+    this.settle(coinbase ? this.lookupAccount(coinbase).then(() => undefined) : Promise.resolve(), resolve);
+  };
+  private coinbaseSeen = false;
+  private vm?: VM;
   private readonly onAfterTx = (_event: unknown, resolve?: () => void) =>
     this.settle(this.config.diffMode ? this.diff() : Promise.resolve(), resolve);
 
@@ -79,13 +90,16 @@ export class PrestateTracer implements Tracer {
 
   attach(vm: VM): void {
     this.state = vm.stateManager;
+    this.vm = vm;
     vm.events.on('beforeTx', this.onBeforeTx);
+    vm.evm.events!.on('beforeMessage', this.onMessage);
     vm.evm.events!.on('step', this.onStep);
     vm.events.on('afterTx', this.onAfterTx);
   }
 
   detach(vm: VM): void {
     vm.events.off('beforeTx', this.onBeforeTx);
+    vm.evm.events!.off('beforeMessage', this.onMessage);
     vm.evm.events!.off('step', this.onStep);
     vm.events.off('afterTx', this.onAfterTx);
   }
@@ -104,7 +118,6 @@ export class PrestateTracer implements Tracer {
       account.nonce = 1n;
       this.created.add(created.toString());
     }
-    await this.lookupAccount(new Address(BLACKHOLE_ADDRESS));
   }
 
   private async step(step: InterpreterStep): Promise<void> {
