@@ -72,14 +72,15 @@ describe('C-chain call traces with logs', () => {
       await rpc(url, 'debug_traceBlockByNumber', [`0x${receipt.blockNumber.toString(16)}`, config])
     ).body.result;
     assert.deepEqual(block[0].result, trace);
-    // onlyTopCall keeps the top frame's own logs.
+    // onlyTopCall keeps the top frame's own logs; geth enters no call below it, so the top frame
+    // has no calls for a log to come after: every position is 0.
     const top = (
       await rpc(url, 'debug_traceTransaction', [
         hash,
         { tracer: 'callTracer', tracerConfig: { withLog: true, onlyTopCall: true } },
       ])
     ).body.result;
-    assert.deepEqual(top.logs, trace.logs);
+    assert.deepEqual(top.logs, [at(one, 0), at(three, 0)]);
     assert.equal(top.calls, undefined);
     const call = (
       await rpc(url, 'debug_traceCall', [

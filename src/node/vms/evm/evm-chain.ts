@@ -26,6 +26,7 @@ import {
   type BuiltBlock,
   type ExtraBlockBuilder,
 } from './block/builder.js';
+import { creditWholeFee } from './block/fee-credit.js';
 import { BLACKHOLE_ADDRESS, decodeHeader, type ChainHead, type EvmHeader } from './block/evm-block.js';
 import { writeGenesis } from './block/genesis.js';
 import type { EvmChainConfig } from './chain-config.js';
@@ -279,6 +280,7 @@ export class EvmChain extends EventEmitter implements Chain {
       evmOpts: { customPrecompiles: [this.blake2f, ...bound.customPrecompiles] },
     });
     bound.attach(vm);
+    creditWholeFee(vm);
     // Subnet-EVM and Warp hook their per-transaction checks (predicates) here.
     this.emit('vm', vm);
     return vm;

@@ -248,20 +248,6 @@ export class SubnetEvmChain extends EvmChain {
         result.execResult.exceptionError = new EVMError(refusal as ConstructorParameters<typeof EVMError>[0]);
       resolve?.();
     });
-    // The reference pays the whole fee (base fee included) to the coinbase; the engine burns the
-    // base fee, so it is credited here.
-    vm.events.on('afterTx', (event: any, resolve?: (r?: unknown) => void) => {
-      const credit = async () => {
-        const header = evm._block?.header;
-        if (!header || !event?.totalGasSpent) return;
-        const amount = (header.baseFeePerGas ?? 0n) * (event.totalGasSpent as bigint);
-        if (amount === 0n) return;
-        const acct = (await evm.stateManager.getAccount(header.coinbase)) ?? new Account();
-        acct.balance += amount;
-        await evm.stateManager.putAccount(header.coinbase, acct);
-      };
-      credit().finally(() => resolve?.());
-    });
   }
 
   // ---- settings read from precompile state -----------------------------------------------

@@ -5,6 +5,9 @@
  * created contract and the coinbase before the transaction, then by the same opcodes geth
  * watches (SLOAD/SSTORE slots of the executing contract; BALANCE, EXTCODE*, SELFDESTRUCT and
  * CALL-family targets; CREATE/CREATE2 addresses) — reading the state before the opcode runs.
+ * The rules are coreth's tracer (libevm's, geth 1.13), which differs from geth 1.14+ on created
+ * accounts: see `beforeTx` and `result`. It takes none of geth 1.14's later options but honours
+ * `disableCode`/`disableStorage` in what it prints (coreth ignores them).
  */
 import type { InterpreterStep } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -17,7 +20,6 @@ import {
   setLengthLeft,
 } from '@ethereumjs/util';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
-import { BLACKHOLE_ADDRESS } from '../block/evm-block.js';
 import type { Tracer } from './tracers.js';
 
 export interface PrestateConfig {
@@ -32,9 +34,11 @@ interface AccountState {
   code: Uint8Array;
   /** slot → value, both 32-byte hex */
   storage: Map<string, string>;
-  /** no balance, nonce or code: a creation leaves nothing to show in `pre` */
-  empty: boolean;
 }
+
+/** libevm's account.exists(): what keeps a created account in diffMode's `pre`. */
+const exists = (a: AccountState) =>
+  a.nonce > 0n || a.code.length > 0 || a.storage.size > 0 || a.balance !== 0n;
 
 type StateReader = VM['stateManager'];
 
@@ -58,6 +62,18 @@ export class PrestateTracer implements Tracer {
     this.settle(this.beforeTx(tx), resolve);
   private readonly onStep = (step: InterpreterStep, resolve?: () => void) =>
     this.settle(this.step(step), resolve);
+  /**
+   * The block's coinbase (the blackhole, a Subnet-EVM reward address, a `coinbase` override),
+   * known to the engine once it starts the transaction's message: nothing has paid it yet.
+   */
+  private readonly onMessage = (_msg: unknown, resolve?: () => void) => {
+    if (this.coinbaseSeen) return resolve?.();
+    this.coinbaseSeen = true;
+    const coinbase = (this.vm?.evm as { _block?: { header: { coinbase: Address } } })._block?.header.coinbase;
+    this.settle(coinbase ? this.lookupAccount(coinbase).then(() => undefined) : Promise.resolve(), resolve);
+  };
+  private coinbaseSeen = false;
+  private vm?: VM;
   private readonly onAfterTx = (_event: unknown, resolve?: () => void) =>
     this.settle(this.config.diffMode ? this.diff() : Promise.resolve(), resolve);
 
@@ -74,13 +90,16 @@ export class PrestateTracer implements Tracer {
 
   attach(vm: VM): void {
     this.state = vm.stateManager;
+    this.vm = vm;
     vm.events.on('beforeTx', this.onBeforeTx);
+    vm.evm.events!.on('beforeMessage', this.onMessage);
     vm.evm.events!.on('step', this.onStep);
     vm.events.on('afterTx', this.onAfterTx);
   }
 
   detach(vm: VM): void {
     vm.events.off('beforeTx', this.onBeforeTx);
+    vm.evm.events!.off('beforeMessage', this.onMessage);
     vm.evm.events!.off('step', this.onStep);
     vm.events.off('afterTx', this.onAfterTx);
   }
@@ -91,10 +110,14 @@ export class PrestateTracer implements Tracer {
     if (tx.to) await this.lookupAccount(tx.to);
     else {
       const created = new Address(generateAddress(from.bytes, bigIntToBytes(tx.nonce)));
-      await this.lookupAccount(created);
+      // coreth's tracer (libevm, geth 1.13) reads the created account once the EVM has made it,
+      // with the nonce 1 EIP-158 gives it (geth 1.14 reads it before, as nonce 0; coreth has not
+      // taken that fix): the account shows in `pre` with nonce 1, and in diffMode its nonce is
+      // unchanged, so `post` leaves it out.
+      const account = await this.lookupAccount(created);
+      account.nonce = 1n;
       this.created.add(created.toString());
     }
-    await this.lookupAccount(new Address(BLACKHOLE_ADDRESS));
   }
 
   private async step(step: InterpreterStep): Promise<void> {
@@ -137,13 +160,7 @@ export class PrestateTracer implements Tracer {
     const code = account ? await this.state!.getCode(address) : new Uint8Array();
     const balance = account?.balance ?? 0n;
     const nonce = account?.nonce ?? 0n;
-    known = {
-      balance,
-      nonce,
-      code,
-      storage: new Map(),
-      empty: balance === 0n && nonce === 0n && !code.length,
-    };
+    known = { balance, nonce, code, storage: new Map() };
     this.pre.set(key, known);
     return known;
   }
@@ -187,8 +204,15 @@ export class PrestateTracer implements Tracer {
 
   result(_tx: TypedTransaction, _from: string, _run: RunTxResult): unknown {
     if (this.failure) throw this.failure;
-    // A contract the transaction created had no state before it.
-    for (const key of this.created) if (this.pre.get(key)?.empty) this.pre.delete(key);
+    // Only diffMode leaves out what the transaction created from nothing (once its unchanged
+    // fields and empty slots are gone). coreth's default mode keeps every account it looked up:
+    // a contract made by CREATE/CREATE2 as it was before (`{"balance": "0x0"}` with the slots its
+    // constructor touched, read as zero), the transaction's own creation with its nonce 1.
+    if (this.config.diffMode)
+      for (const key of this.created) {
+        const account = this.pre.get(key);
+        if (account && !exists(account)) this.pre.delete(key);
+      }
     const pre = this.render(this.pre);
     if (!this.config.diffMode) return pre;
     return { post: this.render(this.post), pre };

@@ -82,8 +82,11 @@ export class CallTracer implements Tracer {
       gasUsed: '0x0',
       input: bytesToHex(msg.data ?? new Uint8Array()),
     };
-    if (parent) (parent.calls ??= []).push(frame);
-    else this.root = frame;
+    // With onlyTopCall geth never enters a call below the top one: the top frame has no calls,
+    // so its logs are all at position 0. The frame is still stacked, to know where a log is.
+    if (parent) {
+      if (!this.onlyTopCall) (parent.calls ??= []).push(frame);
+    } else this.root = frame;
     this.stack.push(frame);
     resolve?.();
   };
@@ -136,7 +139,7 @@ export class CallTracer implements Tracer {
   /** geth's SELFDESTRUCT frame: a child of the frame that ran it, moving its whole balance. */
   private readonly onSelfdestruct = (event: SelfdestructEvent) => {
     const frame = this.stack[this.stack.length - 1];
-    if (!frame) return;
+    if (!frame || this.onlyTopCall) return;
     (frame.calls ??= []).push({
       type: 'SELFDESTRUCT',
       from: event.contract,
