@@ -37,7 +37,7 @@ import { ChainStore, type StoredLog } from './state/chain-store.js';
 import { TrieDb, TrieNodeTable } from './state/trie-db.js';
 import { blockStateAt, stateManagerAt, type BlockStateManager } from './state/world.js';
 import { checkAdmission, decodeRawTx } from './txpool/admission.js';
-import { TxPool, type PooledTx } from './txpool/txpool.js';
+import { TX_POOL_EVICTION_INTERVAL_MS, TxPool, type PooledTx } from './txpool/txpool.js';
 import { EvmTxError } from './vm-errors.js';
 
 /** Accounts the block producer's state caches hold before they are emptied between blocks. */
@@ -87,6 +87,7 @@ export class EvmChain extends EventEmitter implements Chain {
   private producing?: Promise<void>;
   private scheduled = false;
   private timer?: NodeJS.Timeout;
+  private evictionTimer?: NodeJS.Timeout;
   private closed = false;
   private readonly hashCache = new Map<bigint, Uint8Array>();
   /**
@@ -138,6 +139,8 @@ export class EvmChain extends EventEmitter implements Chain {
       this.timer = setInterval(() => void this.produce(), this.config.blockTimeMs);
       this.timer.unref();
     }
+    this.evictionTimer = setInterval(() => void this.evictExpiredTxs(), TX_POOL_EVICTION_INTERVAL_MS);
+    this.evictionTimer.unref();
   }
 
   // ---- Chain interface -------------------------------------------------------------------
@@ -154,6 +157,7 @@ export class EvmChain extends EventEmitter implements Chain {
     this.closed = true;
     this.emit('close');
     if (this.timer) clearInterval(this.timer);
+    if (this.evictionTimer) clearInterval(this.evictionTimer);
     await this.producing;
   }
 
@@ -338,13 +342,29 @@ export class EvmChain extends EventEmitter implements Chain {
     const { sender, account, replaced } = await checkAdmission(this, tx);
     const { pooled } = this.pool.add(tx, sender.toString());
     this.requestBlock();
-    if (!this.announce(pooled, replaced !== undefined, account.nonce)) {
+    let executable = this.announce(pooled, replaced !== undefined, account.nonce);
+    if (!executable) {
       // The nonce admission read may be a block old (one accepted while it was read, taking
       // the sender's earlier txs out of the pool): look again before calling the tx queued.
       const fresh = (await this.stateAt().getAccount(sender))?.nonce ?? 0n;
-      if (fresh > account.nonce && this.pool.has(pooled.hash)) this.announce(pooled, false, fresh);
+      if (fresh > account.nonce && this.pool.has(pooled.hash))
+        executable = this.announce(pooled, false, fresh);
     }
+    if (executable) this.pool.heartbeat(pooled.sender);
     return pooled.hash;
+  }
+
+  /**
+   * Evicts the queued transactions of senders silent for longer than the pool's lifetime
+   * (coreth's legacypool runs the same check every minute); their executable ones stay.
+   */
+  async evictExpiredTxs(): Promise<void> {
+    for (const sender of this.pool.expiredSenders()) {
+      if (this.closed) return;
+      const nonce = (await this.stateAt().getAccount(createAddressFromString(sender)))?.nonce ?? 0n;
+      for (const p of this.pool.evictQueued(sender, nonce))
+        this.emit('droppedTx', p.hash, 'queued past the pool lifetime');
+    }
   }
 
   /**
