@@ -28,7 +28,7 @@ import {
 import { BLACKHOLE_ADDRESS, decodeHeader, type ChainHead, type EvmHeader } from './block/evm-block.js';
 import { writeGenesis } from './block/genesis.js';
 import type { EvmChainConfig } from './chain-config.js';
-import { createEvmCommon } from './common.js';
+import { createEvmCommon, vmCommon } from './common.js';
 import { PrecompileRegistry } from './precompiles/registry.js';
 import { bindPrecompiles } from './precompiles/bind.js';
 import { blake2fPrecompile } from './precompiles/blake2f.js';
@@ -264,7 +264,7 @@ export class EvmChain extends EventEmitter implements Chain {
     const active = this.precompiles.activeAt(Number(timestamp));
     const bound = bindPrecompiles(active, () => timestamp);
     const vm = await createVM({
-      common: this.common,
+      common: vmCommon(this.common),
       stateManager: state,
       blockchain: this.blockchainView(),
       evmOpts: { customPrecompiles: [this.blake2f, ...bound.customPrecompiles] },
