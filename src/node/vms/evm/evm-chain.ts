@@ -139,7 +139,13 @@ export class EvmChain extends EventEmitter implements Chain {
       this.timer = setInterval(() => void this.produce(), this.config.blockTimeMs);
       this.timer.unref();
     }
-    this.evictionTimer = setInterval(() => void this.evictExpiredTxs(), TX_POOL_EVICTION_INTERVAL_MS);
+    this.evictionTimer = setInterval(
+      () =>
+        void this.evictExpiredTxs().catch((err) =>
+          this.logger.warn({ err }, 'evicting expired pool transactions failed'),
+        ),
+      TX_POOL_EVICTION_INTERVAL_MS,
+    );
     this.evictionTimer.unref();
   }
 
@@ -361,7 +367,10 @@ export class EvmChain extends EventEmitter implements Chain {
   async evictExpiredTxs(): Promise<void> {
     for (const sender of this.pool.expiredSenders()) {
       if (this.closed) return;
+      const head = this.head.hash;
       const nonce = (await this.stateAt().getAccount(createAddressFromString(sender)))?.nonce ?? 0n;
+      // A block accepted meanwhile may have moved the nonce: what looked queued may not be.
+      if (this.head.hash !== head) continue;
       for (const p of this.pool.evictQueued(sender, nonce))
         this.emit('droppedTx', p.hash, 'queued past the pool lifetime');
     }
