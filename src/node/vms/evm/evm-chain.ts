@@ -27,6 +27,7 @@ import {
 } from './block/builder.js';
 import { BLACKHOLE_ADDRESS, decodeHeader, type ChainHead, type EvmHeader } from './block/evm-block.js';
 import { writeGenesis } from './block/genesis.js';
+import { RecentHashes } from './block/recent-hashes.js';
 import type { EvmChainConfig } from './chain-config.js';
 import { createEvmCommon, vmCommon } from './common.js';
 import { PrecompileRegistry } from './precompiles/registry.js';
@@ -89,7 +90,7 @@ export class EvmChain extends EventEmitter implements Chain {
   private timer?: NodeJS.Timeout;
   private evictionTimer?: NodeJS.Timeout;
   private closed = false;
-  private readonly hashCache = new Map<bigint, Uint8Array>();
+  private readonly hashCache = new RecentHashes();
   /**
    * callTracer results recorded while recent blocks were built, so `debug_traceBlockByNumber`
    * with the call tracer (what indexers ask for every block) needs no replay.
@@ -178,10 +179,7 @@ export class EvmChain extends EventEmitter implements Chain {
     let h = this.hashCache.get(n);
     if (!h) {
       h = this.store.headerByNumber(n)?.hash;
-      if (h) {
-        if (this.hashCache.size > 512) this.hashCache.clear();
-        this.hashCache.set(n, h);
-      }
+      if (h) this.hashCache.set(n, h);
     }
     return h;
   }
