@@ -25,6 +25,13 @@ export interface Statement {
   all(...params: SqlValue[]): Record<string, any>[];
 }
 
+/**
+ * Most prepared statements kept. Most SQL here is fixed text, but some is built per request
+ * (`eth_getLogs`: one `IN (?, …)` per address and topic count), so a cache keyed by text alone
+ * grew with every new query shape a client sent, for as long as the node ran.
+ */
+export const MAX_CACHED_STATEMENTS = 500;
+
 export class NodeDatabase {
   private readonly db: InstanceType<typeof Database>;
   private readonly statements = new Map<string, Statement>();
@@ -45,14 +52,24 @@ export class NodeDatabase {
     this.db.exec(sql);
   }
 
-  /** A prepared statement, cached by its text. */
+  /**
+   * A prepared statement, cached by its text; past MAX_CACHED_STATEMENTS the oldest leaves the
+   * cache (a caller still holding it can use it: it is finalized once unreachable).
+   */
   prepare(sql: string): Statement {
     let stmt = this.statements.get(sql);
     if (!stmt) {
       stmt = this.db.prepare(sql) as unknown as Statement;
+      if (this.statements.size >= MAX_CACHED_STATEMENTS)
+        this.statements.delete(this.statements.keys().next().value!);
       this.statements.set(sql, stmt);
     }
     return stmt;
+  }
+
+  /** How many prepared statements the cache holds. */
+  get cachedStatements(): number {
+    return this.statements.size;
   }
 
   /**

@@ -65,3 +65,15 @@ function withMergedParams(common: Common): Common {
   };
   return common;
 }
+
+/**
+ * The `Common` a new VM runs on: a copy of the chain's, as the engine's own `VM.shallowCopy`
+ * makes. Every EVM subscribes to its Common's `hardforkChanged` event and never unsubscribes, so
+ * a VM built on the chain's long-lived Common stayed reachable from it for ever — with its state
+ * manager and that state's caches — and the node leaked one VM per call environment, trace or
+ * simulated block (about 50 KB each before any state). A copy shares the parameters (and the
+ * merged-parameters shortcut, an own property) but has its own event emitter, which goes with it.
+ */
+export function vmCommon(common: Common): Common {
+  return common.copy();
+}

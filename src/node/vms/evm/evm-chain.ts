@@ -29,8 +29,9 @@ import {
 import { creditWholeFee } from './block/fee-credit.js';
 import { BLACKHOLE_ADDRESS, decodeHeader, type ChainHead, type EvmHeader } from './block/evm-block.js';
 import { writeGenesis } from './block/genesis.js';
+import { RecentHashes } from './block/recent-hashes.js';
 import type { EvmChainConfig } from './chain-config.js';
-import { createEvmCommon } from './common.js';
+import { createEvmCommon, vmCommon } from './common.js';
 import { PrecompileRegistry } from './precompiles/registry.js';
 import { bindPrecompiles } from './precompiles/bind.js';
 import { blake2fPrecompile } from './precompiles/blake2f.js';
@@ -39,7 +40,7 @@ import { ChainStore, type StoredLog } from './state/chain-store.js';
 import { TrieDb, TrieNodeTable } from './state/trie-db.js';
 import { blockStateAt, stateManagerAt, trieAt, type BlockStateManager } from './state/world.js';
 import { checkAdmission, decodeRawTx } from './txpool/admission.js';
-import { TxPool, type PooledTx } from './txpool/txpool.js';
+import { TX_POOL_EVICTION_INTERVAL_MS, TxPool, type PooledTx } from './txpool/txpool.js';
 import { EvmTxError } from './vm-errors.js';
 
 /** Accounts the block producer's state caches hold before they are emptied between blocks. */
@@ -89,8 +90,9 @@ export class EvmChain extends EventEmitter implements Chain {
   private producing?: Promise<void>;
   private scheduled = false;
   private timer?: NodeJS.Timeout;
+  private evictionTimer?: NodeJS.Timeout;
   private closed = false;
-  private readonly hashCache = new Map<bigint, Uint8Array>();
+  private readonly hashCache = new RecentHashes();
   /**
    * callTracer results recorded while recent blocks were built, so `debug_traceBlockByNumber`
    * with the call tracer (what indexers ask for every block) needs no replay.
@@ -140,6 +142,14 @@ export class EvmChain extends EventEmitter implements Chain {
       this.timer = setInterval(() => void this.produce(), this.config.blockTimeMs);
       this.timer.unref();
     }
+    this.evictionTimer = setInterval(
+      () =>
+        void this.evictExpiredTxs().catch((err) =>
+          this.logger.warn({ err }, 'evicting expired pool transactions failed'),
+        ),
+      TX_POOL_EVICTION_INTERVAL_MS,
+    );
+    this.evictionTimer.unref();
   }
 
   // ---- Chain interface -------------------------------------------------------------------
@@ -156,6 +166,7 @@ export class EvmChain extends EventEmitter implements Chain {
     this.closed = true;
     this.emit('close');
     if (this.timer) clearInterval(this.timer);
+    if (this.evictionTimer) clearInterval(this.evictionTimer);
     await this.producing;
   }
 
@@ -170,10 +181,7 @@ export class EvmChain extends EventEmitter implements Chain {
     let h = this.hashCache.get(n);
     if (!h) {
       h = this.store.headerByNumber(n)?.hash;
-      if (h) {
-        if (this.hashCache.size > 512) this.hashCache.clear();
-        this.hashCache.set(n, h);
-      }
+      if (h) this.hashCache.set(n, h);
     }
     return h;
   }
@@ -274,7 +282,7 @@ export class EvmChain extends EventEmitter implements Chain {
     const active = this.precompiles.activeAt(Number(timestamp));
     const bound = bindPrecompiles(active, () => timestamp);
     const vm = await createVM({
-      common: this.common,
+      common: vmCommon(this.common),
       stateManager: state,
       blockchain: this.blockchainView(),
       evmOpts: { customPrecompiles: [this.blake2f, ...bound.customPrecompiles] },
@@ -353,13 +361,32 @@ export class EvmChain extends EventEmitter implements Chain {
     const { sender, account, replaced } = await checkAdmission(this, tx);
     const { pooled } = this.pool.add(tx, sender.toString());
     this.requestBlock();
-    if (!this.announce(pooled, replaced !== undefined, account.nonce)) {
+    let executable = this.announce(pooled, replaced !== undefined, account.nonce);
+    if (!executable) {
       // The nonce admission read may be a block old (one accepted while it was read, taking
       // the sender's earlier txs out of the pool): look again before calling the tx queued.
       const fresh = (await this.stateAt().getAccount(sender))?.nonce ?? 0n;
-      if (fresh > account.nonce && this.pool.has(pooled.hash)) this.announce(pooled, false, fresh);
+      if (fresh > account.nonce && this.pool.has(pooled.hash))
+        executable = this.announce(pooled, false, fresh);
     }
+    if (executable) this.pool.heartbeat(pooled.sender);
     return pooled.hash;
+  }
+
+  /**
+   * Evicts the queued transactions of senders silent for longer than the pool's lifetime
+   * (coreth's legacypool runs the same check every minute); their executable ones stay.
+   */
+  async evictExpiredTxs(): Promise<void> {
+    for (const sender of this.pool.expiredSenders()) {
+      if (this.closed) return;
+      const head = this.head.hash;
+      const nonce = (await this.stateAt().getAccount(createAddressFromString(sender)))?.nonce ?? 0n;
+      // A block accepted meanwhile may have moved the nonce: what looked queued may not be.
+      if (this.head.hash !== head) continue;
+      for (const p of this.pool.evictQueued(sender, nonce))
+        this.emit('droppedTx', p.hash, 'queued past the pool lifetime');
+    }
   }
 
   /**

@@ -65,12 +65,17 @@ export function createFilterApi(chain: EvmChain): { handlers: Record<string, Evm
 
   const onBlock = (b: AcceptedBlock) => {
     const hash = bytesToHex(b.hash);
+    // One JSON object per log, shared by every filter it matches (geth's filters share one
+    // *types.Log): a copy per filter made memory grow with filters × logs until they time out.
+    const json: Record<string, unknown>[] = [];
     for (const f of filters.values()) {
       if (f.kind === 'blocks') f.hashes.push(hash);
       else if (f.kind === 'logs') {
         const c = f.criteria;
         if (!inFilterRange(c, b.number)) continue;
-        for (const l of b.logs) if (logMatches(c, l)) f.logs.push(logJson(l, b.hash));
+        b.logs.forEach((l, i) => {
+          if (logMatches(c, l)) f.logs.push((json[i] ??= logJson(l, b.hash)));
+        });
       }
     }
   };

@@ -4,6 +4,13 @@
  * the gap fills (it is never executed out of order); a second transaction with the same sender
  * and nonce replaces the first only when it raises both fee caps, each by at least 10%. The pool lives
  * in memory: after a restart clients resubmit, as with the reference node.
+ *
+ * A queued transaction whose gap never fills (its sender gave up, or crashed) does not stay for
+ * ever: as coreth's legacypool, each sender has a heartbeat — set when its first transaction
+ * arrives, renewed whenever one of its transactions becomes executable — and the queued
+ * transactions of a sender whose heartbeat is older than the lifetime (coreth's
+ * `tx-pool-lifetime`, 10 minutes) are evicted. Without it a long-running node would fill with
+ * gapped transactions until every new one is refused with `txpool is full`.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
@@ -27,12 +34,33 @@ export function feeCaps(tx: TypedTransaction): { maxFee: bigint; tip: bigint } {
   return { maxFee: t.gasPrice, tip: t.gasPrice };
 }
 
+/** coreth's default `tx-pool-lifetime`: how long a sender's queued transactions may wait. */
+export const TX_POOL_LIFETIME_MS = 10 * 60_000;
+
+/** How often the chain looks for queued transactions past their lifetime (geth's evictionInterval). */
+export const TX_POOL_EVICTION_INTERVAL_MS = 60_000;
+
+export interface TxPoolOptions {
+  maxSize?: number;
+  lifetimeMs?: number;
+  now?: () => number;
+}
+
 export class TxPool {
   private readonly bySender = new Map<string, Map<bigint, PooledTx>>();
   private readonly byHash = new Map<string, PooledTx>();
+  /** Each sender's last heartbeat (ms); a sender leaves it with its last transaction. */
+  private readonly beats = new Map<string, number>();
   private seq = 0;
+  private readonly maxSize: number;
+  private readonly lifetimeMs: number;
+  private readonly now: () => number;
 
-  constructor(private readonly maxSize = 20_000) {}
+  constructor(options: TxPoolOptions = {}) {
+    this.maxSize = options.maxSize ?? 20_000;
+    this.lifetimeMs = options.lifetimeMs ?? TX_POOL_LIFETIME_MS;
+    this.now = options.now ?? Date.now;
+  }
 
   get size(): number {
     return this.byHash.size;
@@ -76,7 +104,37 @@ export class TxPool {
     if (existing) this.byHash.delete(existing.hash);
     slots.set(tx.nonce, pooled);
     this.byHash.set(hash, pooled);
+    // As enqueueTx: a sender's first transaction starts its heartbeat.
+    if (!this.beats.has(sender)) this.beats.set(sender, this.now());
     return { pooled, replaced: existing };
+  }
+
+  /** A transaction of `sender` became executable (geth's promoteTx): its heartbeat is renewed. */
+  heartbeat(sender: string): void {
+    if (this.bySender.has(sender)) this.beats.set(sender, this.now());
+  }
+
+  /** Senders whose heartbeat is older than the lifetime: their queued transactions may go. */
+  expiredSenders(): string[] {
+    const cutoff = this.now() - this.lifetimeMs;
+    const out: string[] = [];
+    for (const [sender, beat] of this.beats) if (beat < cutoff) out.push(sender);
+    return out;
+  }
+
+  /**
+   * Evicts `sender`'s queued transactions (those behind a nonce gap from `stateNonce`) when its
+   * heartbeat is past the lifetime, as legacypool's eviction loop does; its executable ones stay.
+   */
+  evictQueued(sender: string, stateNonce: bigint): PooledTx[] {
+    const beat = this.beats.get(sender);
+    if (beat === undefined || this.now() - beat <= this.lifetimeMs) return [];
+    const slots = this.bySender.get(sender);
+    if (!slots) return [];
+    const run = new Set(this.pendingRun(sender, stateNonce));
+    const evicted = [...slots.values()].filter((p) => !run.has(p));
+    for (const p of evicted) this.remove(p.hash);
+    return evicted;
   }
 
   remove(hash: string): void {
@@ -85,7 +143,10 @@ export class TxPool {
     this.byHash.delete(hash);
     const slots = this.bySender.get(p.sender);
     slots?.delete(p.nonce);
-    if (slots && slots.size === 0) this.bySender.delete(p.sender);
+    if (slots && slots.size === 0) {
+      this.bySender.delete(p.sender);
+      this.beats.delete(p.sender);
+    }
   }
 
   /** Drops every transaction of `sender` with a nonce below `nonce` (mined or made stale). */
