@@ -115,7 +115,7 @@ describe('C-chain trace timeouts', () => {
     assert.equal(typed.code, -32602);
     assert.match(
       typed.message,
-      /cannot unmarshal number into Go struct field TraceConfig.timeout of type string/,
+      /cannot unmarshal number into Go struct field TraceConfig.Timeout of type string/,
     );
   });
 });

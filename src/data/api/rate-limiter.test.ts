@@ -33,6 +33,23 @@ describe('rate limiter without a shared store', () => {
     assert.deepEqual([refused.allowed, refused.limit, refused.remaining], [false, 1_000, 0]);
     assert.equal(refused.resetSeconds, 12 * 3600 - 10 * 60);
   });
+
+  it('forgets the windows of callers once they have passed, so many anonymous addresses do not pile up', () => {
+    let t = Date.UTC(2026, 10, 22, 12);
+    const limiter = createRateLimiter(() => t);
+    const minuteOnly: Tier = { name: 'anonymous', cuPerMinute: 100 };
+    for (let i = 0; i < 1_000; i++) limiter.charge(`ip:10.0.${i >> 8}.${i & 255}`, minuteOnly, 1);
+    for (let i = 0; i < 10; i++) limiter.charge(`key:${i}`, TIER, 1);
+    assert.equal(limiter.windows(), 1_000 + 10 + 10);
+    // A minute on, the next charge sweeps the minute windows that have passed; the day windows
+    // still limit their callers until the day ends.
+    t += 60_000;
+    limiter.charge('key:0', TIER, 1);
+    assert.equal(limiter.windows(), 1 + 10);
+    t += 86_400_000;
+    limiter.charge('ip:new', minuteOnly, 1);
+    assert.equal(limiter.windows(), 1);
+  });
 });
 
 for (const kind of ['sqlite', 'postgres'] as const) {

@@ -148,11 +148,15 @@ export function createRateLimiter(options: RateLimiterOptions | (() => number) =
       const minuteOk = m.used + cost <= tier.cuPerMinute;
       const dayOk = !d || d.used + cost <= tier.cuPerDay!;
       if (minuteOk && dayOk) {
+        // Pending units wait for a sync, and the sweep keeps a window until they are reported;
+        // without a shared store nothing is ever reported, so nothing may wait (else every
+        // caller's windows would be kept for ever).
+        const pending = o.shared ? cost : 0;
         m.used += cost;
-        m.pending += cost;
+        m.pending += pending;
         if (d) {
           d.used += cost;
-          d.pending += cost;
+          d.pending += pending;
         }
       }
       if (!dayOk) {
@@ -170,6 +174,8 @@ export function createRateLimiter(options: RateLimiterOptions | (() => number) =
         resetSeconds: Math.max(1, Math.ceil((m.start + MINUTE - t) / 1000)),
       };
     },
+    /** How many caller windows this process holds (the sweep drops those that have passed). */
+    windows: () => minutes.size + days.size,
     /** Pools spending with the shared store now (the timer does it every `syncMs`). */
     sync: syncOnce,
     /** Stops the timer after a last report, so nothing spent is lost on shutdown. */

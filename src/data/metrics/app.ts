@@ -45,6 +45,7 @@ import icmRoutes from './routes/icm.js';
 import l1ValidatorFeesRoutes from './routes/l1-validator-fees.js';
 import stakingRoute from './routes/staking.js';
 import validatorAddressesRoute, { VALIDATOR_ADDRESSES_PATH } from './routes/validator-addresses.js';
+import { logRequestFailure } from '../internal/request-log.js';
 
 /** The real metrics service's budget per client address. */
 export const METRICS_PUBLISHED_TIER = { cuPerMinute: 8000, cuPerDay: 1_200_000 };
@@ -149,7 +150,7 @@ export async function buildMetricsApp(options: MetricsAppOptions): Promise<Fasti
       status = 503;
       message = 'the data store is unavailable; retry later';
     }
-    if (status >= 500) options.logger?.error({ err, url: request.url }, 'metrics request failed');
+    logRequestFailure(options.logger, err, status, request.url, 'metrics request failed');
     reply.status(status).type('application/json; charset=utf-8').send(body(status, message));
   });
   app.setNotFoundHandler((request, reply) => {

@@ -2,7 +2,7 @@
  * The one place errors become HTTP: `{message, statusCode, error}` with the eight statuses of
  * the spec's Errors table. Validation failures and typed client errors keep their message; any
  * other failure is a 500 (or 503 when the store is unreachable) whose internals are logged,
- * never shown.
+ * never shown; what is logged, and how loudly, depends on whose fault it was (request-log.ts).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../../shared/logger.js';
@@ -19,6 +19,7 @@ import {
   UpstreamUnavailableError,
 } from '../../internal/errors.js';
 import { toStoreError } from '../../store/database.js';
+import { logRequestFailure } from '../../internal/request-log.js';
 
 export const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -103,7 +104,7 @@ export function registerErrorHandling(app: FastifyInstance, logger?: Logger): vo
       status = 500;
       message = 'Internal Server Error';
     }
-    if (status >= 500) logger?.error({ err, status, url: request.url }, 'request failed');
+    logRequestFailure(logger, err, status, request.url);
     reply.status(status).type('application/json; charset=utf-8').send(errorBody(status, message));
   });
   app.setNotFoundHandler((request, reply) => {

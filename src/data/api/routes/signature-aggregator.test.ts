@@ -4,8 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { pino } from 'pino';
 import { NETWORKS } from '../../../shared/networks.js';
 import type { AggregateRequest, SignatureAggregator } from '../../aggregator/aggregator.js';
+import { InvalidParameterError, UpstreamUnavailableError } from '../../internal/errors.js';
 import { parseApiAccessConfig } from '../api-keys.js';
 import { buildDataApp } from '../app.js';
 import { createPageTokens } from '../page-token.js';
@@ -99,6 +101,66 @@ describe('POST /v1/signatureAggregator/{network}/aggregateSignatures', () => {
       assert.deepEqual(seen, [{ message: '2Zx3' }]);
       assert.equal((await get('mainnet')).statusCode, 404);
       assert.equal((await get('devnet')).statusCode, 400);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('logs a refused aggregation by whose fault it was: a 4XX a debug line, a 503 a warn line, neither with a stack', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const failures: Error[] = [
+      new InvalidParameterError('message: network id 1 is not this network (12345)'),
+      new UpstreamUnavailableError('failed to collect a threshold of signatures: 0 of 5 validators signed'),
+      new Error('a bug'),
+    ];
+    const aggregator: SignatureAggregator = {
+      aggregate: () => Promise.reject(failures.shift()),
+      aggregateTx: () => Promise.reject(new Error('unused')),
+    };
+    const server = await buildDataApp({
+      deps: { network: NETWORKS.fuji, tokens: createPageTokens(Buffer.alloc(32, 1)) } as unknown as RouteDeps,
+      access: parseApiAccessConfig({}, 'test'),
+      limiter: createRateLimiter(),
+      version: 'test',
+      logger,
+      extraRoutes: [signatureAggregatorRoute(aggregator)],
+    });
+    try {
+      const post = async () =>
+        (
+          await server.inject({
+            method: 'POST',
+            url: '/v1/signatureAggregator/fuji/aggregateSignatures',
+            payload: { message: '0xdead' },
+          })
+        ).statusCode;
+      const logged = () =>
+        lines.splice(0).map(({ level, msg, err, reason }) => ({ level, msg, err, reason }));
+      assert.equal(await post(), 400);
+      assert.deepEqual(logged(), [
+        {
+          level: 20,
+          msg: 'request failed',
+          err: undefined,
+          reason: 'message: network id 1 is not this network (12345)',
+        },
+      ]);
+      assert.equal(await post(), 503);
+      assert.deepEqual(logged(), [
+        {
+          level: 40,
+          msg: 'request failed',
+          err: undefined,
+          reason: 'failed to collect a threshold of signatures: 0 of 5 validators signed',
+        },
+      ]);
+      // A real fault of the server keeps its stack, at error level.
+      assert.equal(await post(), 500);
+      const [fault, ...more] = lines.splice(0);
+      assert.deepEqual(more, []);
+      assert.equal(fault.level, 50);
+      assert.match((fault.err as { stack: string }).stack, /Error: a bug\n\s+at /);
     } finally {
       await server.close();
     }

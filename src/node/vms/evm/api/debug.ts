@@ -12,9 +12,10 @@ import type { Log } from '@ethereumjs/evm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
-import { makeTracer, type Tracer } from '../trace/tracers.js';
+import { callTracerConfig, makeTracer, type Tracer } from '../trace/tracers.js';
+import { decodeGoStruct, type GoField } from '../trace/go-json.js';
 import type { TraceContext } from '../trace/flat-call-tracer.js';
-import { arity, bad, blockRef, data, jsonKind } from './args.js';
+import { arity, bad, blockRef, data } from './args.js';
 import { blockReplay } from './block-replay.js';
 import { storageRangeAt } from './storage-range.js';
 import { CallTimeout, parseGoDuration, withDeadline } from './call-deadline.js';
@@ -30,12 +31,41 @@ import { resolveBlockNumber, stateBlockOf } from './eth/block-ref.js';
 import { rawTxByHash, txBloom } from './eth/blocks.js';
 import { decodeStoredTx, txTypeAndTo } from './format.js';
 
-function tracerFrom(params: unknown[], i: number, ctx?: TraceContext): Tracer {
-  const cfg = params[i];
-  if (cfg !== undefined && cfg !== null && (typeof cfg !== 'object' || Array.isArray(cfg)))
-    bad(i, 'invalid tracer config');
+/**
+ * geth's TraceConfig fields (eth/tracers/api.go: an embedded *logger.Config, Tracer, Timeout,
+ * Reexec, the raw TracerConfig), none with a JSON tag: Go matches them by their Go names,
+ * case-insensitively, and names them so in its errors.
+ */
+const TRACE_CONFIG: GoField[] = [
+  { name: 'enableMemory', path: 'Config.EnableMemory', type: 'bool' },
+  { name: 'disableStack', path: 'Config.DisableStack', type: 'bool' },
+  { name: 'disableStorage', path: 'Config.DisableStorage', type: 'bool' },
+  { name: 'enableReturnData', path: 'Config.EnableReturnData', type: 'bool' },
+  { name: 'debug', path: 'Config.Debug', type: 'bool' },
+  { name: 'limit', path: 'Config.Limit', type: 'int' },
+  { name: 'tracer', path: 'Tracer', type: 'string' },
+  { name: 'timeout', path: 'Timeout', type: 'string' },
+  { name: 'reexec', path: 'Reexec', type: 'uint64' },
+];
+/** debug_traceCall's TraceCallConfig embeds the TraceConfig. */
+const TRACE_CALL_CONFIG: GoField[] = TRACE_CONFIG.map((f) => ({ ...f, path: `TraceConfig.${f.path}` }));
+
+/** A trace config decoded as geth's RPC layer decodes the argument: a wrong type is -32602. */
+type TraceConfig = Record<string, unknown>;
+function traceConfigOf(params: unknown[], i: number, call = false): TraceConfig {
   try {
-    return makeTracer(cfg as Record<string, unknown> | undefined, ctx);
+    return call
+      ? decodeGoStruct(params[i], 'tracers.TraceCallConfig', TRACE_CALL_CONFIG)
+      : decodeGoStruct(params[i], 'tracers.TraceConfig', TRACE_CONFIG);
+  } catch (err) {
+    bad(i, (err as Error).message);
+  }
+}
+
+/** The tracer a decoded config names; a tracer it names wrongly is coreth's -32000. */
+function tracerFrom(cfg: TraceConfig, ctx?: TraceContext): Tracer {
+  try {
+    return makeTracer(cfg, ctx);
   } catch (err) {
     throw new RpcError(RpcCode.server, (err as Error).message);
   }
@@ -50,14 +80,9 @@ const TRACE_TIMEOUT = 'execution timeout';
  * The trace config's `timeout` (a Go duration, `"5s"` when absent), in ms. Go's deadline of zero
  * or less has already passed; withDeadline reads 0 as none, so it is made the smallest delay.
  */
-function traceTimeoutOf(params: unknown[], i: number): number {
-  const value = (params[i] as Record<string, unknown> | null | undefined)?.timeout;
-  if (value === undefined || value === null) return DEFAULT_TRACE_TIMEOUT_MS;
-  if (typeof value !== 'string')
-    bad(
-      i,
-      `json: cannot unmarshal ${jsonKind(value)} into Go struct field TraceConfig.timeout of type string`,
-    );
+function traceTimeoutOf(cfg: TraceConfig): number {
+  const value = cfg.timeout as string | undefined;
+  if (value === undefined) return DEFAULT_TRACE_TIMEOUT_MS;
   let ms: number;
   try {
     ms = parseGoDuration(value);
@@ -131,79 +156,66 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     return n;
   };
   /** The call traces recorded when block `n` was built, for a plain callTracer request. */
-  const recorded = (cfg: unknown, n: bigint) => {
-    const c = cfg as Record<string, any> | undefined;
-    const plain =
-      c?.tracer === 'callTracer' && c.tracerConfig?.onlyTopCall !== true && c.tracerConfig?.withLog !== true;
-    const traces = plain ? chain.recentCallTraces.get(n) : undefined;
+  const recorded = (cfg: TraceConfig, n: bigint) => {
+    if (cfg.tracer !== 'callTracer') return undefined;
+    const { onlyTopCall, withLog } = callTracerConfig(cfg.tracerConfig);
+    const traces = onlyTopCall || withLog ? undefined : chain.recentCallTraces.get(n);
     return traces ? structuredClone(traces) : undefined;
   };
+  /** A whole block's traces: the recorded ones when they answer, else a replay. */
+  const traceWholeBlock = async (n: bigint, cfg: TraceConfig, timeoutMs: number) =>
+    recorded(cfg, n) ??
+    traceBlock(
+      chain,
+      n,
+      () => true,
+      (ctx) => tracerFrom(cfg, ctx),
+      timeoutMs,
+    );
   return {
     debug_traceTransaction: async (params) => {
       arity(params, 2, 1);
-      const stored = chain.store.txByHash(data(params, 0, 32));
+      const hash = data(params, 0, 32);
+      const cfg = traceConfigOf(params, 1);
+      const stored = chain.store.txByHash(hash);
       if (!stored) throw new RpcError(RpcCode.server, 'transaction not found');
-      tracerFrom(params, 1);
+      tracerFrom(cfg);
       const [trace] = await traceBlock(
         chain,
         stored.blockNumber,
         (i) => i === stored.index,
-        (ctx) => tracerFrom(params, 1, ctx),
-        traceTimeoutOf(params, 1),
+        (ctx) => tracerFrom(cfg, ctx),
+        traceTimeoutOf(cfg),
       );
       if ('error' in trace) throw new RpcError(RpcCode.server, trace.error);
       return trace.result;
     },
     debug_traceBlockByNumber: async (params) => {
       arity(params, 2, 1);
-      tracerFrom(params, 1);
-      const timeoutMs = traceTimeoutOf(params, 1);
-      const n = byRef(params);
-      return (
-        recorded(params[1], n) ??
-        traceBlock(
-          chain,
-          n,
-          () => true,
-          (ctx) => tracerFrom(params, 1, ctx),
-          timeoutMs,
-        )
-      );
+      blockRef(params, 0);
+      const cfg = traceConfigOf(params, 1);
+      tracerFrom(cfg);
+      const timeoutMs = traceTimeoutOf(cfg);
+      return traceWholeBlock(byRef(params), cfg, timeoutMs);
     },
     debug_traceBlockByHash: async (params) => {
       arity(params, 2, 1);
-      tracerFrom(params, 1);
-      const timeoutMs = traceTimeoutOf(params, 1);
-      const n = chain.store.numberOfHash(data(params, 0, 32));
+      const hash = data(params, 0, 32);
+      const cfg = traceConfigOf(params, 1);
+      tracerFrom(cfg);
+      const timeoutMs = traceTimeoutOf(cfg);
+      const n = chain.store.numberOfHash(hash);
       if (n === undefined) throw new RpcError(RpcCode.server, 'block not found');
-      return (
-        recorded(params[1], n) ??
-        traceBlock(
-          chain,
-          n,
-          () => true,
-          (ctx) => tracerFrom(params, 1, ctx),
-          timeoutMs,
-        )
-      );
+      return traceWholeBlock(n, cfg, timeoutMs);
     },
     /** A block given as its RLP encoding; only an accepted block can be replayed here. */
     debug_traceBlock: async (params) => {
       arity(params, 2, 1);
       const blob = data(params, 0);
-      tracerFrom(params, 1);
-      const timeoutMs = traceTimeoutOf(params, 1);
-      const n = acceptedBlockOfRlp(chain, blob);
-      return (
-        recorded(params[1], n) ??
-        traceBlock(
-          chain,
-          n,
-          () => true,
-          (ctx) => tracerFrom(params, 1, ctx),
-          timeoutMs,
-        )
-      );
+      const cfg = traceConfigOf(params, 1);
+      tracerFrom(cfg);
+      const timeoutMs = traceTimeoutOf(cfg);
+      return traceWholeBlock(acceptedBlockOfRlp(chain, blob), cfg, timeoutMs);
     },
     // The node keeps no bad blocks (every block it holds was built and accepted by itself).
     debug_getBadBlocks: (params) => {
@@ -213,7 +225,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     debug_traceBadBlock: (params) => {
       arity(params, 2, 1);
       const hash = data(params, 0, 32);
-      tracerFrom(params, 1);
+      tracerFrom(traceConfigOf(params, 1));
       throw new RpcError(RpcCode.server, `bad block ${bytesToHex(hash)} not found`);
     },
     /** The state root after each of a block's transactions (coreth's IntermediateRoots). */
@@ -246,8 +258,8 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
           RpcCode.server,
           ref.kind === 'hash' ? `block ${bytesToHex(ref.hash)} not found` : 'cannot query unfinalized data',
         );
-      const cfg = (params[2] ?? {}) as Record<string, unknown>;
-      const tracer = tracerFrom(params, 2);
+      const cfg = traceConfigOf(params, 2, true);
+      const tracer = tracerFrom(cfg);
       const call = await prepareCall(
         chain,
         args,
@@ -256,7 +268,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
         parseBlockOverrides(cfg.blockOverrides, 2),
       );
       const gas = callGas(args);
-      const timeoutMs = traceTimeoutOf(params, 2);
+      const timeoutMs = traceTimeoutOf(cfg);
       tracer.attach(call.vm);
       let run: RunTxResult;
       try {

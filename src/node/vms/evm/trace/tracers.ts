@@ -13,7 +13,9 @@ import { PrestateTracer, type PrestateConfig } from './prestate-tracer.js';
 import { onSelfdestruct, type SelfdestructEvent } from './selfdestruct-hook.js';
 import { onOpcode } from './opcode-hook.js';
 import { FourByteTracer, MuxTracer, NoopTracer } from './small-tracers.js';
-import { FlatCallTracer, type FlatCallConfig, type TraceContext } from './flat-call-tracer.js';
+import { FlatCallTracer, type TraceContext } from './flat-call-tracer.js';
+import { decodeGoStruct, type GoField } from './go-json.js';
+import { jsonKind } from '../api/args.js';
 
 const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
 
@@ -300,30 +302,58 @@ function hexBytes(n: bigint): Uint8Array {
   return Uint8Array.from(Buffer.from(hex, 'hex'));
 }
 
-/** The tracer a trace config names; `ctx` places the traced transaction (for flatCallTracer). */
+/** libevm's native tracers' configs, as each decodes its `tracerConfig` (eth/tracers/native). */
+const CALL_CONFIG: GoField[] = [
+  { name: 'onlyTopCall', path: 'onlyTopCall', type: 'bool' },
+  { name: 'withLog', path: 'withLog', type: 'bool' },
+];
+const FLAT_CALL_CONFIG: GoField[] = [
+  { name: 'convertParityErrors', path: 'convertParityErrors', type: 'bool' },
+  { name: 'includePrecompiles', path: 'includePrecompiles', type: 'bool' },
+];
+const PRESTATE_CONFIG: GoField[] = [{ name: 'diffMode', path: 'diffMode', type: 'bool' }];
+
+/** callTracer's `tracerConfig`; a wrong type is refused in Go's words. */
+export function callTracerConfig(tracerConfig: unknown): { onlyTopCall: boolean; withLog: boolean } {
+  const tc = decodeGoStruct(tracerConfig, 'native.callTracerConfig', CALL_CONFIG);
+  return { onlyTopCall: tc.onlyTopCall === true, withLog: tc.withLog === true };
+}
+
+/**
+ * The tracer a trace config names; `ctx` places the traced transaction (for flatCallTracer).
+ * A `tracerConfig` the tracer cannot decode throws Go's error, as libevm's tracer constructors
+ * return their `json.Unmarshal` error (which the trace answers with).
+ */
 export function makeTracer(config: Record<string, unknown> | undefined, ctx: TraceContext = {}): Tracer {
   const name = config?.tracer;
   if (name === undefined || name === null || name === 'structLogger')
     return new StructLogger(config as StructLogConfig);
   if (name === 'callTracer') {
-    const tc = (config?.tracerConfig ?? {}) as { onlyTopCall?: boolean; withLog?: boolean };
-    return new CallTracer(tc.onlyTopCall === true, tc.withLog === true);
+    const { onlyTopCall, withLog } = callTracerConfig(config?.tracerConfig);
+    return new CallTracer(onlyTopCall, withLog);
   }
   if (name === 'flatCallTracer') {
-    const tc = config?.tracerConfig ?? {};
-    if (typeof tc !== 'object' || Array.isArray(tc)) throw new Error('invalid flatCallTracer config');
-    const { convertParityErrors, includePrecompiles } = tc as FlatCallConfig;
+    const tc = decodeGoStruct(config?.tracerConfig, 'native.flatCallTracerConfig', FLAT_CALL_CONFIG);
     return new FlatCallTracer(
-      { convertParityErrors: convertParityErrors === true, includePrecompiles: includePrecompiles === true },
+      {
+        convertParityErrors: tc.convertParityErrors === true,
+        includePrecompiles: tc.includePrecompiles === true,
+      },
       ctx,
     );
   }
-  if (name === 'prestateTracer') return new PrestateTracer((config?.tracerConfig ?? {}) as PrestateConfig);
+  if (name === 'prestateTracer')
+    return new PrestateTracer(
+      decodeGoStruct(config?.tracerConfig, 'native.prestateTracerConfig', PRESTATE_CONFIG) as PrestateConfig,
+    );
   if (name === '4byteTracer') return new FourByteTracer();
   if (name === 'noopTracer') return new NoopTracer();
   if (name === 'muxTracer') {
     const children = config?.tracerConfig ?? {};
-    if (typeof children !== 'object' || Array.isArray(children)) throw new Error('invalid muxTracer config');
+    if (typeof children !== 'object' || Array.isArray(children))
+      throw new Error(
+        `json: cannot unmarshal ${jsonKind(children)} into Go value of type map[string]json.RawMessage`,
+      );
     const tracers = new Map<string, Tracer>();
     for (const [child, cfg] of Object.entries(children as Record<string, unknown>)) {
       // geth looks each name up among its named tracers; the struct logger is not one.
