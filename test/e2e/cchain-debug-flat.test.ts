@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeFunctionData, type Hex } from 'viem';
+import { encodeFunctionData, toFunctionSelector, type Hex } from 'viem';
 import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
 import { rpc } from '../helpers/devnet.js';
 import { compileSolidity } from '../helpers/evm-contracts.js';
@@ -296,5 +296,8 @@ describe('C-chain flatCallTracer', () => {
         [[0], 0, 'staticcall', '0x0200000000000000000000000000000000000005'],
       ],
     );
+    // The 4byteTracer reads the same list: the Warp call's selector counts.
+    const ids = (await rpc(url, 'debug_traceTransaction', [hash, { tracer: '4byteTracer' }])).body.result;
+    assert.equal(ids[`${toFunctionSelector('getBlockchainID()')}-0`], 1);
   });
 });
