@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeFunctionData, type Hex } from 'viem';
+import { encodeFunctionData, toFunctionSelector, type Hex } from 'viem';
 import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
 import { rpc } from '../helpers/devnet.js';
 import { compileSolidity } from '../helpers/evm-contracts.js';
@@ -29,6 +29,11 @@ contract Parent {
   }
 }
 contract Lib { function f() external payable {} }
+interface IWarp { function getBlockchainID() external view returns (bytes32); }
+contract WarpReader {
+  bytes32 public last;
+  function read() external { last = IWarp(0x0200000000000000000000000000000000000005).getBlockchainID(); }
+}
 contract Proxy {
   function go(address lib) external payable {
     (bool ok, ) = lib.delegatecall(abi.encodeWithSignature("f()"));
@@ -265,5 +270,34 @@ describe('C-chain flatCallTracer', () => {
       [flat[1].action.callType, flat[1].action.from, flat[1].action.to, flat[1].action.value],
       ['delegatecall', proxy, lib, '0x3'],
     );
+  });
+  it('keeps a call to a stateful precompile (Warp), which is not among the active precompiles', async () => {
+    // coreth's flatCallTracer leaves out calls to vm.ActivePrecompiles(rules): the Ethereum ones
+    // and coreth's own list (params/hooks_libevm.go); the stateful modules (Warp, allow lists…)
+    // are no part of it, so a call to one is an entry like any other.
+    const { client, wallet, url } = suite;
+    const deployed = await wallet.deployContract({
+      abi: artifacts.WarpReader.abi,
+      bytecode: artifacts.WarpReader.bytecode,
+    });
+    const reader = (await client.waitForTransactionReceipt({ hash: deployed })).contractAddress!;
+    const hash = await wallet.writeContract({
+      address: reader,
+      abi: artifacts.WarpReader.abi,
+      functionName: 'read',
+      args: [],
+    });
+    assert.equal((await client.waitForTransactionReceipt({ hash })).status, 'success');
+    const flat = (await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'flatCallTracer' }])).body.result;
+    assert.deepEqual(
+      flat.map((f: any) => [f.traceAddress, f.subtraces, f.action.callType, f.action.to]),
+      [
+        [[], 1, 'call', reader.toLowerCase()],
+        [[0], 0, 'staticcall', '0x0200000000000000000000000000000000000005'],
+      ],
+    );
+    // The 4byteTracer reads the same list: the Warp call's selector counts.
+    const ids = (await rpc(url, 'debug_traceTransaction', [hash, { tracer: '4byteTracer' }])).body.result;
+    assert.equal(ids[`${toFunctionSelector('getBlockchainID()')}-0`], 1);
   });
 });

@@ -25,6 +25,8 @@ export interface Owners {
 
 /** secp256k1 group order / 2: signatures with a higher s are malleable and refused. */
 const HALF_ORDER = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0');
+/** The secp256k1 group order N. */
+const ORDER = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
 
 /**
  * The public key that signed `hash` (33 bytes compressed, or 65 uncompressed), or an FxError for
@@ -36,7 +38,9 @@ const HALF_ORDER = BigInt('0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe
  */
 export function recoverPublicKey(hash: Uint8Array, signature: Uint8Array, compressed: boolean): Uint8Array {
   if (signature.length !== 65) throw new FxError('invalid signature length');
-  const s = BigInt('0x' + Buffer.from(signature.subarray(32, 64)).toString('hex'));
+  // The reference reads s as a scalar mod N (ModNScalar.SetByteSlice) for this check: an s at
+  // or past N is no mutation but an overflow, which the recovery below refuses as invalid.
+  const s = BigInt('0x' + Buffer.from(signature.subarray(32, 64)).toString('hex')) % ORDER;
   if (s > HALF_ORDER) throw new FxError('signature was mutated from its original format');
   const v = signature[64];
   // The code is a byte: v + 27 wraps past 255 to a code under 27, which is invalid too.

@@ -22,6 +22,12 @@ export function creditWholeFee(vm: VM): void {
       account.balance += burned;
       await vm.stateManager.putAccount(coinbase, account);
     };
-    credit().finally(() => resolve?.());
+    // A failed credit fails the run (the engine then reverts the transaction's state): the
+    // engine awaits what `resolve` is given, so a rejection handed to it is thrown there, where
+    // one left on `credit()` was unhandled and ended the process.
+    credit().then(
+      () => resolve?.(),
+      (err: unknown) => resolve?.(Promise.reject(err)),
+    );
   });
 }

@@ -34,6 +34,19 @@ export class ExecutionInvalidated extends Error {
   }
 }
 
+/**
+ * The functions run for stateful precompiles (Warp, the allow lists, fee and reward managers,
+ * native minter). The reference registers them through libevm's PrecompileOverride, not among
+ * `vm.ActivePrecompiles(rules)`, so what reads that list (flatCallTracer) must tell them apart
+ * from the engine's Ethereum precompiles.
+ */
+const stateful = new WeakSet<object>();
+
+/** Whether `fn`, the engine's precompile at some address, is a stateful module's. */
+export function isStatefulPrecompile(fn: unknown): boolean {
+  return typeof fn === 'function' && stateful.has(fn);
+}
+
 function foreignCallType(msg: any): ForeignCallType | undefined {
   if (msg.delegatecall) return 'DELEGATECALL';
   // CALLCODE runs the target's code with the caller's address as `to`.
@@ -64,6 +77,7 @@ export function bindPrecompiles(
       }) as any;
     },
   }));
+  for (const p of customPrecompiles) if ('function' in p) stateful.add(p.function);
   return {
     customPrecompiles,
     attach(vm: VM) {

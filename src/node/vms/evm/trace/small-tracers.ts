@@ -7,6 +7,7 @@ import type { VM } from '@ethereumjs/vm';
 import type { RunTxResult } from '@ethereumjs/vm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
+import { isStatefulPrecompile } from '../precompiles/bind.js';
 import type { Tracer } from './tracers.js';
 
 /**
@@ -33,7 +34,11 @@ export class FourByteTracer implements Tracer {
 
   attach(vm: VM): void {
     const evm = vm.evm as unknown as { getPrecompile?: (a: `0x${string}`) => unknown };
-    this.precompiled = (a) => evm.getPrecompile?.(a as `0x${string}`) !== undefined;
+    // geth's vm.ActivePrecompiles(rules): the engine's precompiles but the stateful modules.
+    this.precompiled = (a) => {
+      const fn = evm.getPrecompile?.(a as `0x${string}`);
+      return fn !== undefined && !isStatefulPrecompile(fn);
+    };
     vm.evm.events!.on('beforeMessage', this.onBefore);
   }
 
