@@ -28,4 +28,21 @@ describe('NodeDatabase statement cache', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('keeps a statement in use while one-off shapes come and go (least recently used leaves)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-db-'));
+    const db = new NodeDatabase(path.join(dir, 'node.db'));
+    try {
+      db.exec('CREATE TABLE t (k INTEGER PRIMARY KEY)');
+      const hot = db.prepare('SELECT k FROM t WHERE k = ?');
+      for (let n = 1; n <= MAX_CACHED_STATEMENTS * 2; n++) {
+        db.prepare(`SELECT k FROM t WHERE k IN (${Array(n).fill('?').join(',')})`);
+        // The hot statement runs between the one-off ones, as a block's reads do between calls.
+        assert.equal(db.prepare('SELECT k FROM t WHERE k = ?'), hot, `re-prepared after ${n} one-off shapes`);
+      }
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

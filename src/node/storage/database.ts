@@ -53,17 +53,22 @@ export class NodeDatabase {
   }
 
   /**
-   * A prepared statement, cached by its text; past MAX_CACHED_STATEMENTS the oldest leaves the
-   * cache (a caller still holding it can use it: it is finalized once unreachable).
+   * A prepared statement, cached by its text; past MAX_CACHED_STATEMENTS the least recently used
+   * leaves the cache, so a client sending many one-off query shapes does not push out the
+   * statements every block and call runs (a caller still holding one can use it: it is finalized
+   * once unreachable).
    */
   prepare(sql: string): Statement {
     let stmt = this.statements.get(sql);
-    if (!stmt) {
+    if (stmt) {
+      // Map order is insertion order: re-inserting makes it the most recently used.
+      this.statements.delete(sql);
+    } else {
       stmt = this.db.prepare(sql) as unknown as Statement;
       if (this.statements.size >= MAX_CACHED_STATEMENTS)
         this.statements.delete(this.statements.keys().next().value!);
-      this.statements.set(sql, stmt);
     }
+    this.statements.set(sql, stmt);
     return stmt;
   }
 
