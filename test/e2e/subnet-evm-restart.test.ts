@@ -35,7 +35,12 @@ describe('Subnet-EVM chain across a crash', () => {
       config: {
         chainId: 77_003,
         feeConfig: { gasLimit: 12_000_000, minBaseFee: 30_000_000_000 },
-        contractNativeMinterConfig: { blockTimestamp: 0, adminAddresses: [EWOQ_EVM] },
+        // A mint to an allocated address: the allocation, applied after, sets its balance.
+        contractNativeMinterConfig: {
+          blockTimestamp: 0,
+          adminAddresses: [EWOQ_EVM],
+          initialMint: { [EWOQ_EVM]: '0x1' },
+        },
       },
       alloc: { [EWOQ_EVM]: { balance: '0x' + (1000n * ETHER).toString(16) } },
     };
@@ -47,10 +52,14 @@ describe('Subnet-EVM chain across a crash', () => {
     // The genesis block carries the minimum base fee (as subnet-evm's does), so viem's own fee
     // estimate, read from it before any block is built, is one the chain accepts.
     assert.equal((await c.client.getBlock({ blockNumber: 0n })).baseFeePerGas, 30n * GWEI);
+    // subnet-evm's Genesis.toBlock configures the precompiles, then SetBalance's the allocations.
+    assert.equal(await c.client.getBalance({ address: EWOQ_EVM, blockNumber: 0n }), 1000n * ETHER);
     const receipt = await c.client.waitForTransactionReceipt({
       hash: await c.wallet.sendTransaction({ to, value: 3n * ETHER, chain: c.chain, account } as any),
     });
     assert.equal(receipt.status, 'success');
+    // The minter active at genesis is configured in block 0: the first transaction is block 1.
+    assert.equal(receipt.blockNumber, 1n);
     const head = await c.client.getBlock();
     await net.kill();
     // An upgrade file in the chain-config dir, read at the next start: disable the minter.

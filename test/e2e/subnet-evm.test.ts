@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { pvm } from '@avalabs/avalanchejs';
 import {
   createPublicClient,
+  decodeFunctionResult,
   encodeFunctionData,
   parseAbi,
   parseEventLogs,
@@ -249,6 +250,38 @@ describe('Subnet-EVM chain', () => {
   });
 
   it('serves the chain from its genesis, with its fee config and rules', async () => {
+    // The precompiles active at genesis are configured in block 0's state, as subnet-evm's
+    // Genesis.toBlock does: a new chain is at height 0, no block built to configure them.
+    const { body: height } = await rpc(rpcUrl, 'eth_blockNumber', []);
+    assert.equal(height.result, '0x0');
+    const callAt0 = async (to: Hex, abi: readonly unknown[], functionName: string, args: unknown[] = []) => {
+      const data = encodeFunctionData({ abi: abi as any, functionName, args } as any);
+      const { body } = await rpc(rpcUrl, 'eth_call', [{ to, data }, '0x0']);
+      assert.equal(body.error, undefined, `${functionName} at block 0`);
+      return decodeFunctionResult({ abi: abi as any, functionName, data: body.result } as any);
+    };
+    for (const precompile of [
+      PRECOMPILES.txAllowList,
+      PRECOMPILES.deployer,
+      PRECOMPILES.minter,
+      PRECOMPILES.feeManager,
+      PRECOMPILES.rewardManager,
+    ])
+      assert.equal(await callAt0(precompile, ALLOW_LIST_ABI, 'readAllowList', [EWOQ_EVM]), 2n, precompile);
+    assert.deepEqual(
+      [...((await callAt0(PRECOMPILES.feeManager, FEE_MANAGER_ABI, 'getFeeConfig')) as readonly bigint[])],
+      [15_000_000n, 2n, 25n * GWEI, 15_000_000n, 36n, 0n, 1_000_000n, 200_000n],
+    );
+    assert.equal(await callAt0(PRECOMPILES.feeManager, FEE_MANAGER_ABI, 'getFeeConfigLastChangedAt'), 0n);
+    assert.equal(
+      await callAt0(PRECOMPILES.rewardManager, REWARD_ABI, 'currentRewardAddress'),
+      // The zero reward address disables rewards: DisableFeeRewards stores the blackhole.
+      '0x0100000000000000000000000000000000000000',
+    );
+    assert.equal(await c.client.getBalance({ address: minted, blockNumber: 0n }), 1000n);
+    const { body: code } = await rpc(rpcUrl, 'eth_getCode', [PRECOMPILES.txAllowList, '0x0']);
+    assert.equal(code.result, '0x01');
+
     assert.equal(await c.client.getChainId(), CHAIN_ID);
     assert.equal(await c.client.getBalance({ address: EWOQ_EVM }), 1_000_000n * ETHER);
     assert.equal(await c.client.getBalance({ address: minted }), 1000n, 'initialMint at activation');

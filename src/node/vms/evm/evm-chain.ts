@@ -135,6 +135,7 @@ export class EvmChain extends EventEmitter implements Chain {
         precompiles: this.precompiles,
         store: this.store,
         trieDb: this.trieDb,
+        configurePrecompiles: (state) => this.configureGenesisPrecompiles(state),
       });
       this.live = blockStateAt(this.common, this.trieDb, this.head.header.stateRoot);
     }
@@ -276,6 +277,12 @@ export class EvmChain extends EventEmitter implements Chain {
     }
     return gas === undefined ? tx : withIntrinsicGas(tx, gas);
   }
+
+  /**
+   * Writes the initial state of the precompiles active at genesis into the genesis state, before
+   * its root is taken. The C-chain's precompiles have none; Subnet-EVM's configure theirs.
+   */
+  protected async configureGenesisPrecompiles(_state: MerkleStateManager): Promise<void> {}
 
   /** A VM over `state` with the precompiles active at `timestamp`. */
   async vmFor(state: MerkleStateManager, timestamp: bigint): Promise<VM> {

@@ -1,9 +1,10 @@
 /**
- * Block 0 of an EVM chain: the config's alloc (and the precompiles active at genesis) written
- * into the state, the header the chain's genesis JSON states, both committed in one database
+ * Block 0 of an EVM chain: the config's alloc (and the precompiles active at genesis, configured
+ * by the chain's hook) written into the state, the header the chain's genesis JSON states, both committed in one database
  * transaction. Runs once, on a chain's first start.
  */
 import type { Common } from '@ethereumjs/common';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, bigIntToBytes, createAddressFromString, setLengthLeft } from '@ethereumjs/util';
 import type { ChainContext } from '../../../chains/chain.js';
 import type { EvmChainConfig } from '../chain-config.js';
@@ -31,12 +32,26 @@ export interface GenesisTarget {
   readonly precompiles: PrecompileRegistry;
   readonly store: ChainStore;
   readonly trieDb: TrieDb;
+  /**
+   * Configures the precompiles active at genesis on the genesis state before its root is taken
+   * (subnet-evm's `Genesis.toBlock` runs `ApplyPrecompileActivations` there), so block 0 holds
+   * their allow-list roles, minted balances and fee/reward config.
+   */
+  readonly configurePrecompiles?: (state: MerkleStateManager) => Promise<void>;
 }
 
 /** Writes and commits block 0; returns it as the chain's head. */
 export async function writeGenesis(target: GenesisTarget): Promise<ChainHead> {
   const { ctx, common, config, precompiles, store, trieDb } = target;
   const state = stateManagerAt(common, trieDb, undefined);
+  // Precompiles active at genesis carry code 0x01 so Solidity's extcodesize check passes.
+  for (const p of precompiles.activeAt(config.genesis.timestamp)) {
+    const address = createAddressFromString(p.address);
+    await state.putAccount(address, new Account(1n, 0n));
+    await state.putCode(address, Uint8Array.of(1));
+  }
+  await target.configurePrecompiles?.(state);
+  // The allocations come after, as in the reference: an allocated balance replaces one minted.
   for (const [addr, acct] of config.genesis.alloc) {
     const address = createAddressFromString(addr);
     await state.putAccount(address, new Account(acct.nonce ?? 0n, acct.balance));
@@ -48,12 +63,6 @@ export async function writeGenesis(target: GenesisTarget): Promise<ChainHead> {
         setLengthLeft(bigIntToBytes(v), 32),
       );
     }
-  }
-  // Precompiles active at genesis carry code 0x01 so Solidity's extcodesize check passes.
-  for (const p of precompiles.activeAt(config.genesis.timestamp)) {
-    const address = createAddressFromString(p.address);
-    await state.putAccount(address, new Account(1n, 0n));
-    await state.putCode(address, Uint8Array.of(1));
   }
   const stateRoot = await state.getStateRoot();
   // The same fee fields the genesis JSON of the chain's CreateChainTx states (genesis-json.ts).

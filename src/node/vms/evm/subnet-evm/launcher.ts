@@ -111,7 +111,7 @@ export async function startSubnetEvmChain(
       blockchainID,
       acceptedBlockRule((hash) => chain.store.numberOfHash(hash) !== undefined),
     );
-  await chain.configureGenesisPrecompiles();
+  await chain.configureLegacyGenesis();
   const uptime = new UptimeTracker(ctx, blockchainID, () =>
     subnetValidators(ctx, subnetID).map((v) => v.nodeID),
   );

@@ -78,13 +78,32 @@ export class SubnetEvmChain extends EvmChain {
   }
 
   /**
-   * The engine writes genesis without running precompile configuration, so the precompiles
-   * active at genesis are configured by an empty first block, built right away. Called once the
-   * chain's engine hooks (Warp predicates) are registered.
+   * The precompiles active at genesis are configured in the genesis state, as subnet-evm's
+   * `Genesis.toBlock` does (`ApplyPrecompileActivations` at block 0, the genesis timestamp), so a
+   * new chain starts at height 0 with block 0 holding their roles, mints and fee/reward config.
    */
-  async configureGenesisPrecompiles(): Promise<void> {
-    if (this.latest.number !== 0n || !this.modules.some((m) => m.activation <= this.config.genesis.timestamp))
-      return;
+  protected override async configureGenesisPrecompiles(state: MerkleStateManager): Promise<void> {
+    const timestamp = BigInt(this.config.genesis.timestamp);
+    await this.applyActivations(state, timestamp, () => 0n);
+  }
+
+  /**
+   * Data dirs made before genesis configured the precompiles hold an empty block 1 that did it.
+   * One stopped right after writing such a block 0 has not built it yet: build it now, so that
+   * admission (the transaction allow list) reads configured roles. Called once the chain's
+   * engine hooks (Warp predicates) are registered.
+   */
+  async configureLegacyGenesis(): Promise<void> {
+    if (this.latest.number !== 0n) return;
+    const timestamp = this.config.genesis.timestamp;
+    const first = this.modules.find((m) => m.activation <= timestamp);
+    if (!first) return;
+    const marker = await readSlot(
+      this.stateAt(0n),
+      createAddressFromString(first.address),
+      ACTIVATION_MARKER,
+    );
+    if (marker !== 0n) return;
     let pending = true;
     this.extraBuilder = {
       hasWork: () => pending,
@@ -171,13 +190,23 @@ export class SubnetEvmChain extends EvmChain {
   /** Configures or wipes precompiles whose activation state changed, on the state being built. */
   override async vmFor(state: MerkleStateManager, timestamp: bigint): Promise<VM> {
     const vm = await super.vmFor(state, timestamp);
-    await this.applyActivations(state, timestamp);
+    // A precompile active at genesis whose configuration is still missing here (a data dir's
+    // block 0 written before genesis configured them) records block 0, as the reference's does.
+    await this.applyActivations(state, timestamp, (module) =>
+      this.latest.number === 0n && module.activation <= this.config.genesis.timestamp
+        ? 0n
+        : this.latest.number + 1n,
+    );
     if (state === (this as unknown as { live: MerkleStateManager }).live)
       await this.loadSettings(state, Number(timestamp));
     return vm;
   }
 
-  private async applyActivations(state: MerkleStateManager, timestamp: bigint): Promise<void> {
+  private async applyActivations(
+    state: MerkleStateManager,
+    timestamp: bigint,
+    blockNumberFor: (module: SubnetPrecompileModule) => bigint,
+  ): Promise<void> {
     const active = this.precompiles.activeAt(Number(timestamp)) as SubnetPrecompileModule[];
     const addresses = new Set(this.modules.map((m) => m.address));
     for (const addressHex of addresses) {
@@ -194,12 +223,7 @@ export class SubnetEvmChain extends EvmChain {
       await state.putAccount(address, new Account(1n, 0n));
       await state.putCode(address, Uint8Array.of(1));
       await module.configure(state, {
-        // Genesis-active precompiles are configured by block 1 here, inside the genesis in the
-        // reference, whose records (the fee config's lastChangedAt) then read block 0.
-        blockNumber:
-          this.latest.number === 0n && module.activation <= this.config.genesis.timestamp
-            ? 0n
-            : this.latest.number + 1n,
+        blockNumber: blockNumberFor(module),
         blockTimestamp: timestamp,
         allowFeeRecipients: this.genesisConfig.allowFeeRecipients,
         feeConfig: this.genesisConfig.feeConfig,
