@@ -24,7 +24,6 @@ import {
   verifyOutputs,
   verifyPoASubnetAuth,
   verifySubnetAuth,
-  type AnyBaseTx,
 } from './base-checks.js';
 import { outputInfo } from './utxo-kinds.js';
 import { outputsSorted } from './sort-order.js';
@@ -64,8 +63,57 @@ function checkStakedAsset(env: ExecEnv, staked: string): void {
   if (staked !== avax) fail(`incorrect staked assetID: ${avax} != ${staked}`);
 }
 
-function produceStaked(env: ExecEnv, txId: Uint8Array, base: AnyBaseTx): void {
-  consumeAndProduce(env, txId, base);
+/** A primary-network staker as a permissionless validator or delegator tx adds it. */
+interface PrimaryStaker {
+  readonly kind: 'validator' | 'delegator';
+  readonly nodeId: Uint8Array;
+  readonly weight: bigint;
+  readonly start: number;
+  readonly end: number;
+  readonly delegationFee: number;
+  readonly blsPublicKey?: Uint8Array;
+  /** A delegator's validator tx. */
+  readonly validatorTx?: Uint8Array;
+}
+
+/**
+ * What both permissionless staker txs end with once their own rules passed: the spend with the
+ * stake among the outputs, the potential reward from the supply now, and the effects (the staked
+ * UTXOs, the current staker, the supply the reward will add, the validator set's weight).
+ */
+function stakeOnPrimary(
+  tx: ParsedTx,
+  env: ExecEnv,
+  c: ReturnType<typeof common>,
+  stake: readonly TransferableOutput[],
+  s: PrimaryStaker,
+): () => void {
+  flowCheckedSpend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), [
+    ...c.base.outputs,
+    ...stake,
+  ]);
+  const supply = env.state.currentSupply();
+  const reward = potentialReward(env.config.reward, BigInt(s.end - s.start), s.weight, supply);
+  return () => {
+    consumeAndProduce(env, tx.id, c.base);
+    env.state.addStaker({
+      txId: tx.id,
+      kind: s.kind,
+      subnet: PRIMARY_NETWORK,
+      nodeId: s.nodeId,
+      weight: s.weight,
+      startTime: s.start,
+      endTime: s.end,
+      potentialReward: reward,
+      delegationFee: s.delegationFee,
+      blsPublicKey: s.blsPublicKey,
+      accruedDelegateeReward: 0n,
+      status: 'current',
+      validatorTx: s.validatorTx,
+    });
+    env.state.setCurrentSupply(supply + reward);
+    env.state.validators.change(env.height, PRIMARY_NETWORK, s.nodeId, s.weight, s.blsPublicKey);
+  };
 }
 
 /**
@@ -199,37 +247,16 @@ export function addValidatorTx(tx: ParsedTx, env: ExecEnv): Executed {
   checkStakedAsset(env, stakedAsset);
   if (env.state.currentValidator(PRIMARY_NETWORK, nodeId))
     fail(`duplicate validator: ${formatNodeId(nodeId)} on ${toCb58(subnetId)}`);
-  flowCheckedSpend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), [
-    ...c.base.outputs,
-    ...u.stake,
-  ]);
-  const blsKey = pop!.publicKey;
-  const supply = env.state.currentSupply();
-  const reward = potentialReward(env.config.reward, BigInt(end - start), weight, supply);
-  return {
-    type: 'AddPermissionlessValidatorTx',
-    gas: c.gas,
-    apply: () => {
-      produceStaked(env, tx.id, c.base);
-      env.state.addStaker({
-        txId: tx.id,
-        kind: 'validator',
-        subnet: PRIMARY_NETWORK,
-        nodeId,
-        weight,
-        startTime: start,
-        endTime: end,
-        potentialReward: reward,
-        delegationFee: shares,
-        blsPublicKey: blsKey,
-        accruedDelegateeReward: 0n,
-        status: 'current',
-        validatorTx: undefined,
-      });
-      env.state.setCurrentSupply(supply + reward);
-      env.state.validators.change(env.height, PRIMARY_NETWORK, nodeId, weight, blsKey);
-    },
-  };
+  const apply = stakeOnPrimary(tx, env, c, u.stake, {
+    kind: 'validator',
+    nodeId,
+    weight,
+    start,
+    end,
+    delegationFee: shares,
+    blsPublicKey: pop!.publicKey,
+  });
+  return { type: 'AddPermissionlessValidatorTx', gas: c.gas, apply };
 }
 
 export function addDelegatorTx(tx: ParsedTx, env: ExecEnv): Executed {
@@ -269,34 +296,14 @@ export function addDelegatorTx(tx: ParsedTx, env: ExecEnv): Executed {
       ? validator.weight * maxValidatorWeightFactor
       : maxValidatorStake;
   if (validator.weight + delegated + weight > limit) fail('validator would be over delegated');
-  flowCheckedSpend(c, env, tx.credentials.length, localInputs(tx, env, c.base.inputs), [
-    ...c.base.outputs,
-    ...u.stake,
-  ]);
-  const supply = env.state.currentSupply();
-  const reward = potentialReward(env.config.reward, BigInt(end - start), weight, supply);
-  return {
-    type: 'AddPermissionlessDelegatorTx',
-    gas: c.gas,
-    apply: () => {
-      produceStaked(env, tx.id, c.base);
-      env.state.addStaker({
-        txId: tx.id,
-        kind: 'delegator',
-        subnet: PRIMARY_NETWORK,
-        nodeId,
-        weight,
-        startTime: start,
-        endTime: end,
-        potentialReward: reward,
-        delegationFee: 0,
-        blsPublicKey: undefined,
-        accruedDelegateeReward: 0n,
-        status: 'current',
-        validatorTx: validator.txId,
-      });
-      env.state.setCurrentSupply(supply + reward);
-      env.state.validators.change(env.height, PRIMARY_NETWORK, nodeId, weight);
-    },
-  };
+  const apply = stakeOnPrimary(tx, env, c, u.stake, {
+    kind: 'delegator',
+    nodeId,
+    weight,
+    start,
+    end,
+    delegationFee: 0,
+    validatorTx: validator.txId,
+  });
+  return { type: 'AddPermissionlessDelegatorTx', gas: c.gas, apply };
 }
