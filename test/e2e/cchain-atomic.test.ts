@@ -120,8 +120,9 @@ describe('C-chain atomic transactions with avalanchejs', () => {
     assert.deepEqual(plain, { tx: '0x' + signedHex, encoding: 'hexnc', blockHeight: got.blockHeight });
     const json = await rpc(`${net.url}/ext/bc/C/avax`, 'avax.getAtomicTx', { txID, encoding: 'json' });
     assert.equal(json.body.error.message, 'unsupported encoding in method');
+    // avalanchejs parses the answer back into the signed tx it was given.
     const parsed = await evmApi.getAtomicTx({ txID, encoding: 'hex' } as any);
-    assert.ok(parsed);
+    assert.equal(Buffer.from(parsed.tx.toBytes()).toString('hex'), signedHex);
     const last = await result(`${net.url}/ext/index/C/block`, 'index.getLastAccepted', { encoding: 'hex' });
     // A proposervm block around the C-chain block, as on the reference node.
     const wrapped = unwrapContainer(last.bytes);
