@@ -22,7 +22,7 @@ export const V1Query = Type.Object(
 );
 const Indicators = Type.Record(
   Type.String(),
-  Type.Object({ status: Type.String() }, { additionalProperties: true }),
+  Type.Object({ status: StringEnum(['up', 'down'] as const) }, { additionalProperties: true }),
 );
 export const HealthCheck = Type.Object({
   status: StringEnum(['ok', 'error', 'shutting_down'] as const),

@@ -6,15 +6,16 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { HEARTBEAT_STALE_MS } from '../../store/queries/heartbeats.js';
-import { ERROR_RESPONSES } from '../schemas/common.js';
+import { ERROR_RESPONSES, StringEnum } from '../schemas/common.js';
 import { WEIGHT, type RouteDeps } from './deps.js';
 
+// The real document's words: an indicator is up or down, the service ok, error or shutting down.
 const Indicator = Type.Record(
   Type.String(),
-  Type.Object({ status: Type.String() }, { additionalProperties: true }),
+  Type.Object({ status: StringEnum(['up', 'down'] as const) }, { additionalProperties: true }),
 );
 const HealthCheck = Type.Object({
-  status: Type.String(),
+  status: StringEnum(['ok', 'error', 'shutting_down'] as const),
   info: Type.Optional(Type.Union([Indicator, Type.Null()])),
   error: Type.Optional(Type.Union([Indicator, Type.Null()])),
   details: Type.Optional(Indicator),
@@ -51,10 +52,11 @@ export default async function healthRoute(app: FastifyInstance, deps: RouteDeps)
           .filter(([, at]) => now - at > HEARTBEAT_STALE_MS)
           .map(([source, at]) => `${source} (${Math.round((now - at) / 1000)} s)`);
         // A store no indexer has written to yet (an api started first) serves empty answers:
-        // healthy, but not 'up' about an indexer nobody has seen.
+        // healthy, and said so in the message. The status stays within the real document's
+        // up/down (clients such as chainkit validate it): no indexer is not a stalled one.
         if (Object.keys(heartbeats).length === 0)
           info.indexer = {
-            status: 'waiting',
+            status: 'up',
             message: 'no indexer has written to this store yet',
             checkpoints,
           };
