@@ -78,7 +78,7 @@ describe('C-chain switches and admin API', () => {
     assert.deepEqual((await rpc(admin, 'admin_setLogLevel', [{ level: 'debug' }])).body.result, {});
     const bad = await rpc(admin, 'admin.setLogLevel', { level: 'loud' });
     assert.equal(bad.body.error.code, -32000);
-    assert.match(bad.body.error.message, /unknown log level/);
+    assert.match(bad.body.error.message, /unknown level: loud/);
     const { config } = (await rpc(admin, 'admin.getVMConfig', {})).body.result;
     assert.equal(config.logLevel, 'debug');
     assert.equal(config.historicalProofQueryWindow, 2);
@@ -86,6 +86,57 @@ describe('C-chain switches and admin API', () => {
     assert.equal(config.chainId, 43112);
     const unknown = await rpc(admin, 'admin.nope', {});
     assert.match(unknown.body.error.message, /can't find method/);
+  });
+
+  it("refuses what the reference's gorilla admin service refuses, in its words", async () => {
+    // The admin API is a gorilla service like /ext/info: the same envelope, whatever the path.
+    const post = (contentType: string, body: string) =>
+      fetch(admin, { method: 'POST', headers: { 'content-type': contentType }, body });
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'admin.getVMConfig' });
+    for (const contentType of ['text/plain', '']) {
+      const refused = await post(contentType, call);
+      assert.equal(refused.status, 415, `content-type "${contentType}"`);
+      assert.equal(await refused.text(), `rpc: unrecognized Content-Type: ${contentType}`);
+    }
+    const accepted = await post('application/json; charset=UTF-8', call);
+    assert.equal(accepted.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.ok(((await accepted.json()) as any).result.config);
+
+    const info = `${net.url}/ext/info`;
+    const garbled = async (url: string) =>
+      (await (
+        await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'nonjson' })
+      ).json()) as any;
+    assert.deepEqual(await garbled(admin), await garbled(info));
+
+    const get = await fetch(admin);
+    assert.equal(get.status, 405);
+    assert.equal(get.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.equal(await get.text(), 'rpc: POST method required, received GET');
+
+    // coreth's errors: avalanchego's profiler, and the EVM logger's level parser wrapped (with
+    // the reference's trailing space).
+    assert.equal(
+      (await rpc(admin, 'admin.stopCPUProfiler', {})).body.error.message,
+      "cpu profiler doesn't exist",
+    );
+    assert.deepEqual((await rpc(admin, 'admin.startCPUProfiler', {})).body.result, {});
+    assert.equal(
+      (await rpc(admin, 'admin.startCPUProfiler', {})).body.error.message,
+      'cpu profiler already running',
+    );
+    assert.deepEqual((await rpc(admin, 'admin.stopCPUProfiler', {})).body.result, {});
+    assert.equal(
+      (await rpc(admin, 'admin.setLogLevel', { level: 'loud' })).body.error.message,
+      'failed to parse log level: unknown level: loud ',
+    );
+    assert.equal(
+      (await rpc(admin, 'admin_setLogLevel', [{}])).body.error.message,
+      'failed to parse log level: unknown level:  ',
+    );
+    // geth's short names are levels too.
+    assert.deepEqual((await rpc(admin, 'admin.setLogLevel', { level: 'DBUG' })).body.result, {});
+    assert.equal((await rpc(admin, 'admin.getVMConfig', {})).body.result.config.logLevel, 'debug');
   });
 });
 

@@ -312,6 +312,20 @@ describe('node JSON-RPC refuses bad input clearly', () => {
       await evmError('eth_getBlockByNumber', ['0x10000000000000000', false]),
       'invalid argument 0: hex number > 64 bits',
     );
+    // A block number string is read by hexutil.DecodeUint64, whose errors come through bare.
+    for (const [block, why] of [
+      ['', 'empty hex string'],
+      ['12', 'hex string without 0x prefix'],
+      ['0x', 'hex string "0x"'],
+      ['0x01', 'hex number with leading zero digits'],
+      ['0xzz', 'invalid hex string'],
+    ]) {
+      assert.equal(await evmError('eth_getBlockByNumber', [block, false]), `invalid argument 0: ${why}`);
+      assert.equal(
+        await evmError('eth_getBalance', ['0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', block]),
+        `invalid argument 1: ${why}`,
+      );
+    }
     assert.equal(await evmError('warp_getMessage', []), 'missing value for required argument 0');
     // A filter id is geth's rpc.ID, a string: another JSON type fails to decode (uninstalling
     // answered false, as for a string id of no filter).

@@ -16,6 +16,7 @@ export const MAX_BATCH_ITEMS = 40;
 export class AvalancheEndpoint {
   private readonly methods = new Map<string, AvalancheHandler>();
   private readonly serviceAliases = new Map<string, string>();
+  private underscoreNames = false;
 
   /**
    * @param name a label for logs
@@ -36,6 +37,15 @@ export class AvalancheEndpoint {
   /** Makes `alias.x` call `service.x` (the spec's `xvm.` for the real `avm.`, and the reverse). */
   aliasService(alias: string, service: string): this {
     this.serviceAliases.set(alias, service);
+    return this;
+  }
+
+  /**
+   * Also answers `service_method` as `service.method`: the spec writes the C-chain admin methods
+   * geth-style (`admin_startCPUProfiler`), the reference serves them as `admin.startCPUProfiler`.
+   */
+  acceptUnderscoreNames(): this {
+    this.underscoreNames = true;
     return this;
   }
 
@@ -79,7 +89,8 @@ export class AvalancheEndpoint {
     id: RpcResponse['id'],
     ctx: CallContext,
   ): Promise<RpcResponse> {
-    const method = typeof request.method === 'string' ? request.method : '';
+    let method = typeof request.method === 'string' ? request.method : '';
+    if (this.underscoreNames && !method.includes('.')) method = method.replace('_', '.');
     const dot = method.indexOf('.');
     if (dot < 0)
       return errorResponse(id, RpcCode.server, `rpc: service/method request ill-formed: "${method}"`);

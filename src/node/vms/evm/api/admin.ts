@@ -14,8 +14,6 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import type { ChainContext } from '../../../chains/chain.js';
 import { AvalancheEndpoint } from '../../../rpc/avalanche-endpoint.js';
-import { parseJsonBody } from '../../../rpc/json-body.js';
-import type { RawHandler } from '../../../rpc/http-server.js';
 import type { EvmChain } from '../evm-chain.js';
 import { chainConfigJson } from '../chain-config.js';
 
@@ -23,6 +21,10 @@ const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 /** The reference's log level names, mapped onto pino's. */
 const LEVEL_ALIASES: Record<string, string> = {
   verbo: 'trace',
+  // geth's short names, which coreth's parser takes too.
+  trce: 'trace',
+  dbug: 'debug',
+  eror: 'error',
   crit: 'fatal',
   off: 'silent',
   warning: 'warn',
@@ -52,117 +54,83 @@ export function createAdminApi(
       session!.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result as T))),
     );
 
-  const endpoint = new AvalancheEndpoint(`${chain.alias}/admin`).registerAll('admin', {
-    startCPUProfiler: async () => {
-      if (session) throw new Error('CPU profiler already running');
-      session = new inspector.Session();
-      session.connect();
-      await post('Profiler.enable');
-      await post('Profiler.start');
-      return {};
-    },
-    stopCPUProfiler: async () => {
-      if (!session) throw new Error('CPU profiler is not running');
-      const { profile } = await post<{ profile: unknown }>('Profiler.stop');
-      session.disconnect();
-      session = undefined;
-      const target = file(`cpu-${stamp()}.cpuprofile`);
-      fs.writeFileSync(target, JSON.stringify(profile));
-      return written(target);
-    },
-    memoryProfile: () => {
-      return written(v8.writeHeapSnapshot(file(`heap-${stamp()}.heapsnapshot`)));
-    },
-    lockProfile: () => {
-      const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-      const report = {
-        kind: 'event-loop contention (Node has no mutexes: time callbacks waited for the loop)',
-        fromMs: delaySince,
-        toMs: Date.now(),
-        eventLoopDelayMs: {
-          min: ms(delay.min),
-          mean: ms(delay.mean),
-          p50: ms(delay.percentile(50)),
-          p99: ms(delay.percentile(99)),
-          max: ms(delay.max),
-          samples: delay.count,
-        },
-        activeResources: (process as any).getActiveResourcesInfo?.() ?? [],
-        pendingTxs: chain.pool.size,
-        height: chain.height().toString(),
-      };
-      const target = file(`lock-${stamp()}.json`);
-      fs.writeFileSync(target, JSON.stringify(report, null, 2));
-      delay.disable();
-      delay = monitorEventLoopDelay({ resolution: 10 });
-      delay.enable();
-      delaySince = Date.now();
-      return written(target);
-    },
-    setLogLevel: (params) => {
-      const raw = params.optionalString('level');
-      if (!raw) throw new Error('level is required');
-      const level = LEVEL_ALIASES[raw.toLowerCase()] ?? raw.toLowerCase();
-      if (!LEVELS.includes(level)) throw new Error(`unknown log level "${raw}"`);
-      ctx.logger.level = level;
-      chain.logger.level = level;
-      return {};
-    },
-    getVMConfig: () => ({
-      config: {
-        ...chainConfigJson(chain.config),
-        blockchainID: chain.blockchainID,
-        blockTimeMs: chain.config.blockTimeMs,
-        debugApiEnabled: chain.config.debugApi,
-        pruningEnabled: chain.config.pruning,
-        historicalProofQueryWindow: Number(chain.config.historicalProofQueryWindow),
-        gasTargetPerSecond: Number(chain.config.gasTargetPerSecond),
-        logLevel: ctx.logger.level,
-        dataDir: ctx.config.dataDir,
+  const endpoint = new AvalancheEndpoint(`${chain.alias}/admin`)
+    .acceptUnderscoreNames()
+    .registerAll('admin', {
+      startCPUProfiler: async () => {
+        if (session) throw new Error('cpu profiler already running');
+        session = new inspector.Session();
+        session.connect();
+        await post('Profiler.enable');
+        await post('Profiler.start');
+        return {};
       },
-    }),
-  });
+      stopCPUProfiler: async () => {
+        if (!session) throw new Error("cpu profiler doesn't exist");
+        const { profile } = await post<{ profile: unknown }>('Profiler.stop');
+        session.disconnect();
+        session = undefined;
+        const target = file(`cpu-${stamp()}.cpuprofile`);
+        fs.writeFileSync(target, JSON.stringify(profile));
+        return written(target);
+      },
+      memoryProfile: () => {
+        return written(v8.writeHeapSnapshot(file(`heap-${stamp()}.heapsnapshot`)));
+      },
+      lockProfile: () => {
+        const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+        const report = {
+          kind: 'event-loop contention (Node has no mutexes: time callbacks waited for the loop)',
+          fromMs: delaySince,
+          toMs: Date.now(),
+          eventLoopDelayMs: {
+            min: ms(delay.min),
+            mean: ms(delay.mean),
+            p50: ms(delay.percentile(50)),
+            p99: ms(delay.percentile(99)),
+            max: ms(delay.max),
+            samples: delay.count,
+          },
+          activeResources: (process as any).getActiveResourcesInfo?.() ?? [],
+          pendingTxs: chain.pool.size,
+          height: chain.height().toString(),
+        };
+        const target = file(`lock-${stamp()}.json`);
+        fs.writeFileSync(target, JSON.stringify(report, null, 2));
+        delay.disable();
+        delay = monitorEventLoopDelay({ resolution: 10 });
+        delay.enable();
+        delaySince = Date.now();
+        return written(target);
+      },
+      setLogLevel: (params) => {
+        const raw = params.optionalString('level') ?? '';
+        const level = LEVEL_ALIASES[raw.toLowerCase()] ?? raw.toLowerCase();
+        // coreth wraps its logger's parse error, trailing space included.
+        if (!LEVELS.includes(level)) throw new Error(`failed to parse log level: unknown level: ${raw} `);
+        ctx.logger.level = level;
+        chain.logger.level = level;
+        return {};
+      },
+      getVMConfig: () => ({
+        config: {
+          ...chainConfigJson(chain.config),
+          blockchainID: chain.blockchainID,
+          blockTimeMs: chain.config.blockTimeMs,
+          debugApiEnabled: chain.config.debugApi,
+          pruningEnabled: chain.config.pruning,
+          historicalProofQueryWindow: Number(chain.config.historicalProofQueryWindow),
+          gasTargetPerSecond: Number(chain.config.gasTargetPerSecond),
+          logLevel: ctx.logger.level,
+          dataDir: ctx.config.dataDir,
+        },
+      }),
+    });
   return {
     endpoint,
     close() {
       delay.disable();
       session?.disconnect();
     },
-  };
-}
-
-/**
- * The admin route: the spec's `admin_x` names become the reference's `admin.x`, then the
- * request takes the ordinary Avalanche-flavour path.
- */
-export function adminRoute(endpoint: AvalancheEndpoint): RawHandler {
-  return async (req, res, body) => {
-    const send = (status: number, payload: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload) + '\n');
-    };
-    if (req.method !== 'POST') {
-      res.writeHead(405).end(`rpc: POST method required, received ${req.method}`);
-      return;
-    }
-    const decoded = parseJsonBody(body);
-    if (!decoded.ok) {
-      return send(200, {
-        jsonrpc: '2.0',
-        error: { code: -32700, message: 'parse error', data: null },
-        id: null,
-      });
-    }
-    const parsed = decoded.value;
-    const rename = (r: unknown) => {
-      if (r && typeof r === 'object' && typeof (r as any).method === 'string') {
-        const m = (r as any).method as string;
-        if (!m.includes('.') && m.includes('_')) (r as any).method = m.replace('_', '.');
-      }
-    };
-    if (Array.isArray(parsed)) parsed.forEach(rename);
-    else rename(parsed);
-    const answer = await endpoint.handle(parsed, {});
-    if (answer === undefined) return void res.writeHead(200).end();
-    send(200, answer);
   };
 }

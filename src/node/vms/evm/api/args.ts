@@ -119,6 +119,23 @@ export function bool(params: unknown[], i: number, fallback = false): boolean {
   return v;
 }
 
+/**
+ * A block number written as a string, read as coreth's BlockNumber reads it: with
+ * hexutil.DecodeUint64, whose errors come through bare (not as encoding/json's `cannot
+ * unmarshal … into Go value of type …`, which a hexutil.Big field would give).
+ */
+function blockNumberText(v: string, i: number): bigint {
+  if (v === '') bad(i, 'empty hex string');
+  if (!v.startsWith('0x') && !v.startsWith('0X')) bad(i, 'hex string without 0x prefix');
+  const digits = v.slice(2);
+  if (digits === '') bad(i, 'hex string "0x"');
+  if (digits.length > 1 && digits[0] === '0') bad(i, 'hex number with leading zero digits');
+  if (!/^[0-9a-fA-F]+$/.test(digits)) bad(i, 'invalid hex string');
+  const number = BigInt('0x' + digits);
+  if (number >= 1n << 64n) bad(i, 'hex number > 64 bits');
+  return number;
+}
+
 export type BlockRef =
   { kind: 'tag'; tag: string } | { kind: 'number'; number: bigint } | { kind: 'hash'; hash: Uint8Array };
 
@@ -129,9 +146,8 @@ export function blockRef(params: unknown[], i: number, fallback = 'latest'): Blo
       return { kind: 'tag', tag: v };
     if (/^0x[0-9a-fA-F]{64}$/.test(v))
       return { kind: 'hash', hash: Uint8Array.from(Buffer.from(v.slice(2), 'hex')) };
-    const number = quantityValue(v, i, 'block number', 'unbounded');
+    const number = blockNumberText(v, i);
     // geth's BlockNumber: a uint64 that also fits an int64 (negative numbers are its tags).
-    if (number >= 1n << 64n) bad(i, 'hex number > 64 bits');
     if (number >= 1n << 63n) bad(i, 'block number larger than int64');
     return { kind: 'number', number };
   }

@@ -7,7 +7,7 @@ import type { ChainContext } from '../../../chains/chain.js';
 import { EvmEndpoint } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { createAccessListApi } from './access-list.js';
-import { adminRoute, createAdminApi } from './admin.js';
+import { createAdminApi } from './admin.js';
 import { createDebugApi } from './debug.js';
 import { createDebugStateApi } from './debug-state.js';
 import { createBlockApi } from './eth/blocks.js';
@@ -46,7 +46,7 @@ export function mountEvmRoutes(ctx: ChainContext, chain: EvmChain, options: EthA
   ctx.router.mountChainUpgrade(chain.aliases, 'ws', ws.upgrade);
   if (chain.config.atomicTxs) {
     const admin = createAdminApi(ctx, chain);
-    ctx.router.mountChain(chain.aliases, 'admin', { kind: 'raw', handler: adminRoute(admin.endpoint) });
+    ctx.router.mountChain(chain.aliases, 'admin', { kind: 'avalanche', endpoint: admin.endpoint });
     chain.once('close', () => admin.close());
   }
   chain.once('close', () => {
