@@ -71,6 +71,7 @@ export async function main(argv: string[]): Promise<number> {
         rpcEvmTimeoutMs: options.rpcEvmTimeoutMs,
         batchResponseMaxBytes: options.batchResponseMaxBytes,
         httpReadTimeoutMs: options.httpReadTimeoutMs,
+        txPool: options.txPool,
       },
       logger,
       { proofs },

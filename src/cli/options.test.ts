@@ -27,4 +27,21 @@ describe('parseOptions', () => {
     assert.throws(() => parseOptions(['api', '--log-level', 'bogus'], {}), /--log-level must be one of/);
     assert.equal(parseOptions(['api'], { FLURRY_LOG_LEVEL: 'fatal' }).logLevel, 'fatal');
   });
+
+  it('takes the EVM pool limits as coreth names them, its defaults when unset, and refuses 0', () => {
+    assert.deepEqual(parseOptions([], {}).txPool, {
+      accountSlots: 16,
+      globalSlots: 5120,
+      accountQueue: 64,
+      globalQueue: 1024,
+    });
+    const o = parseOptions(['--tx-pool-account-queue', '3', '--tx-pool-global-slots', '8'], {
+      FLURRY_TX_POOL_GLOBAL_QUEUE: '5',
+    });
+    assert.deepEqual(o.txPool, { accountSlots: 16, globalSlots: 8, accountQueue: 3, globalQueue: 5 });
+    assert.throws(
+      () => parseOptions(['--tx-pool-account-slots', '0'], {}),
+      /--tx-pool-account-slots must be between 1 and 1000000, got 0/,
+    );
+  });
 });

@@ -4,7 +4,11 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_TX_POOL_LIMITS, type TxPoolLimits } from '../node/vms/evm/txpool/limits.js';
 import { networkByName, type NetworkIdentity } from '../shared/networks.js';
+
+/** The largest pool limit a flag takes: a million transactions is far past what memory allows. */
+const MAX_POOL_LIMIT = 1_000_000;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -36,6 +40,8 @@ export interface CliOptions {
   batchResponseMaxBytes: number;
   /** Every HTTP server: ms a client may take to send a request (AvalancheGo's 30 s; 0: none). */
   httpReadTimeoutMs: number;
+  /** EVM chains: the transaction pool's limits (coreth's `tx-pool-*` settings and defaults). */
+  txPool: TxPoolLimits;
   /** `postgres://…` for the data platform's store; absent: SQLite in the data dir. */
   databaseUrl?: string;
   /** Node the `indexer` role reads (and the `api` role asks for live validator figures). */
@@ -69,6 +75,10 @@ const FLAGS = {
   'rpc-evm-timeout': { type: 'string' },
   'batch-response-max-size': { type: 'string' },
   'http-read-timeout': { type: 'string' },
+  'tx-pool-account-slots': { type: 'string' },
+  'tx-pool-global-slots': { type: 'string' },
+  'tx-pool-account-queue': { type: 'string' },
+  'tx-pool-global-queue': { type: 'string' },
   'database-url': { type: 'string' },
   'node-url': { type: 'string' },
   'api-keys-file': { type: 'string' },
@@ -108,6 +118,10 @@ Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
   --rpc-evm-timeout MS           how long one eth_call may run, 0 = no limit (default 5000)
   --http-read-timeout MS         time a client may take to send a request, every port, 0 = no limit (default 30000)
   --batch-response-max-size BYTES  result bytes one EVM JSON-RPC batch may return, 0 = no cap (default 25000000)
+  --tx-pool-account-slots N      EVM pools: executable txs kept per sender when the pool is over its global slots (default 16)
+  --tx-pool-global-slots N       EVM pools: executable txs of all senders (default 5120)
+  --tx-pool-account-queue N      EVM pools: nonce-gapped (queued) txs kept per sender (default 64)
+  --tx-pool-global-queue N       EVM pools: nonce-gapped txs of all senders (default 1024)
   --log-level LEVEL              trace|debug|info|warn|error|fatal|silent (default info)
   --json                         print one JSON line with every URL and key instead of the banner
   --database-url URL             postgres://… store for the data platform (default SQLite in the data dir)
@@ -213,6 +227,13 @@ export function parseOptions(
     rpcEvmTimeoutMs: int('rpc-evm-timeout', 5000, 0, 3_600_000),
     batchResponseMaxBytes: int('batch-response-max-size', 25_000_000, 0, Number.MAX_SAFE_INTEGER),
     httpReadTimeoutMs: int('http-read-timeout', 30_000, 0, 3_600_000),
+    // coreth takes 0 as "use the default"; here a limit is at least 1, a 0 refused as out of range.
+    txPool: {
+      accountSlots: int('tx-pool-account-slots', DEFAULT_TX_POOL_LIMITS.accountSlots, 1, MAX_POOL_LIMIT),
+      globalSlots: int('tx-pool-global-slots', DEFAULT_TX_POOL_LIMITS.globalSlots, 1, MAX_POOL_LIMIT),
+      accountQueue: int('tx-pool-account-queue', DEFAULT_TX_POOL_LIMITS.accountQueue, 1, MAX_POOL_LIMIT),
+      globalQueue: int('tx-pool-global-queue', DEFAULT_TX_POOL_LIMITS.globalQueue, 1, MAX_POOL_LIMIT),
+    },
     databaseUrl,
     nodeUrl,
     apiKeysFile: optional('api-keys-file'),

@@ -1,5 +1,6 @@
 /** The node's configuration, validated once at startup (see src/cli/options.ts). */
 import type { NetworkIdentity } from '../shared/networks.js';
+import type { TxPoolLimits } from './vms/evm/txpool/limits.js';
 
 /** The node's store, inside the data dir. */
 export const NODE_DB_FILE = 'node.db';
@@ -30,4 +31,6 @@ export interface NodeConfig {
   readonly batchResponseMaxBytes?: number;
   /** How long a client may take to send a request, in ms (AvalancheGo's `http-read-timeout`; 0: none). */
   readonly httpReadTimeoutMs?: number;
+  /** EVM chains: the transaction pool's limits (coreth's `tx-pool-*`; their defaults when absent). */
+  readonly txPool?: TxPoolLimits;
 }

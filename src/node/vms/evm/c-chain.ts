@@ -14,6 +14,7 @@ import { mountEvmRoutes } from './api/routes.js';
 import { DEFAULT_PROOF_WINDOW } from './api/eth/state.js';
 import { DEFAULT_RPC_EVM_TIMEOUT_MS } from './api/call-deadline.js';
 import { BATCH_RESPONSE_MAX_BYTES } from '../../rpc/evm-endpoint.js';
+import { DEFAULT_TX_POOL_LIMITS } from './txpool/limits.js';
 import { createAvaxApi } from './api/avax.js';
 import { AtomicMempool } from './atomic/atomic-txs.js';
 import { MULTICALL3_ADDRESS, MULTICALL3_RUNTIME } from './multicall3.js';
@@ -59,6 +60,7 @@ export function cChainConfig(ctx: ChainContext): EvmChainConfig {
     debugApi: ctx.config.debugApi,
     rpcEvmTimeoutMs: ctx.config.rpcEvmTimeoutMs ?? DEFAULT_RPC_EVM_TIMEOUT_MS,
     batchResponseMaxBytes: ctx.config.batchResponseMaxBytes ?? BATCH_RESPONSE_MAX_BYTES,
+    txPool: ctx.config.txPool ?? DEFAULT_TX_POOL_LIMITS,
     pruning: ctx.config.pruningEnabled === true,
     historicalProofQueryWindow: BigInt(ctx.config.historicalProofQueryWindow ?? DEFAULT_PROOF_WINDOW),
   };

@@ -5,6 +5,7 @@
  * chain carries atomic transactions (the C-chain only).
  */
 import type { PrecompileModule } from './precompiles/registry.js';
+import type { TxPoolLimits } from './txpool/limits.js';
 
 export interface GenesisAccount {
   readonly balance: bigint;
@@ -50,6 +51,8 @@ export interface EvmChainConfig {
   /** eth_getProof windows (see docs/evm.md). */
   readonly pruning: boolean;
   readonly historicalProofQueryWindow: bigint;
+  /** The transaction pool's limits (coreth's `tx-pool-*` settings). */
+  readonly txPool: TxPoolLimits;
 }
 
 /** What `eth_getChainConfig` reports: the geth-style fork schedule plus Avalanche's upgrades. */

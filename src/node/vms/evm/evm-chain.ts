@@ -74,7 +74,7 @@ export class EvmChain extends EventEmitter implements Chain {
   readonly name: string;
   readonly common: Common;
   readonly store: ChainStore;
-  readonly pool = new TxPool();
+  readonly pool: TxPool;
   readonly precompiles: PrecompileRegistry;
   readonly logger: Logger;
   readonly desiredTargetExcess: bigint;
@@ -118,6 +118,7 @@ export class EvmChain extends EventEmitter implements Chain {
     this.trieDb = new TrieDb(new TrieNodeTable(ctx.db, `${config.tablePrefix}_trie`));
     this.precompiles = new PrecompileRegistry(config.precompiles);
     this.desiredTargetExcess = acp176.targetExcessFor(config.gasTargetPerSecond);
+    this.pool = new TxPool({ limits: config.txPool });
   }
 
   async open(): Promise<void> {
@@ -366,18 +367,31 @@ export class EvmChain extends EventEmitter implements Chain {
    */
   async submit(tx: TypedTransaction): Promise<string> {
     const { sender, account, replaced } = await checkAdmission(this, tx);
-    const { pooled } = this.pool.add(tx, sender.toString());
+    const from = sender.toString();
+    const { pooled, discarded } = this.pool.add(tx, from, {
+      stateNonce: account.nonce,
+      baseFee: this.nextBaseFee(),
+    });
+    for (const d of discarded) this.emit('droppedTx', d.hash, 'discarded for a better-paying tx (pool full)');
     this.requestBlock();
     let executable = this.announce(pooled, replaced !== undefined, account.nonce);
     if (!executable) {
       // The nonce admission read may be a block old (one accepted while it was read, taking
       // the sender's earlier txs out of the pool): look again before calling the tx queued.
       const fresh = (await this.stateAt().getAccount(sender))?.nonce ?? 0n;
+      this.pool.noteStateNonce(from, fresh);
       if (fresh > account.nonce && this.pool.has(pooled.hash))
         executable = this.announce(pooled, false, fresh);
     }
-    if (executable) this.pool.heartbeat(pooled.sender);
+    if (executable) this.pool.heartbeat(from);
+    // legacypool's reorg after an addition: the pool back within its limits before the answer.
+    this.enforcePoolLimits();
     return pooled.hash;
+  }
+
+  /** Drops what the pool holds over its limits (TxPool.enforceLimits). */
+  private enforcePoolLimits(): void {
+    for (const { pooled, reason } of this.pool.enforceLimits()) this.emit('droppedTx', pooled.hash, reason);
   }
 
   /**
@@ -537,6 +551,8 @@ export class EvmChain extends EventEmitter implements Chain {
       const acct = await this.live.getAccount(createAddressFromString(sender));
       this.pool.dropBelow(sender, acct?.nonce ?? 0n);
     }
+    // legacypool's reorg after a new head: the moved nonces may leave the pool over its limits.
+    this.enforcePoolLimits();
     this.live.trimCaches(LIVE_CACHE_ACCOUNTS);
     extra?.accepted();
     const accepted: AcceptedBlock = { number, hash, header, txHashes: storedTxs.map((t) => t.hash), logs };

@@ -17,6 +17,7 @@ import { mountEvmRoutes } from '../api/routes.js';
 import { DEFAULT_PROOF_WINDOW } from '../api/eth/state.js';
 import { DEFAULT_RPC_EVM_TIMEOUT_MS } from '../api/call-deadline.js';
 import { BATCH_RESPONSE_MAX_BYTES } from '../../../rpc/evm-endpoint.js';
+import { DEFAULT_TX_POOL_LIMITS } from '../txpool/limits.js';
 import type { EvmChainConfig } from '../chain-config.js';
 import { enableWarp } from '../warp/enable.js';
 import { createSubnetEvmApi } from './api.js';
@@ -95,6 +96,7 @@ export async function startSubnetEvmChain(
     debugApi: ctx.config.debugApi,
     rpcEvmTimeoutMs: ctx.config.rpcEvmTimeoutMs ?? DEFAULT_RPC_EVM_TIMEOUT_MS,
     batchResponseMaxBytes: ctx.config.batchResponseMaxBytes ?? BATCH_RESPONSE_MAX_BYTES,
+    txPool: ctx.config.txPool ?? DEFAULT_TX_POOL_LIMITS,
     pruning: false,
     historicalProofQueryWindow: DEFAULT_PROOF_WINDOW,
   };

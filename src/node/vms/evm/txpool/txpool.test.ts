@@ -16,6 +16,9 @@ function tx(nonce: bigint): TypedTransaction {
   ).sign(key);
 }
 
+/** The chain's side of an addition: the sender's state nonce, the next base fee. */
+const at = { stateNonce: 0n, baseFee: 1n };
+
 /** A pool on a clock the test moves. */
 function poolAt(): { pool: TxPool; advance(ms: number): void } {
   let t = 1_000_000;
@@ -26,8 +29,8 @@ describe('TxPool lifetime (coreth legacypool: queued txs of a silent sender are 
   it('evicts a sender’s gapped txs once its heartbeat is older than the lifetime', () => {
     const { pool, advance } = poolAt();
     // State nonce 0: nonces 5 and 6 wait behind a gap that never fills.
-    pool.add(tx(5n), sender);
-    pool.add(tx(6n), sender);
+    pool.add(tx(5n), sender, at);
+    pool.add(tx(6n), sender, at);
     advance(TX_POOL_LIFETIME_MS);
     assert.deepEqual(pool.expiredSenders(), [], 'not past the lifetime yet');
     assert.deepEqual(pool.evictQueued(sender, 0n), []);
@@ -44,9 +47,9 @@ describe('TxPool lifetime (coreth legacypool: queued txs of a silent sender are 
 
   it('keeps the executable run and evicts only what waits behind the gap', () => {
     const { pool, advance } = poolAt();
-    pool.add(tx(0n), sender);
-    pool.add(tx(1n), sender);
-    pool.add(tx(3n), sender);
+    pool.add(tx(0n), sender, at);
+    pool.add(tx(1n), sender, at);
+    pool.add(tx(3n), sender, at);
     advance(TX_POOL_LIFETIME_MS + 1);
     assert.deepEqual(
       pool.evictQueued(sender, 0n).map((p) => p.nonce),
@@ -60,9 +63,9 @@ describe('TxPool lifetime (coreth legacypool: queued txs of a silent sender are 
 
   it('a tx becoming executable renews the heartbeat, as promoteTx does', () => {
     const { pool, advance } = poolAt();
-    pool.add(tx(2n), sender);
+    pool.add(tx(2n), sender, at);
     advance(TX_POOL_LIFETIME_MS - 1000);
-    pool.add(tx(0n), sender);
+    pool.add(tx(0n), sender, at);
     pool.heartbeat(sender);
     advance(2000);
     assert.deepEqual(pool.expiredSenders(), []);
@@ -72,12 +75,14 @@ describe('TxPool lifetime (coreth legacypool: queued txs of a silent sender are 
 
   it('a pool filled with abandoned gapped txs takes new ones again after the eviction', () => {
     let t = 0;
-    const pool = new TxPool({ maxSize: 3, now: () => t });
-    for (const n of [10n, 11n, 12n]) pool.add(tx(n), sender);
-    assert.throws(() => pool.add(tx(0n), sender), /txpool is full/);
+    const limits = { accountSlots: 16, globalSlots: 1, accountQueue: 64, globalQueue: 2 };
+    const pool = new TxPool({ limits, now: () => t });
+    for (const n of [10n, 11n, 12n]) pool.add(tx(n), sender, at);
+    // Full, and the newcomer pays no more than the cheapest pooled tx.
+    assert.throws(() => pool.add(tx(0n), sender, at), /transaction underpriced/);
     t += TX_POOL_LIFETIME_MS + 1;
     for (const s of pool.expiredSenders()) pool.evictQueued(s, 0n);
-    pool.add(tx(0n), sender);
+    pool.add(tx(0n), sender, at);
     assert.equal(pool.size, 1);
   });
 });

@@ -10,10 +10,19 @@
  * arrives, renewed whenever one of its transactions becomes executable — and the queued
  * transactions of a sender whose heartbeat is older than the lifetime (coreth's
  * `tx-pool-lifetime`, 10 minutes) are evicted. Without it a long-running node would fill with
- * gapped transactions until every new one is refused with `txpool is full`.
+ * gapped transactions until every new one is refused.
+ *
+ * Its size is bounded as legacypool bounds it (limits.ts): a full pool refuses a transaction
+ * paying no more than its cheapest, or discards the cheapest to make room (`add`); after each
+ * change the chain calls `enforceLimits`, legacypool's reorg step, which trims queued
+ * transactions per sender and in all, and executable ones over the global slots.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
+import { DEFAULT_TX_POOL_LIMITS, pendingTrims, queueTrims, txSlots, type TxPoolLimits } from './limits.js';
+import { comparePay, feeCaps } from './price-order.js';
+
+export { feeCaps };
 
 export interface PooledTx {
   readonly tx: TypedTransaction;
@@ -23,16 +32,26 @@ export interface PooledTx {
   readonly nonce: bigint;
   /** Arrival order, for fair block filling. */
   readonly seq: number;
+  /** The 32 KiB slots its encoding takes of the pool's capacity. */
+  readonly slots: number;
+}
+
+/** A transaction the pool let go of, and why. */
+export interface DroppedTx {
+  readonly pooled: PooledTx;
+  readonly reason: string;
+}
+
+/** What the pool must know of the chain to take a transaction. */
+export interface AddContext {
+  /** The sender's nonce in the accepted state. */
+  readonly stateNonce: bigint;
+  /** The next block's base fee, by which transactions are ranked when the pool is full. */
+  readonly baseFee: bigint;
 }
 
 /** A replacement must raise the fee caps by this percentage. */
 export const PRICE_BUMP_PERCENT = 10n;
-
-export function feeCaps(tx: TypedTransaction): { maxFee: bigint; tip: bigint } {
-  const t = tx as any;
-  if (t.maxFeePerGas !== undefined) return { maxFee: t.maxFeePerGas, tip: t.maxPriorityFeePerGas };
-  return { maxFee: t.gasPrice, tip: t.gasPrice };
-}
 
 /** coreth's default `tx-pool-lifetime`: how long a sender's queued transactions may wait. */
 export const TX_POOL_LIFETIME_MS = 10 * 60_000;
@@ -41,23 +60,33 @@ export const TX_POOL_LIFETIME_MS = 10 * 60_000;
 export const TX_POOL_EVICTION_INTERVAL_MS = 60_000;
 
 export interface TxPoolOptions {
-  maxSize?: number;
+  limits?: TxPoolLimits;
   lifetimeMs?: number;
   now?: () => number;
+}
+
+/** A heartbeat: when, and a counter that orders beats of the same millisecond. */
+interface Beat {
+  readonly at: number;
+  readonly order: number;
 }
 
 export class TxPool {
   private readonly bySender = new Map<string, Map<bigint, PooledTx>>();
   private readonly byHash = new Map<string, PooledTx>();
-  /** Each sender's last heartbeat (ms); a sender leaves it with its last transaction. */
-  private readonly beats = new Map<string, number>();
+  /** Each sender's last heartbeat; a sender leaves it with its last transaction. */
+  private readonly beats = new Map<string, Beat>();
+  /** Each pooled sender's nonce in the accepted state, as last learnt (it only grows). */
+  private readonly stateNonces = new Map<string, bigint>();
   private seq = 0;
-  private readonly maxSize: number;
+  private beatOrder = 0;
+  private usedSlots = 0;
+  readonly limits: TxPoolLimits;
   private readonly lifetimeMs: number;
   private readonly now: () => number;
 
   constructor(options: TxPoolOptions = {}) {
-    this.maxSize = options.maxSize ?? 20_000;
+    this.limits = options.limits ?? DEFAULT_TX_POOL_LIMITS;
     this.lifetimeMs = options.lifetimeMs ?? TX_POOL_LIFETIME_MS;
     this.now = options.now ?? Date.now;
   }
@@ -75,12 +104,23 @@ export class TxPool {
   }
 
   /**
-   * Adds a validated transaction; returns the replaced one, if any. Throws the geth messages for
-   * an underpriced replacement or a full pool.
+   * Adds a validated transaction; returns the one it replaced, if any, and those discarded to
+   * make room. Throws legacypool's messages, in its order: a full pool's `transaction
+   * underpriced`, `txpool is full` and `future transaction tries to replace pending`, then
+   * `replacement transaction underpriced`.
    */
-  add(tx: TypedTransaction, sender: string): { pooled: PooledTx; replaced?: PooledTx } {
+  add(
+    tx: TypedTransaction,
+    sender: string,
+    at: AddContext,
+  ): { pooled: PooledTx; replaced?: PooledTx; discarded: PooledTx[] } {
     const hash = bytesToHex(tx.hash());
     if (this.byHash.has(hash)) throw new Error(`already known`);
+    const known = this.stateNonces.get(sender);
+    const stateNonce = known !== undefined && known > at.stateNonce ? known : at.stateNonce;
+    const slotsNeeded = txSlots(tx.serialize().length);
+    const gapped = tx.nonce > this.nextNonce(sender, stateNonce);
+    const discarded = this.makeRoom(tx, slotsNeeded, gapped, at.baseFee);
     let slots = this.bySender.get(sender);
     const existing = slots?.get(tx.nonce);
     if (existing) {
@@ -93,32 +133,134 @@ export class TxPool {
       const needTip = ((100n + PRICE_BUMP_PERCENT) * old.tip) / 100n;
       if (neu.maxFee <= old.maxFee || neu.tip <= old.tip || neu.maxFee < needFee || neu.tip < needTip)
         throw new Error('replacement transaction underpriced');
-    } else if (this.byHash.size >= this.maxSize) {
-      throw new Error('txpool is full');
     }
-    const pooled: PooledTx = { tx, hash, sender, nonce: tx.nonce, seq: this.seq++ };
+    // A queued tx of a sender that had none starts its heartbeat anew: legacypool forgets a
+    // sender's heartbeat when its queue empties.
+    const next = this.nextNonce(sender, stateNonce);
+    const startsQueue = tx.nonce > next && !this.hasQueued(sender, next);
+    const pooled: PooledTx = { tx, hash, sender, nonce: tx.nonce, seq: this.seq++, slots: slotsNeeded };
     if (!slots) {
       slots = new Map();
       this.bySender.set(sender, slots);
     }
-    if (existing) this.byHash.delete(existing.hash);
+    if (existing) this.forget(existing);
     slots.set(tx.nonce, pooled);
     this.byHash.set(hash, pooled);
-    // As enqueueTx: a sender's first transaction starts its heartbeat.
-    if (!this.beats.has(sender)) this.beats.set(sender, this.now());
-    return { pooled, replaced: existing };
+    this.usedSlots += pooled.slots;
+    this.stateNonces.set(sender, stateNonce);
+    if (!this.beats.has(sender) || startsQueue) this.beat(sender);
+    return { pooled, replaced: existing, discarded };
+  }
+
+  /**
+   * Frees the slots `tx` needs when the pool (global slots plus global queue) is full, by
+   * discarding the cheapest transactions, as legacypool's add: none when `tx` pays no more than
+   * the cheapest, nor when a gapped `tx` would push out an executable one.
+   */
+  private makeRoom(tx: TypedTransaction, needed: number, gapped: boolean, baseFee: bigint): PooledTx[] {
+    const over = this.usedSlots + needed - (this.limits.globalSlots + this.limits.globalQueue);
+    if (over <= 0) return [];
+    const cheapestFirst = [...this.byHash.values()].sort(
+      // Of the same pay, the higher nonce (then the later arrival) goes first.
+      (a, b) =>
+        comparePay(a.tx, b.tx, baseFee) || (b.nonce > a.nonce ? 1 : b.nonce < a.nonce ? -1 : b.seq - a.seq),
+    );
+    if (cheapestFirst.length > 0 && comparePay(cheapestFirst[0].tx, tx, baseFee) >= 0)
+      throw new Error('transaction underpriced');
+    const drop: PooledTx[] = [];
+    let freed = 0;
+    for (const p of cheapestFirst) {
+      if (freed >= over) break;
+      drop.push(p);
+      freed += p.slots;
+    }
+    if (freed < over) throw new Error('txpool is full');
+    if (gapped && drop.some((p) => this.isPending(p)))
+      throw new Error('future transaction tries to replace pending');
+    for (const p of drop) this.remove(p.hash);
+    return drop;
+  }
+
+  /**
+   * legacypool's reorg step, run after each change: each sender's queued transactions over the
+   * account queue go (highest nonces first); then executable ones over the global slots, from
+   * the senders above their account slots; then queued ones over the global queue, from the
+   * senders with the oldest heartbeat.
+   */
+  enforceLimits(): DroppedTx[] {
+    const dropped: DroppedTx[] = [];
+    const drop = (list: readonly PooledTx[], reason: string) => {
+      for (const p of list) {
+        this.remove(p.hash);
+        dropped.push({ pooled: p, reason });
+      }
+    };
+    const pendingCounts = new Map<string, number>();
+    const queuedOf = new Map<string, PooledTx[]>();
+    for (const [sender, slots] of this.bySender) {
+      const stateNonce = this.stateNonce(sender);
+      const next = this.nextNonce(sender, stateNonce);
+      pendingCounts.set(sender, Number(next - stateNonce));
+      const queued = [...slots.values()]
+        .filter((p) => p.nonce > next)
+        .sort((a, b) => (a.nonce < b.nonce ? -1 : 1));
+      drop(queued.splice(this.limits.accountQueue), 'over the account queue limit');
+      if (queued.length > 0) queuedOf.set(sender, queued);
+    }
+    for (const [sender, n] of pendingTrims(pendingCounts, this.limits)) {
+      const run = this.pendingRun(sender, this.stateNonce(sender));
+      drop(run.slice(run.length - n), 'over the global slots');
+    }
+    const oldestFirst = [...queuedOf.keys()].sort((a, b) => {
+      const x = this.beats.get(a)!;
+      const y = this.beats.get(b)!;
+      return x.at - y.at || x.order - y.order;
+    });
+    const trims = queueTrims(
+      oldestFirst.map((sender) => ({ sender, count: queuedOf.get(sender)!.length })),
+      this.limits.globalQueue,
+    );
+    for (const [sender, n] of trims) {
+      const queued = queuedOf.get(sender)!;
+      drop(queued.slice(queued.length - n), 'over the global queue limit');
+    }
+    return dropped;
   }
 
   /** A transaction of `sender` became executable (geth's promoteTx): its heartbeat is renewed. */
   heartbeat(sender: string): void {
-    if (this.bySender.has(sender)) this.beats.set(sender, this.now());
+    if (this.bySender.has(sender)) this.beat(sender);
+  }
+
+  private beat(sender: string): void {
+    this.beats.set(sender, { at: this.now(), order: this.beatOrder++ });
+  }
+
+  /** The sender's nonce in the accepted state moved on (a block, or a fresher read). */
+  noteStateNonce(sender: string, nonce: bigint): void {
+    const known = this.stateNonces.get(sender);
+    if (known !== undefined && nonce > known) this.stateNonces.set(sender, nonce);
+  }
+
+  private stateNonce(sender: string): bigint {
+    return this.stateNonces.get(sender) ?? 0n;
+  }
+
+  /** Executable: in its sender's gap-free run from the state nonce. */
+  private isPending(p: PooledTx): boolean {
+    return p.nonce < this.nextNonce(p.sender, this.stateNonce(p.sender));
+  }
+
+  private hasQueued(sender: string, next: bigint): boolean {
+    for (const n of this.bySender.get(sender)?.keys() ?? []) if (n > next) return true;
+    return false;
   }
 
   /** Senders whose heartbeat is older than the lifetime: their queued transactions may go. */
   expiredSenders(): string[] {
     const cutoff = this.now() - this.lifetimeMs;
     const out: string[] = [];
-    for (const [sender, beat] of this.beats) if (beat < cutoff) out.push(sender);
+    for (const [sender, beat] of this.beats) if (beat.at < cutoff) out.push(sender);
     return out;
   }
 
@@ -128,9 +270,10 @@ export class TxPool {
    */
   evictQueued(sender: string, stateNonce: bigint): PooledTx[] {
     const beat = this.beats.get(sender);
-    if (beat === undefined || this.now() - beat <= this.lifetimeMs) return [];
+    if (beat === undefined || this.now() - beat.at <= this.lifetimeMs) return [];
     const slots = this.bySender.get(sender);
     if (!slots) return [];
+    this.noteStateNonce(sender, stateNonce);
     const run = new Set(this.pendingRun(sender, stateNonce));
     const evicted = [...slots.values()].filter((p) => !run.has(p));
     for (const p of evicted) this.remove(p.hash);
@@ -140,13 +283,20 @@ export class TxPool {
   remove(hash: string): void {
     const p = this.byHash.get(hash);
     if (!p) return;
-    this.byHash.delete(hash);
+    this.forget(p);
     const slots = this.bySender.get(p.sender);
     slots?.delete(p.nonce);
     if (slots && slots.size === 0) {
       this.bySender.delete(p.sender);
       this.beats.delete(p.sender);
+      this.stateNonces.delete(p.sender);
     }
+  }
+
+  /** Takes `p` out of the lookup and the slot count (its sender's list is the caller's). */
+  private forget(p: PooledTx): void {
+    this.byHash.delete(p.hash);
+    this.usedSlots -= p.slots;
   }
 
   /** Drops every transaction of `sender` with a nonce below `nonce` (mined or made stale). */
@@ -156,6 +306,7 @@ export class TxPool {
     const dropped: PooledTx[] = [];
     for (const [n, p] of slots) if (n < nonce) dropped.push(p);
     for (const p of dropped) this.remove(p.hash);
+    this.noteStateNonce(sender, nonce);
     return dropped;
   }
 
