@@ -86,3 +86,25 @@ describe('TxPool lifetime (coreth legacypool: queued txs of a silent sender are 
     assert.equal(pool.size, 1);
   });
 });
+
+describe('TxPool next nonce (kept per sender, so sending in order costs the same at any depth)', () => {
+  it('follows the run as it grows, shrinks, refills and its state nonce moves', () => {
+    const pool = new TxPool();
+    for (const n of [0n, 1n, 2n, 4n]) pool.add(tx(n), sender, at);
+    assert.equal(pool.nextNonce(sender, 0n), 3n);
+    pool.add(tx(3n), sender, at);
+    assert.equal(pool.nextNonce(sender, 0n), 5n, 'the gap filled: the queued 4 joins the run');
+    pool.remove(pool.pendingRun(sender, 0n)[1].hash);
+    assert.equal(pool.nextNonce(sender, 0n), 1n, 'a tx inside the run left');
+    pool.add(tx(1n), sender, at);
+    assert.equal(pool.nextNonce(sender, 0n), 5n);
+    pool.dropBelow(sender, 2n);
+    assert.equal(pool.nextNonce(sender, 2n), 5n, 'mined up to 2');
+    assert.equal(pool.nextNonce(sender, 6n), 6n, 'a state nonce past the pool');
+    pool.dropFrom(sender, 3n);
+    assert.equal(pool.nextNonce(sender, 2n), 3n);
+    pool.remove(pool.pendingRun(sender, 2n)[0].hash);
+    assert.equal(pool.size, 0);
+    assert.equal(pool.nextNonce(sender, 2n), 2n, 'an empty sender');
+  });
+});

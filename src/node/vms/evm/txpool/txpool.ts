@@ -78,6 +78,12 @@ export class TxPool {
   private readonly beats = new Map<string, Beat>();
   /** Each pooled sender's nonce in the accepted state, as last learnt (it only grows). */
   private readonly stateNonces = new Map<string, bigint>();
+  /**
+   * Each sender's next nonce from a state nonce (`base`), kept so that a sender sending one
+   * transaction after another costs the same at any pool depth: it only moves forward while
+   * the sender's run grows, and is dropped when a transaction inside the run leaves.
+   */
+  private readonly nextNonces = new Map<string, { base: bigint; next: bigint }>();
   private seq = 0;
   private beatOrder = 0;
   private usedSlots = 0;
@@ -197,20 +203,26 @@ export class TxPool {
     };
     const pendingCounts = new Map<string, number>();
     const queuedOf = new Map<string, PooledTx[]>();
+    let pendingTotal = 0;
     for (const [sender, slots] of this.bySender) {
       const stateNonce = this.stateNonce(sender);
       const next = this.nextNonce(sender, stateNonce);
-      pendingCounts.set(sender, Number(next - stateNonce));
+      const pending = Number(next - stateNonce);
+      pendingCounts.set(sender, pending);
+      pendingTotal += pending;
+      // Most senders send in order and have nothing queued: no need to look at their txs.
+      if (this.queuedAtMost(sender, next) <= 0) continue;
       const queued = [...slots.values()]
         .filter((p) => p.nonce > next)
         .sort((a, b) => (a.nonce < b.nonce ? -1 : 1));
       drop(queued.splice(this.limits.accountQueue), 'over the account queue limit');
       if (queued.length > 0) queuedOf.set(sender, queued);
     }
-    for (const [sender, n] of pendingTrims(pendingCounts, this.limits)) {
-      const run = this.pendingRun(sender, this.stateNonce(sender));
-      drop(run.slice(run.length - n), 'over the global slots');
-    }
+    if (pendingTotal > this.limits.globalSlots)
+      for (const [sender, n] of pendingTrims(pendingCounts, this.limits)) {
+        const run = this.pendingRun(sender, this.stateNonce(sender));
+        drop(run.slice(run.length - n), 'over the global slots');
+      }
     const oldestFirst = [...queuedOf.keys()].sort((a, b) => {
       const x = this.beats.get(a)!;
       const y = this.beats.get(b)!;
@@ -252,8 +264,18 @@ export class TxPool {
   }
 
   private hasQueued(sender: string, next: bigint): boolean {
+    if (this.queuedAtMost(sender, next) === 0) return false;
     for (const n of this.bySender.get(sender)?.keys() ?? []) if (n > next) return true;
     return false;
+  }
+
+  /**
+   * An upper bound on `sender`'s queued transactions (its transactions outside the executable
+   * run ending at `next`): exact unless some are below the state nonce, about to be dropped.
+   */
+  private queuedAtMost(sender: string, next: bigint): number {
+    const slots = this.bySender.get(sender);
+    return slots ? slots.size - Number(next - this.stateNonce(sender)) : 0;
   }
 
   /** Senders whose heartbeat is older than the lifetime: their queued transactions may go. */
@@ -286,10 +308,13 @@ export class TxPool {
     this.forget(p);
     const slots = this.bySender.get(p.sender);
     slots?.delete(p.nonce);
+    const cached = this.nextNonces.get(p.sender);
+    if (cached && p.nonce >= cached.base && p.nonce < cached.next) this.nextNonces.delete(p.sender);
     if (slots && slots.size === 0) {
       this.bySender.delete(p.sender);
       this.beats.delete(p.sender);
       this.stateNonces.delete(p.sender);
+      this.nextNonces.delete(p.sender);
     }
   }
 
@@ -323,9 +348,14 @@ export class TxPool {
   /** The highest nonce of a gap-free run starting at `stateNonce`, +1 (the next nonce to use). */
   nextNonce(sender: string, stateNonce: bigint): bigint {
     const slots = this.bySender.get(sender);
-    let n = stateNonce;
-    while (slots?.has(n)) n++;
-    return n;
+    if (!slots) return stateNonce;
+    let cached = this.nextNonces.get(sender);
+    if (!cached || cached.base !== stateNonce) {
+      cached = { base: stateNonce, next: stateNonce };
+      this.nextNonces.set(sender, cached);
+    }
+    while (slots.has(cached.next)) cached.next++;
+    return cached.next;
   }
 
   /** `sender`'s gap-free run of transactions from `stateNonce`: what coreth's pool calls pending. */
