@@ -40,7 +40,15 @@ export async function main(argv: string[]): Promise<number> {
       );
       return 1;
     }
-    fs.rmSync(options.dataDir, { recursive: true, force: true });
+    try {
+      fs.rmSync(options.dataDir, { recursive: true, force: true });
+    } catch (err) {
+      // Not ours to delete (read-only, another user's, under a file): the operator's setting.
+      process.stderr.write(
+        `flurry: --reset could not delete ${options.dataDir}: ${(err as Error).message}\n`,
+      );
+      return 1;
+    }
   }
   const logger = createLogger(options.logLevel);
   if (options.command === 'indexer' || options.command === 'api') return runDataRole(options, logger, t0);

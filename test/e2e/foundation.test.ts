@@ -300,6 +300,20 @@ describe('devnet durability', () => {
     assert.equal(await again.stop(), 0);
   });
 
+  it('says in one line, without a stack trace, when --reset cannot delete the data dir', async () => {
+    // A data dir under a file cannot be deleted (nor created): as a read-only one for a non-root
+    // user, rmSync threw out of main and the process printed its stack.
+    const file = path.join(tempDir(), 'a-file');
+    fs.writeFileSync(file, '');
+    const dataDir = path.join(file, 'data');
+    await assert.rejects(
+      startDevnet({ dataDir, command: 'node', args: ['--reset'] }),
+      new RegExp(
+        `exited with 1 before ready: flurry: --reset could not delete ${dataDir}: ENOTDIR[^\\n]*\\n$`,
+      ),
+    );
+  });
+
   it('refuses a host it cannot listen on in one line, without a stack trace', async () => {
     await assert.rejects(
       startDevnet({ command: 'node', args: ['--host', '999.1.1.1'] }),
