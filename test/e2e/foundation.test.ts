@@ -3,9 +3,11 @@
  * and raw HTTP, keeps its state across SIGKILL, and answers bad requests in the documented shape.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { createAvalancheClient } from '@avalanche-sdk/client';
@@ -267,6 +269,37 @@ describe('devnet durability', () => {
       await second.stop();
     }
   });
+
+  it(
+    'restarts after a kill -9 whose process its parent has not reaped yet',
+    { skip: process.platform !== 'linux' },
+    async () => {
+      // A killed process stays a zombie until its parent waits for it: a container whose PID 1
+      // does not reap, or a supervisor that is slow to. A zombie holds no files, but it answers
+      // kill(pid, 0), so its LOCK was taken for a live node's and the restart refused.
+      const dataDir = tempDir();
+      const bin = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+      const node = [process.execPath, bin, 'node', '--json', '--node-port', '0', '--data-dir', dataDir];
+      // `sleep` becomes the node's parent and never waits for it.
+      const parent = spawn('sh', ['-c', `"$@" & exec sleep 600`, 'sh', ...node], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, FLURRY_LOG_LEVEL: 'warn' },
+      });
+      try {
+        await new Promise((resolve) =>
+          readline.createInterface({ input: parent.stdout! }).once('line', resolve),
+        );
+        const pid = Number.parseInt(fs.readFileSync(path.join(dataDir, 'LOCK'), 'utf8'), 10);
+        process.kill(pid, 'SIGKILL');
+        // Wait for the kill to land: the process is then a zombie ('Z' in its stat), not gone.
+        while (!/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))) await sleep(20);
+        const again = await startDevnet({ dataDir, command: 'node' });
+        assert.equal(await again.stop(), 0);
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
 
   it('refuses to reuse a data dir with other genesis options, and --reset starts over', async () => {
     const dataDir = tempDir();

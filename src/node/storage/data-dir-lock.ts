@@ -27,11 +27,27 @@ export class DataDirLockedError extends Error {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: the process exists but belongs to another user.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !zombie(pid);
+}
+
+/**
+ * A process killed with `kill -9` is a zombie until its parent waits for it, which a
+ * container's PID 1 or a slow supervisor may never (or only much later) do. It still answers
+ * kill(pid, 0) but holds no files and writes nothing. Linux says so in /proc/<pid>/stat (state
+ * `Z`, after the parenthesised command name); elsewhere the check is skipped.
+ */
+function zombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
 }
 
 /** The pid of the live process that holds `dataDir`, or undefined when none does. */
