@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { createAvalancheClient } from '@avalanche-sdk/client';
 import { avalancheLocal } from '@avalanche-sdk/client/chains';
 import { call, rpc, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
+import { startRole } from './data-helpers.js';
 
 describe('devnet foundation', () => {
   let net: Devnet;
@@ -330,6 +331,28 @@ describe('devnet durability', () => {
     // Stopped (and after a SIGKILL, see above), the data dir is free again.
     const again = await startDevnet({ dataDir });
     assert.equal(again.facts.nodeID, first.facts.nodeID);
+    assert.equal(await again.stop(), 0);
+  });
+
+  it('refuses --reset of a data dir whose SQLite store a running data role reads', async () => {
+    // `flurry api` (or `indexer`) takes no node LOCK: --reset deleted data.db under it, and it
+    // went on serving (or indexing into) the deleted file while the new process used a new one.
+    const dataDir = tempDir();
+    const api = await startRole(['api', '--data-dir', dataDir, '--data-port', '0']);
+    try {
+      await assert.rejects(
+        startDevnet({ dataDir, args: ['--reset'] }),
+        new RegExp(
+          `exited with 1 before ready: flurry: .*data dir ${dataDir} is in use .*pid ${api.child.pid}`,
+        ),
+      );
+      assert.ok(fs.existsSync(path.join(dataDir, 'data.db')));
+    } finally {
+      api.child.kill('SIGTERM');
+      assert.equal(await api.exited, 0);
+    }
+    // Stopped, it no longer holds the data dir.
+    const again = await startDevnet({ dataDir, args: ['--reset'] });
     assert.equal(await again.stop(), 0);
   });
 
