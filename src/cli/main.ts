@@ -5,7 +5,7 @@ import { createLogger } from '../shared/logger.js';
 import { startGenesisProofs } from '../node/genesis/proofs-off-thread.js';
 import { FLURRY_VERSION } from '../node/version.js';
 import { COMPATIBLE_NODE_VERSION } from '../shared/networks.js';
-import { DataDirLockedError, dataDirLockHolder } from '../node/storage/data-dir-lock.js';
+import { DataDirLockedError, dataDirUser, registerDataDirUser } from '../node/storage/data-dir-lock.js';
 import type { RunningDataService } from '../data/service.js';
 import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts, type DataReadyFacts } from './banner.js';
 import { parseOptions, USAGE, UsageError } from './options.js';
@@ -32,15 +32,23 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (options.reset) {
-    // Deleting a data dir a running node writes to would pull its state out from under it.
-    const holder = dataDirLockHolder(options.dataDir);
+    // Deleting a data dir a running node or data role uses would pull its state out from under it.
+    const holder = dataDirUser(options.dataDir);
     if (holder !== undefined) {
       process.stderr.write(
         `flurry: --reset refused: ${new DataDirLockedError(options.dataDir, holder).message}\n`,
       );
       return 1;
     }
-    fs.rmSync(options.dataDir, { recursive: true, force: true });
+    try {
+      fs.rmSync(options.dataDir, { recursive: true, force: true });
+    } catch (err) {
+      // Not ours to delete (read-only, another user's, under a file): the operator's setting.
+      process.stderr.write(
+        `flurry: --reset could not delete ${options.dataDir}: ${(err as Error).message}\n`,
+      );
+      return 1;
+    }
   }
   const logger = createLogger(options.logLevel);
   if (options.command === 'indexer' || options.command === 'api') return runDataRole(options, logger, t0);
@@ -134,6 +142,26 @@ export async function main(argv: string[]): Promise<number> {
 
 /** `flurry indexer` / `flurry api`: one data-platform role without a node in this process. */
 async function runDataRole(
+  options: ReturnType<typeof parseOptions>,
+  logger: ReturnType<typeof createLogger>,
+  t0: number,
+): Promise<number> {
+  // On SQLite the store lives in the data dir: say this process uses it, so --reset refuses it.
+  let user;
+  try {
+    user = options.databaseUrl ? undefined : registerDataDirUser(options.dataDir);
+  } catch (err) {
+    process.stderr.write(`flurry: ${options.command} did not start: ${(err as Error).message}\n`);
+    return 1;
+  }
+  try {
+    return await serveDataRole(options, logger, t0);
+  } finally {
+    user?.release();
+  }
+}
+
+async function serveDataRole(
   options: ReturnType<typeof parseOptions>,
   logger: ReturnType<typeof createLogger>,
   t0: number,

@@ -3,14 +3,17 @@
  * and raw HTTP, keeps its state across SIGKILL, and answers bad requests in the documented shape.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { createAvalancheClient } from '@avalanche-sdk/client';
 import { avalancheLocal } from '@avalanche-sdk/client/chains';
 import { call, rpc, startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
+import { startRole } from './data-helpers.js';
 
 describe('devnet foundation', () => {
   let net: Devnet;
@@ -268,6 +271,37 @@ describe('devnet durability', () => {
     }
   });
 
+  it(
+    'restarts after a kill -9 whose process its parent has not reaped yet',
+    { skip: process.platform !== 'linux' },
+    async () => {
+      // A killed process stays a zombie until its parent waits for it: a container whose PID 1
+      // does not reap, or a supervisor that is slow to. A zombie holds no files, but it answers
+      // kill(pid, 0), so its LOCK was taken for a live node's and the restart refused.
+      const dataDir = tempDir();
+      const bin = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+      const node = [process.execPath, bin, 'node', '--json', '--node-port', '0', '--data-dir', dataDir];
+      // `sleep` becomes the node's parent and never waits for it.
+      const parent = spawn('sh', ['-c', `"$@" & exec sleep 600`, 'sh', ...node], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, FLURRY_LOG_LEVEL: 'warn' },
+      });
+      try {
+        await new Promise((resolve) =>
+          readline.createInterface({ input: parent.stdout! }).once('line', resolve),
+        );
+        const pid = Number.parseInt(fs.readFileSync(path.join(dataDir, 'LOCK'), 'utf8'), 10);
+        process.kill(pid, 'SIGKILL');
+        // Wait for the kill to land: the process is then a zombie ('Z' in its stat), not gone.
+        while (!/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))) await sleep(20);
+        const again = await startDevnet({ dataDir, command: 'node' });
+        assert.equal(await again.stop(), 0);
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
+
   it('refuses to reuse a data dir with other genesis options, and --reset starts over', async () => {
     const dataDir = tempDir();
     const first = await startDevnet({ dataDir, args: ['--seed', 'one'] });
@@ -298,6 +332,42 @@ describe('devnet durability', () => {
     const again = await startDevnet({ dataDir });
     assert.equal(again.facts.nodeID, first.facts.nodeID);
     assert.equal(await again.stop(), 0);
+  });
+
+  it('refuses --reset of a data dir whose SQLite store a running data role reads', async () => {
+    // `flurry api` (or `indexer`) takes no node LOCK: --reset deleted data.db under it, and it
+    // went on serving (or indexing into) the deleted file while the new process used a new one.
+    const dataDir = tempDir();
+    const api = await startRole(['api', '--data-dir', dataDir, '--data-port', '0']);
+    try {
+      await assert.rejects(
+        startDevnet({ dataDir, args: ['--reset'] }),
+        new RegExp(
+          `exited with 1 before ready: flurry: .*data dir ${dataDir} is in use .*pid ${api.child.pid}`,
+        ),
+      );
+      assert.ok(fs.existsSync(path.join(dataDir, 'data.db')));
+    } finally {
+      api.child.kill('SIGTERM');
+      assert.equal(await api.exited, 0);
+    }
+    // Stopped, it no longer holds the data dir.
+    const again = await startDevnet({ dataDir, args: ['--reset'] });
+    assert.equal(await again.stop(), 0);
+  });
+
+  it('says in one line, without a stack trace, when --reset cannot delete the data dir', async () => {
+    // A data dir under a file cannot be deleted (nor created): as a read-only one for a non-root
+    // user, rmSync threw out of main and the process printed its stack.
+    const file = path.join(tempDir(), 'a-file');
+    fs.writeFileSync(file, '');
+    const dataDir = path.join(file, 'data');
+    await assert.rejects(
+      startDevnet({ dataDir, command: 'node', args: ['--reset'] }),
+      new RegExp(
+        `exited with 1 before ready: flurry: --reset could not delete ${dataDir}: ENOTDIR[^\\n]*\\n$`,
+      ),
+    );
   });
 
   it('refuses a host it cannot listen on in one line, without a stack trace', async () => {

@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export const LOCK_FILE = 'LOCK';
+/** The data roles (`indexer`, `api` on SQLite) each leave a file named by their pid here. */
+const USERS_DIR = 'users';
 
 export class DataDirLockedError extends Error {
   override readonly name = 'DataDirLockedError';
@@ -27,11 +29,27 @@ export class DataDirLockedError extends Error {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: the process exists but belongs to another user.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  return !zombie(pid);
+}
+
+/**
+ * A process killed with `kill -9` is a zombie until its parent waits for it, which a
+ * container's PID 1 or a slow supervisor may never (or only much later) do. It still answers
+ * kill(pid, 0) but holds no files and writes nothing. Linux says so in /proc/<pid>/stat (state
+ * `Z`, after the parenthesised command name); elsewhere the check is skipped.
+ */
+function zombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
 }
 
 /** The pid of the live process that holds `dataDir`, or undefined when none does. */
@@ -78,4 +96,37 @@ export function lockDataDir(dataDir: string): { release(): void } {
       }
     },
   };
+}
+
+/**
+ * `flurry indexer` and `flurry api` on the SQLite store share a data dir with a node and each
+ * other, so they take no LOCK; but deleting the dir under them (`--reset`) would leave them on
+ * the unlinked file while a new process starts another. Each says it uses the dir with a file
+ * named by its pid, removed when it stops (a killed one's is stale, as a LOCK's).
+ */
+export function registerDataDirUser(dataDir: string): { release(): void } {
+  const dir = path.join(dataDir, USERS_DIR);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, String(process.pid));
+  fs.writeFileSync(file, '');
+  return {
+    release() {
+      fs.rmSync(file, { force: true });
+    },
+  };
+}
+
+/** The pid of a live process using `dataDir` (its node, or a data role on its store), if any. */
+export function dataDirUser(dataDir: string): number | undefined {
+  const holder = dataDirLockHolder(dataDir);
+  if (holder !== undefined) return holder;
+  let names: string[];
+  try {
+    names = fs.readdirSync(path.join(dataDir, USERS_DIR));
+  } catch {
+    return undefined;
+  }
+  return names
+    .map((name) => Number.parseInt(name, 10))
+    .find((pid) => Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && alive(pid));
 }
