@@ -155,6 +155,14 @@ describe('P-chain subnet and L1 operations', () => {
       blockchainIDs: [],
     });
     assert.equal(await error('getBlockchainStatus', {}), "argument 'blockchainID' not given");
+    // The reference finds no CreateChainTx for the P-chain, so does not count itself its validator.
+    for (const blockchainID of ['P', 'platform', PRIMARY])
+      assert.deepEqual(await pResult(net.url, 'platform.getBlockchainStatus', { blockchainID }), {
+        status: 'Syncing',
+      });
+    assert.deepEqual(await pResult(net.url, 'platform.getBlockchainStatus', { blockchainID: 'X' }), {
+      status: 'Validating',
+    });
     assert.equal(
       await error('getBlockchainStatus', { blockchainID: 'zzz' }),
       'problem parsing blockchainID "zzz": input string is smaller than the checksum size',

@@ -347,6 +347,76 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     assert.equal((await rpc(c, 'eth_getUncleCountByBlockNumber', ['0x0'])).body.result, '0x0');
     assert.equal((await rpc(c, 'eth_getUncleCountByBlockNumber', ['0x999'])).body.result, null);
   });
+  it("reads a block number-or-hash as coreth's BlockNumberOrHash, a block number as its BlockNumber", async () => {
+    const who = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+    const to = '0x00000000000000000000000000000000000000aa';
+    const refusal = async (method: string, params: unknown[]) => {
+      const { body } = await rpc(c, method, params);
+      assert.ok(body.error, `${method} ${JSON.stringify(params)} answered ${JSON.stringify(body.result)}`);
+      assert.equal(body.error.code, -32602, `${method} ${JSON.stringify(params)}`);
+      return body.error.message as string;
+    };
+    // BlockNumberOrHash tries an object, then a Go string: any other JSON value fails as a string.
+    for (const [block, kind] of [
+      [1, 'number'],
+      [true, 'bool'],
+      [[], 'array'],
+    ] as const) {
+      const why = `json: cannot unmarshal ${kind} into Go value of type string`;
+      assert.equal(await refusal('eth_getBalance', [who, block]), `invalid argument 1: ${why}`);
+      assert.equal(await refusal('eth_getCode', [who, block]), `invalid argument 1: ${why}`);
+      assert.equal(await refusal('eth_call', [{ to }, block]), `invalid argument 1: ${why}`);
+      assert.equal(await refusal('eth_getStorageAt', [who, '0x0', block]), `invalid argument 2: ${why}`);
+      assert.equal(await refusal('eth_getBlockReceipts', [block]), `invalid argument 0: ${why}`);
+      // BlockNumber reads the raw JSON as hex text.
+      assert.equal(
+        await refusal('eth_getBlockByNumber', [block, false]),
+        'invalid argument 0: hex string without 0x prefix',
+      );
+    }
+    // Past int64: each type has its own words.
+    assert.equal(
+      await refusal('eth_getBalance', [who, '0x8000000000000000']),
+      'invalid argument 1: blocknumber too high',
+    );
+    assert.equal(
+      await refusal('eth_estimateGas', [{ to }, '0xffffffffffffffff']),
+      'invalid argument 1: blocknumber too high',
+    );
+    // An EIP-1898 object whose field does not decode fails as its string attempt does.
+    for (const block of [
+      { blockNumber: 1 },
+      { blockNumber: '0x8000000000000000' },
+      { blockHash: '0x12' },
+      { blockNumber: '0x0', requireCanonical: 'yes' },
+    ])
+      assert.equal(
+        await refusal('eth_getBalance', [who, block]),
+        'invalid argument 1: json: cannot unmarshal object into Go value of type string',
+        JSON.stringify(block),
+      );
+    // encoding/json matches field names ignoring case.
+    const atGenesis = (await rpc(c, 'eth_getBalance', [who, '0x0'])).body.result as string;
+    assert.equal((await rpc(c, 'eth_getBalance', [who, { BLOCKNUMBER: '0x0' }])).body.result, atGenesis);
+    // A hash is no BlockNumber, nor is an EIP-1898 object.
+    const genesis = (await rpc(c, 'eth_getBlockByNumber', ['0x0', false])).body.result.hash as string;
+    assert.equal(
+      await refusal('eth_getBlockByNumber', [genesis, false]),
+      'invalid argument 0: hex number > 64 bits',
+    );
+    assert.equal(
+      await refusal('eth_getHeaderByNumber', [{ blockNumber: '0x0' }]),
+      'invalid argument 0: hex string without 0x prefix',
+    );
+    // A 66-character string is a hash whichever case its prefix is written in.
+    const upper = `0X${genesis.slice(2)}`;
+    assert.equal((await rpc(c, 'eth_getBlockReceipts', [upper])).body.result.length, 0);
+    assert.equal(
+      await refusal('eth_getBalance', [who, `00${genesis.slice(2)}`]),
+      'invalid argument 1: hex string without 0x prefix',
+    );
+  });
+
   it("refuses EVM quantities wider than geth's types instead of running with them", async () => {
     const wide = '0x1' + '0'.repeat(100); // 401 bits
     const to = '0x00000000000000000000000000000000000000aa';

@@ -444,6 +444,15 @@ describe('Warp from the C-chain to an L1', () => {
       code: -32000,
       message: 'header for hash not found',
     });
+    // Its *rpc.BlockNumberOrHash: a non-string fails as a Go string, a number past int64 is too high.
+    assert.deepEqual(await error(l1Rpc, 'eth_feeConfig', [1]), {
+      code: -32602,
+      message: 'invalid argument 0: json: cannot unmarshal number into Go value of type string',
+    });
+    assert.deepEqual(await error(l1Rpc, 'eth_feeConfig', ['0x8000000000000000']), {
+      code: -32602,
+      message: 'invalid argument 0: blocknumber too high',
+    });
     // A chain without upgrades shows an empty upgrade config, as Go's omitempty writes it.
     assert.deepEqual((await rpc(l1Rpc, 'eth_getChainConfig', [])).body.result.upgrades, {});
     const atHead = await rpc(l1Rpc, 'eth_feeConfig', [{ blockHash: head.hash }]);

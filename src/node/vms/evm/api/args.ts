@@ -139,27 +139,92 @@ function blockNumberText(v: string, i: number): bigint {
 export type BlockRef =
   { kind: 'tag'; tag: string } | { kind: 'number'; number: bigint } | { kind: 'hash'; hash: Uint8Array };
 
+/** What an rpc.BlockNumber can name: a tag or a number, never a hash. */
+export type BlockNumberRef = Exclude<BlockRef, { kind: 'hash' }>;
+
+const BLOCK_TAGS = ['latest', 'pending', 'safe', 'finalized', 'earliest', 'accepted'];
+
+/**
+ * A block parameter read as coreth's rpc.BlockNumber (eth_getBlockByNumber, eth_feeHistory,
+ * debug_traceBlockByNumber …): a tag or a number, never a hash. Its UnmarshalJSON hands any other
+ * JSON value, unquoted, to hexutil.DecodeUint64, so a number, bool, array or object is a hex
+ * string without 0x prefix, and a block hash a number too wide.
+ */
+export function blockNumberValue(v: unknown, i: number): BlockNumberRef {
+  if (typeof v !== 'string') bad(i, 'hex string without 0x prefix');
+  if (BLOCK_TAGS.includes(v)) return { kind: 'tag', tag: v };
+  const number = blockNumberText(v, i);
+  // A uint64 that also fits an int64 (negative numbers are its tags).
+  if (number >= 1n << 63n) bad(i, 'block number larger than int64');
+  return { kind: 'number', number };
+}
+
+export function blockNumberRef(params: unknown[], i: number, fallback = 'latest'): BlockNumberRef {
+  return blockNumberValue(params[i] ?? fallback, i);
+}
+
+/**
+ * A block parameter read as coreth's rpc.BlockNumberOrHash (eth_getBalance, eth_call,
+ * eth_getCode, eth_feeConfig …). Its UnmarshalJSON first tries the EIP-1898 object, then a Go
+ * string, so any other JSON value fails as a string would (`json: cannot unmarshal number into Go
+ * value of type string`), and so does an object with a field that does not decode; a 66-character
+ * string is a hash; a number past int64 is `blocknumber too high` (not rpc.BlockNumber's words).
+ */
 export function blockRef(params: unknown[], i: number, fallback = 'latest'): BlockRef {
   const v = params[i] ?? fallback;
-  if (typeof v === 'string') {
-    if (['latest', 'pending', 'safe', 'finalized', 'earliest', 'accepted'].includes(v))
-      return { kind: 'tag', tag: v };
-    if (/^0x[0-9a-fA-F]{64}$/.test(v))
-      return { kind: 'hash', hash: Uint8Array.from(Buffer.from(v.slice(2), 'hex')) };
-    const number = blockNumberText(v, i);
-    // geth's BlockNumber: a uint64 that also fits an int64 (negative numbers are its tags).
-    if (number >= 1n << 63n) bad(i, 'block number larger than int64');
-    return { kind: 'number', number };
+  if (typeof v === 'string') return blockRefText(v, i);
+  if (typeof v === 'object' && v !== null && !Array.isArray(v))
+    return blockRefObject(v as Record<string, unknown>, i);
+  bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+}
+
+function blockRefText(v: string, i: number): BlockRef {
+  if (BLOCK_TAGS.includes(v)) return { kind: 'tag', tag: v };
+  if (v.length === 66) {
+    // common.Hash's UnmarshalText: hexutil's bare errors, either case of the prefix.
+    if (!/^0[xX]/.test(v)) bad(i, 'hex string without 0x prefix');
+    if (!/^[0-9a-fA-F]{64}$/.test(v.slice(2))) bad(i, 'invalid hex string');
+    return { kind: 'hash', hash: Uint8Array.from(Buffer.from(v.slice(2), 'hex')) };
   }
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-    // EIP-1898, read as coreth's BlockNumberOrHash (every accepted block is canonical, so
-    // requireCanonical never refuses one).
-    const o = v as Record<string, unknown>;
-    if (o.blockHash != null && o.blockNumber != null)
-      bad(i, 'cannot specify both BlockHash and BlockNumber, choose one or the other');
-    if (o.blockHash != null) return { kind: 'hash', hash: dataValue(o.blockHash, i, 'blockHash', 32) };
-    if (o.blockNumber != null) return blockRef([o.blockNumber], 0);
-    throw new RpcError(RpcCode.server, 'invalid arguments; neither block nor hash specified');
+  const number = blockNumberText(v, i);
+  if (number >= 1n << 63n) bad(i, 'blocknumber too high');
+  return { kind: 'number', number };
+}
+
+/** encoding/json matches a struct field's name exactly or, failing that, ignoring case. */
+function goField(o: Record<string, unknown>, name: string): unknown {
+  if (name in o) return o[name];
+  const key = Object.keys(o).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key === undefined ? undefined : o[key];
+}
+
+/**
+ * The EIP-1898 object (every accepted block is canonical, so requireCanonical never refuses one).
+ * A field that does not decode sends coreth on to its string attempt, which fails on an object.
+ */
+function blockRefObject(o: Record<string, unknown>, i: number): BlockRef {
+  function notDecoded(): never {
+    bad(i, 'json: cannot unmarshal object into Go value of type string');
   }
-  bad(i, 'hex string without 0x prefix');
+  const blockNumber = goField(o, 'blockNumber');
+  const blockHash = goField(o, 'blockHash');
+  const requireCanonical = goField(o, 'requireCanonical');
+  if (requireCanonical != null && typeof requireCanonical !== 'boolean') notDecoded();
+  let number: BlockNumberRef | undefined;
+  if (blockNumber != null) {
+    try {
+      number = blockNumberValue(blockNumber, i);
+    } catch {
+      notDecoded();
+    }
+  }
+  let hash: Uint8Array | undefined;
+  if (blockHash != null) {
+    if (typeof blockHash !== 'string' || !/^0[xX][0-9a-fA-F]{64}$/.test(blockHash)) notDecoded();
+    hash = Uint8Array.from(Buffer.from(blockHash.slice(2), 'hex'));
+  }
+  if (number && hash) bad(i, 'cannot specify both BlockHash and BlockNumber, choose one or the other');
+  if (hash) return { kind: 'hash', hash };
+  if (number) return number;
+  throw new RpcError(RpcCode.server, 'invalid arguments; neither block nor hash specified');
 }

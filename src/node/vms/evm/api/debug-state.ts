@@ -22,7 +22,17 @@ import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { changedLeaves, leavesFrom, rootRef, unpackNibbles } from '../state/trie-walk.js';
-import { argCount, arity, bad, blockRef, bool, data, jsonKind, type BlockRef } from './args.js';
+import {
+  argCount,
+  arity,
+  bad,
+  blockNumberRef,
+  blockRef,
+  bool,
+  data,
+  jsonKind,
+  type BlockRef,
+} from './args.js';
 
 const server = (message: string) => new RpcError(RpcCode.server, message);
 
@@ -135,9 +145,7 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
   return {
     debug_dumpBlock: async (params) => {
       arity(params, 1, 1);
-      const ref = blockRef(params, 0);
-      // An rpc.BlockNumber: a hash is a number too wide for it.
-      if (ref.kind === 'hash') bad(0, 'hex number > 64 bits');
+      const ref = blockNumberRef(params, 0);
       return rawDump(chain, dumpBlockNumber(chain, ref), {
         skipCode: false,
         skipStorage: false,
@@ -202,8 +210,7 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
     debug_getAccessibleState: (params) => {
       arity(params, 2, 2);
       const number = (i: number) => {
-        const ref = blockRef(params, i);
-        if (ref.kind === 'hash') bad(i, 'hex number > 64 bits');
+        const ref = blockNumberRef(params, i);
         if (ref.kind === 'number') return ref.number;
         // `earliest` is block 0; every other tag is a negative number, read as the current block.
         return ref.tag === 'earliest' ? 0n : chain.latest.number;

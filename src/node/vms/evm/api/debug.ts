@@ -15,7 +15,7 @@ import type { EvmChain } from '../evm-chain.js';
 import { callTracerConfig, makeTracer, type Tracer } from '../trace/tracers.js';
 import { decodeGoStruct, type GoField } from '../trace/go-json.js';
 import type { TraceContext } from '../trace/flat-call-tracer.js';
-import { arity, bad, blockRef, data } from './args.js';
+import { arity, bad, blockNumberRef, blockRef, data, type BlockRef } from './args.js';
 import { blockReplay } from './block-replay.js';
 import { storageRangeAt } from './storage-range.js';
 import { CallTimeout, parseGoDuration, withDeadline } from './call-deadline.js';
@@ -150,8 +150,8 @@ async function traceBlock(
 }
 
 export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
-  const byRef = (params: unknown[]) => {
-    const n = resolveBlockNumber(chain, blockRef(params, 0));
+  const blockNamed = (ref: BlockRef) => {
+    const n = resolveBlockNumber(chain, ref);
     if (n === undefined) throw new RpcError(RpcCode.server, 'block not found');
     return n;
   };
@@ -192,11 +192,11 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_traceBlockByNumber: async (params) => {
       arity(params, 2, 1);
-      blockRef(params, 0);
+      const ref = blockNumberRef(params, 0);
       const cfg = traceConfigOf(params, 1);
       tracerFrom(cfg);
       const timeoutMs = traceTimeoutOf(cfg);
-      return traceWholeBlock(byRef(params), cfg, timeoutMs);
+      return traceWholeBlock(blockNamed(ref), cfg, timeoutMs);
     },
     debug_traceBlockByHash: async (params) => {
       arity(params, 2, 1);
@@ -285,13 +285,13 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     debug_storageRangeAt: storageRangeAt(chain),
     debug_getRawBlock: (params) => {
       arity(params, 1, 1);
-      const b = chain.store.blockByNumber(byRef(params));
+      const b = chain.store.blockByNumber(blockNamed(blockRef(params, 0)));
       if (!b) throw new RpcError(RpcCode.server, 'block not found');
       return bytesToHex(b.bytes);
     },
     debug_getRawHeader: (params) => {
       arity(params, 1, 1);
-      const b = chain.store.blockByNumber(byRef(params));
+      const b = chain.store.blockByNumber(blockNamed(blockRef(params, 0)));
       if (!b) throw new RpcError(RpcCode.server, 'block not found');
       return bytesToHex(b.header);
     },

@@ -485,8 +485,11 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     getBlockchainStatus: (params) => {
       const text = params.string('blockchainID');
       if (!text) fail("argument 'blockchainID' not given");
-      // The chains this node runs answer to their aliases and ids; it validates all of them.
-      if (P_ALIASES.includes(text) || ctx.chain(text)) return { status: 'Validating' };
+      // The chains this node runs answer to their aliases and ids; it validates all of them. The
+      // reference asks for the CreateChainTx of the chain it validates: the P-chain has none, so
+      // it is only 'Syncing' there.
+      if (P_ALIASES.includes(text)) return { status: 'Syncing' };
+      if (ctx.chain(text)) return { status: 'Validating' };
       let id: Uint8Array;
       try {
         id = parseId(text);

@@ -9,10 +9,10 @@ import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import { blockExtData, decodeHeader, type EvmHeader } from '../../block/evm-block.js';
 import type { EvmChain } from '../../evm-chain.js';
 import type { StoredLog, StoredTx } from '../../state/chain-store.js';
-import { arity, blockRef, bool, data, quantity } from '../args.js';
+import { arity, blockNumberRef, blockRef, bool, data, quantity } from '../args.js';
 import { h, headerJson, q, receiptJson, txJson, txTypeAndTo } from '../format.js';
 import { storedTxJson } from '../stored-tx-json.js';
-import { resolveBlockNumber, stateBlock } from './block-ref.js';
+import { resolveBlockNumber, stateBlockOf } from './block-ref.js';
 
 export function txBloom(common: Common, logs: { address: Uint8Array; topics: Uint8Array[] }[]): Uint8Array {
   const bloom = new Bloom(undefined, common);
@@ -94,21 +94,21 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
     return out;
   }
 
-  function blockFromRef(params: unknown[], i: number): bigint | undefined {
-    const ref = blockRef(params, i);
-    return resolveBlockNumber(chain, ref);
+  /** The block an rpc.BlockNumber names (an unknown one is undefined). */
+  function blockFromNumber(params: unknown[], i: number): bigint | undefined {
+    return resolveBlockNumber(chain, blockNumberRef(params, i));
   }
 
   return {
     eth_getBlockByNumber: (params) => {
       arity(params, 2, 1);
       // coreth's BlockByNumber refuses a number past the last accepted block.
-      const n = stateBlock(chain, params, 0);
+      const n = stateBlockOf(chain, blockNumberRef(params, 0));
       return blockJson(n, bool(params, 1));
     },
     eth_getHeaderByNumber: (params) => {
       arity(params, 1, 1);
-      return headerOnly(stateBlock(chain, params, 0));
+      return headerOnly(stateBlockOf(chain, blockNumberRef(params, 0)));
     },
     eth_getHeaderByHash: (params) => {
       arity(params, 1, 1);
@@ -122,7 +122,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     eth_getBlockTransactionCountByNumber: (params) => {
       arity(params, 1, 1);
-      const n = blockFromRef(params, 0);
+      const n = blockFromNumber(params, 0);
       const b = n === undefined ? undefined : chain.store.blockByNumber(n);
       return b ? q(b.txCount) : null;
     },
@@ -134,7 +134,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
     // No block has uncles: a known block counts 0 and has none at any index; an unknown one is null.
     eth_getUncleCountByBlockNumber: (params) => {
       arity(params, 1, 1);
-      return blockFromRef(params, 0) === undefined ? null : '0x0';
+      return blockFromNumber(params, 0) === undefined ? null : '0x0';
     },
     eth_getUncleCountByBlockHash: (params) => {
       arity(params, 1, 1);
@@ -142,7 +142,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     eth_getUncleByBlockNumberAndIndex: (params) => {
       arity(params, 2, 2);
-      blockRef(params, 0);
+      blockNumberRef(params, 0);
       quantity(params, 1);
       return null;
     },
@@ -162,7 +162,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     eth_getTransactionByBlockNumberAndIndex: (params) => {
       arity(params, 2, 2);
-      const n = blockFromRef(params, 0);
+      const n = blockFromNumber(params, 0);
       return n === undefined ? null : txByStored(chain.store.txByPosition(n, Number(quantity(params, 1))));
     },
     eth_getTransactionByBlockHashAndIndex: (params) => {
@@ -178,7 +178,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
     // hexutil.Bytes marshals so).
     eth_getRawTransactionByBlockNumberAndIndex: (params) => {
       arity(params, 2, 2);
-      const n = blockFromRef(params, 0);
+      const n = blockFromNumber(params, 0);
       const t = n === undefined ? undefined : chain.store.txByPosition(n, Number(quantity(params, 1)));
       return t ? h(t.raw) : '0x';
     },
@@ -195,7 +195,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     eth_getBlockReceipts: (params) => {
       arity(params, 1, 1);
-      const n = blockFromRef(params, 0);
+      const n = resolveBlockNumber(chain, blockRef(params, 0));
       return n === undefined ? null : receiptsOfBlock(n);
     },
     /** coreth serves the bad blocks it met; a devnet's node builds every block it accepts. */

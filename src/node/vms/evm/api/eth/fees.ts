@@ -6,7 +6,7 @@ import { RpcCode, RpcError } from '../../../../rpc/errors.js';
 import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import type { EvmHeader } from '../../block/evm-block.js';
 import type { EvmChain } from '../../evm-chain.js';
-import { arity, bad, blockRef, quantityValue, type BlockRef } from '../args.js';
+import { arity, bad, blockNumberRef, quantityValue, type BlockNumberRef } from '../args.js';
 import { q } from '../format.js';
 import { suggestedTip } from '../tip-oracle.js';
 
@@ -21,7 +21,7 @@ const FEE_HISTORY_DEPTH = 25_000n;
  */
 function feeHistoryRange(
   chain: EvmChain,
-  ref: BlockRef,
+  ref: BlockNumberRef,
   count: bigint,
 ): { oldest: bigint; newest: bigint } | undefined {
   let blocks = count > FEE_HISTORY_MAX_BLOCKS ? FEE_HISTORY_MAX_BLOCKS : count;
@@ -30,8 +30,6 @@ function feeHistoryRange(
   const head = chain.latest.number;
   const depth = FEE_HISTORY_DEPTH - 1n;
   let newest: bigint;
-  // A block number (rpc.BlockNumber): a hash is a number too wide, an EIP-1898 object no hex at all.
-  if (ref.kind === 'hash') bad(1, 'hex number > 64 bits');
   if (ref.kind === 'tag') newest = ref.tag === 'earliest' ? 0n : head;
   else if (head > depth && head - depth > ref.number)
     throw new RpcError(
@@ -71,8 +69,7 @@ export function createFeeApi(chain: EvmChain): Record<string, EvmHandler> {
     eth_feeHistory: (params) => {
       arity(params, 3, 2);
       const count = quantityValue(params[0], 0, 'blockCount', 64);
-      if (typeof params[1] === 'object') bad(1, 'hex string without 0x prefix');
-      const ref = blockRef(params, 1);
+      const ref = blockNumberRef(params, 1);
       const percentiles = (params[2] ?? []) as number[];
       if (!Array.isArray(percentiles) || percentiles.some((p) => typeof p !== 'number'))
         bad(2, 'json: cannot unmarshal into Go value of type []float64');

@@ -5,7 +5,7 @@
 import { RpcCode, RpcError } from '../../../../rpc/errors.js';
 import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../../evm-chain.js';
-import { arity, bad, blockRef, jsonKind } from '../args.js';
+import { arity, bad, blockNumberValue, jsonKind } from '../args.js';
 import { h, logHexJson } from '../format.js';
 
 /** The most logs one eth_getLogs answer may hold, and the widest block range (coreth's defaults). */
@@ -64,9 +64,9 @@ function filterBlock(v: unknown, i: number): bigint {
   if (v === 'accepted' || v === 'finalized') return BLOCK_TAG.finalized;
   if (v === 'safe' || v === 'latest' || v === 'pending') return BLOCK_TAG[v];
   if (v === 'earliest') return 0n;
-  const ref = blockRef([v], 0);
-  if (ref.kind !== 'number') bad(i, 'invalid block number');
-  return ref.number;
+  // Every tag is handled above; what is left is rpc.BlockNumber's number (or its refusal).
+  const ref = blockNumberValue(v, i);
+  return ref.kind === 'number' ? ref.number : BLOCK_TAG.latest;
 }
 
 /**
