@@ -46,7 +46,7 @@ export function readyFacts(node: RunningNode, startupMs: number, data?: RunningD
       cChainWs: `${ws}/ext/bc/C/ws`,
       cChainAtomic: `${base}/ext/bc/C/avax`,
       ...(data?.url ? { data: data.url, dataDocs: data.docsUrl! } : {}),
-      ...(data?.metricsUrl ? { metrics: data.metricsUrl } : {}),
+      ...(data?.metricsUrl ? { metrics: data.metricsUrl, metricsDocs: `${data.metricsUrl}/docs` } : {}),
     },
     chains: {
       X: { blockchainID: network.xChainID, rpc: `${base}/ext/bc/X` },
@@ -117,7 +117,7 @@ export function dataReadyFacts(role: string, data: RunningDataService, startupMs
     startupMs,
     urls: {
       ...(data.url ? { data: data.url, dataDocs: data.docsUrl! } : {}),
-      ...(data.metricsUrl ? { metrics: data.metricsUrl } : {}),
+      ...(data.metricsUrl ? { metrics: data.metricsUrl, metricsDocs: `${data.metricsUrl}/docs` } : {}),
     },
   };
 }

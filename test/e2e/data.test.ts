@@ -77,6 +77,10 @@ describe('chain-data service over the primary network', () => {
     data = net.facts.urls.data;
     assert.match(data, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(net.facts.urls.dataDocs, `${data}/docs`);
+    // The metrics service's docs page, printed as the data service's is.
+    const docs = await fetch(net.facts.urls.metricsDocs);
+    assert.equal(docs.status, 200);
+    assert.match(docs.headers.get('content-type') ?? '', /text\/html/);
     ctx = await Context.getContextFromURI(url);
     pApi = new pvm.PVMApi(url);
     xApi = new avm.AVMApi(url);
