@@ -42,6 +42,9 @@ describe('L1 validator fees through chainkit', () => {
   let api: pvm.PVMApi;
   let metricsUrl: string;
   const sdk = new Avalanche({ enableTelemetry: false, retryConfig: { strategy: 'none' } });
+  /** chainkit on the data service's P-chain routes (the devnet answers as Fuji there). */
+  const fuji = new Avalanche({ network: 'fuji', enableTelemetry: false, retryConfig: { strategy: 'none' } });
+  const dataAt = () => ({ serverURL: net.facts.urls.data! });
   const keys = [blsKey('fee-0'), blsKey('fee-1'), blsKey('fee-2'), blsKey('fee-3')];
   /** Each validation's deposits and refunds, as the test made them. */
   const paidIn = new Map<string, bigint>();
@@ -52,6 +55,8 @@ describe('L1 validator fees through chainkit', () => {
   let removed: string;
   const txs: Record<'convert' | 'register' | 'increase' | 'remove' | 'disable', string> = {} as any;
   const refunds = { remove: 0n, disable: 0n };
+  /** The refund's output index: after the tx's own outputs. */
+  const refundIndex = { remove: 0, disable: 0 };
 
   /** The refund a disable or removal paid back: its output past the tx's own outputs. */
   async function refundOf(txId: string, ownOutputs: number): Promise<bigint> {
@@ -156,7 +161,8 @@ describe('L1 validator fees through chainkit', () => {
     );
     const removeTx = pvm.newSetL1ValidatorWeightTx({ ...(await base()), message: removal }, ctx);
     txs.remove = await signAndIssue(api, removeTx);
-    refunds.remove = await refundOf(txs.remove, (removeTx.getTx() as any).baseTx.outputs.length);
+    refundIndex.remove = (removeTx.getTx() as any).baseTx.outputs.length;
+    refunds.remove = await refundOf(txs.remove, refundIndex.remove);
     paidIn.set(removed, paidIn.get(removed)! - refunds.remove);
 
     // The third runs dry as the clock moves 6,000 s; then the second is disabled.
@@ -168,7 +174,8 @@ describe('L1 validator fees through chainkit', () => {
       ctx,
     );
     txs.disable = await signAndIssue(api, disableTx, [EWOQ_KEY], EWOQ_KEY);
-    refunds.disable = await refundOf(txs.disable, (disableTx.getTx() as any).baseTx.outputs.length);
+    refundIndex.disable = (disableTx.getTx() as any).baseTx.outputs.length;
+    refunds.disable = await refundOf(txs.disable, refundIndex.disable);
     paidIn.set(disabled, paidIn.get(disabled)! - refunds.disable);
 
     // Two days pass, in steps, so fees fall on several days.
@@ -358,13 +365,31 @@ describe('L1 validator fees through chainkit', () => {
     assert.deepEqual(burned(disable), []);
   });
 
+  it("lists a removal's and a disable's refund as that tx's output, as the P-chain holds it", async () => {
+    const at = dataAt();
+    for (const name of ['remove', 'disable'] as const) {
+      // The P-chain pays the rest of the balance back as the output after the tx's own outputs.
+      const got = (await fuji.data.primaryNetwork.transactions.get(
+        { blockchainId: 'p-chain', txHash: txs[name] },
+        at,
+      )) as any;
+      const refund = got.emittedUtxos.find((u: any) => u.outputIndex === refundIndex[name]);
+      assert.ok(refund, `${name}: the refund is among the emitted UTXOs`);
+      assert.equal(refund.amount, String(refunds[name]));
+      assert.deepEqual(refund.addresses, [EWOQ_P.slice(2)]);
+      assert.equal(refund.utxoType, 'TRANSFER');
+    }
+    // So the owner's balance is the node's (a later tx may spend a refund, as any output).
+    const node = await pResult(net.url, 'platform.getBalance', { addresses: [EWOQ_P] });
+    const balances = (await fuji.data.primaryNetwork.balances.listByAddresses(
+      { blockchainId: 'p-chain', addresses: EWOQ_P },
+      at,
+    )) as any;
+    assert.equal(balances.balances.unlockedUnstaked[0].amount, node.unlocked);
+  });
+
   it('lists the P-chain transactions of one L1 validation (l1ValidationId), newest first', async () => {
-    const fuji = new Avalanche({
-      network: 'fuji',
-      enableTelemetry: false,
-      retryConfig: { strategy: 'none' },
-    });
-    const at = { serverURL: net.facts.urls.data! };
+    const at = dataAt();
     const of = async (l1ValidationId: string, extra: Record<string, unknown> = {}) =>
       (
         await collectPages<any>(

@@ -332,6 +332,7 @@ async function writeL1Fees(trx: Transaction<DataSchema>, rows: L1FeeRows): Promi
           end_fee: eb.ref('excluded.end_fee'),
           status: eb.ref('excluded.status'),
           weight: eb.ref('excluded.weight'),
+          remaining_balance_owner: eb.ref('excluded.remaining_balance_owner'),
         })),
       )
       .execute();

@@ -433,6 +433,15 @@ async function validatorOrders(db: AnyDb): Promise<void> {
   await sql`create index stakers_by_fee on stakers (kind, coalesce(delegation_shares, -1), seq)`.execute(db);
 }
 
+/**
+ * Who gets an L1 validation's balance back when it is disabled or removed (its
+ * RemainingBalanceOwner, JSON `{threshold, addresses}` of hex addresses), so the indexer can list
+ * the refund output the P-chain creates. Validations stored before stay null: no refund is listed.
+ */
+async function l1ValidatorRefundOwner(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('l1_validator_balances').addColumn('remaining_balance_owner', 'text').execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -457,4 +466,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0020_locked_utxos': { up: lockedUtxos },
   '0021_l1_validator_txs_by_validation': { up: l1ValidatorTxsByValidation },
   '0022_validator_orders': { up: validatorOrders },
+  '0023_l1_validator_refund_owner': { up: l1ValidatorRefundOwner },
 };

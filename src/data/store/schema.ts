@@ -276,6 +276,8 @@ export interface L1ValidatorBalanceTable {
   /** `active`, `inactive` (no balance left, or disabled) or `removed` (weight set to 0). */
   status: string;
   weight: string;
+  /** JSON `{threshold, addresses}` (hex) of its RemainingBalanceOwner; null where stored before it was kept. */
+  remaining_balance_owner: string | null;
 }
 
 /** An L1 validator a P-chain transaction registered or changed, as it stood after that tx. */

@@ -4,7 +4,7 @@
  * payouts are not transaction outputs, so they are read from the node (`platform.getRewardUTXOs`)
  * when the RewardValidatorTx that pays them is indexed.
  */
-import { Id, utils, Utxo } from '@avalabs/avalanchejs';
+import { Address, BigIntPr, Id, Int, OutputOwners, TransferOutput, utils, Utxo } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { amountKey } from '../../store/amounts.js';
@@ -23,7 +23,7 @@ import {
   utxoIdOf,
 } from './outputs.js';
 import type { ContainerBlock, ProposerDetails } from './proposervm.js';
-import type { L1FeeReplay } from './l1-fees.js';
+import type { L1FeeReplay, Refund } from './l1-fees.js';
 import { stakerStart } from './staker-start.js';
 
 type Manager = ReturnType<typeof utils.getManagerForVM>;
@@ -233,7 +233,9 @@ export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows:
   };
   for (const input of (base?.inputs ?? []) as any[]) consume(input);
 
-  await ctx.l1Fees?.apply(unsigned, txId);
+  const refund = await ctx.l1Fees?.apply(unsigned, txId);
+  // Not one of the tx's outputs, so neither produced nor burned: the balance it returns was locked.
+  if (refund && ctx.avaxAssetId) rows.utxos.push(refundRow(ctx, txId, txIdBytes, index, refund, at));
 
   // --- per type ----------------------------------------------------------------------------
   switch (type) {
@@ -426,6 +428,28 @@ export async function decodeTx(ctx: DecodeContext, tx: BlockTx, at: Place, rows:
         tx_type: txType,
         timestamp: at.ts,
       });
+}
+
+/**
+ * The output a DisableL1ValidatorTx or a removing SetL1ValidatorWeightTx gets from the P-chain: the
+ * validation's remaining balance, to its RemainingBalanceOwner, at the index after the tx's own
+ * outputs (as the P-chain's executor writes it).
+ */
+function refundRow(
+  ctx: DecodeContext,
+  txId: string,
+  txIdBytes: Uint8Array,
+  outputIndex: number,
+  refund: Refund,
+  at: Place,
+) {
+  const owners = new OutputOwners(
+    new BigIntPr(0n),
+    new Int(refund.owner.threshold),
+    refund.owner.addresses.map((a) => new Address(a)),
+  );
+  const output = new TransferOutput(new BigIntPr(refund.amount), owners);
+  return utxoRow(ctx, { txId, txIdBytes, outputIndex, assetId: Id.fromString(ctx.avaxAssetId!), output, at });
 }
 
 /** Outputs an X-chain fx operation creates, in the reference's order. */

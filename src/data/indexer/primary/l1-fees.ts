@@ -40,6 +40,23 @@ interface Validation {
   /** The fee counter value at which the balance is gone; 0 when not active. */
   end: bigint;
   status: 'active' | 'inactive' | 'removed';
+  /** Who gets the balance back; unknown for a validation stored before it was kept. */
+  owner?: RefundOwner;
+}
+
+/** An L1 validation's RemainingBalanceOwner: a threshold of 20-byte addresses. */
+export interface RefundOwner {
+  threshold: number;
+  addresses: Uint8Array[];
+}
+
+/**
+ * The output a disable or a removal pays the rest of an active validation's balance back with
+ * (the P-chain's, after the tx's own outputs).
+ */
+export interface Refund {
+  amount: bigint;
+  owner: RefundOwner;
 }
 
 const malformed = (what: string) => new Error(`an L1 transaction's warp message is malformed: ${what}`);
@@ -157,13 +174,16 @@ export class L1FeeReplay {
    * A P-chain transaction's effect on L1 validator balances (other transactions have none), and
    * the validators it registered or changed as they stand after it (`l1ValidatorDetails`).
    */
-  async apply(unsigned: any, txHash: string): Promise<void> {
+  async apply(unsigned: any, txHash: string): Promise<Refund | undefined> {
     const accrued = this.state.accrued;
     const start = (balance: bigint) =>
       balance > 0n
         ? { end: accrued + balance, status: 'active' as const }
         : { end: 0n, status: 'inactive' as const };
     const remaining = (v: Validation | undefined) => (v?.status === 'active' ? v.end - accrued : 0n);
+    // What an active validation had left goes back to its owner, when the owner is known.
+    const refund = (v: Validation): Refund | undefined =>
+      remaining(v) > 0n && v.owner ? { amount: remaining(v), owner: v.owner } : undefined;
     let position = 0;
     const change = (before: Validation | undefined, after: Validation, blsPublicKey?: Uint8Array) => {
       this.put(after);
@@ -191,6 +211,10 @@ export class L1FeeReplay {
             nodeId: formatNodeId(v.nodeId.bytes),
             weight: v.weight.value(),
             ...start(v.balance.value()),
+            owner: {
+              threshold: Number(v.remainingBalanceOwner.threshold.value()),
+              addresses: (v.remainingBalanceOwner.addresses as any[]).map((a) => a.toBytes() as Uint8Array),
+            },
           };
           change(undefined, validation, v.signer?.publicKey);
         });
@@ -209,6 +233,8 @@ export class L1FeeReplay {
           nodeId: formatNodeId(p.subarray(42, nodeEnd)),
           weight: p.readBigUInt64BE(p.length - 8),
           ...start(unsigned.balance.value()),
+          // After the BLS key (48) and the expiry (8).
+          owner: readOwner(p, nodeEnd + 56),
         };
         change(undefined, validation, p.subarray(nodeEnd, nodeEnd + 48));
         return;
@@ -222,8 +248,9 @@ export class L1FeeReplay {
       }
       case 'pvm.DisableL1ValidatorTx': {
         const v = await this.validation(unsigned.validationId.toString());
-        if (v) change(v, { ...v, end: 0n, status: 'inactive' });
-        return;
+        if (!v) return;
+        change(v, { ...v, end: 0n, status: 'inactive' });
+        return refund(v);
       }
       case 'pvm.SetL1ValidatorWeightTx': {
         const { payload } = readAddressedCall(unsigned.message.bytes, malformed);
@@ -232,9 +259,14 @@ export class L1FeeReplay {
         const p = Buffer.from(payload);
         const v = await this.validation(toCb58(p.subarray(6, 38)));
         const weight = p.readBigUInt64BE(46);
+        if (!v) return;
+        if (weight !== 0n) {
+          change(v, { ...v, weight });
+          return;
+        }
         // Weight 0 removes the validation, its balance refunded.
-        if (v) change(v, weight === 0n ? { ...v, weight, end: 0n, status: 'removed' } : { ...v, weight });
-        return;
+        change(v, { ...v, weight, end: 0n, status: 'removed' });
+        return refund(v);
       }
     }
   }
@@ -318,7 +350,28 @@ function fromRow(r: Selectable<L1ValidatorBalanceTable>): Validation {
     weight: BigInt(r.weight),
     end: BigInt(r.end_fee),
     status: r.status as Validation['status'],
+    owner: r.remaining_balance_owner ? ownerFromJson(r.remaining_balance_owner) : undefined,
   };
+}
+
+/** A PChainOwner as a warp payload packs it at `at`: threshold, then the length-prefixed addresses. */
+function readOwner(p: Buffer, at: number): RefundOwner {
+  const count = p.readUInt32BE(at + 4);
+  const addresses: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) addresses.push(p.subarray(at + 8 + 20 * i, at + 28 + 20 * i));
+  return { threshold: p.readUInt32BE(at), addresses };
+}
+
+function ownerFromJson(text: string): RefundOwner {
+  const o = JSON.parse(text) as { threshold: number; addresses: string[] };
+  return {
+    threshold: o.threshold,
+    addresses: o.addresses.map((a) => Buffer.from(a.replace(/^0x/, ''), 'hex')),
+  };
+}
+
+function ownerToJson(o: RefundOwner): string {
+  return JSON.stringify({ threshold: o.threshold, addresses: o.addresses.map((a) => plainHex(a)) });
 }
 
 function toRow(v: Validation): Insertable<L1ValidatorBalanceTable> {
@@ -329,5 +382,6 @@ function toRow(v: Validation): Insertable<L1ValidatorBalanceTable> {
     weight: v.weight.toString(),
     end_fee: v.end.toString(),
     status: v.status,
+    remaining_balance_owner: v.owner ? ownerToJson(v.owner) : null,
   };
 }
