@@ -467,6 +467,58 @@ describe('Warp from the C-chain to an L1', () => {
     assert.match(refused.body.error.message, /refusing to sign/);
   });
 
+  it('reads warp_ arguments as the reference decodes them and names a subnet without validators', async () => {
+    const l1Rpc = `${net.url}/ext/bc/${l1Id}/rpc`;
+    const id58 = utils.base58check.encode(Buffer.from(messageID.slice(2), 'hex'));
+    const error = async (url: string, method: string, params: unknown[]) =>
+      (await rpc(url, method, params)).body.error;
+    const invalid = (message: string) => ({ code: -32602, message });
+    // A subnet the P-chain has no validator set for: subnet-evm's words, not an internal one.
+    const unknownSubnet = utils.base58check.encode(Buffer.alloc(32, 9));
+    assert.deepEqual(
+      await error(net.facts.urls.cChainRpc, 'warp_getMessageAggregateSignature', [id58, 67, unknownSubnet]),
+      { code: -32000, message: `cannot retrieve validator set: ${unknownSubnet} source subnet not found` },
+    );
+    // The subnet argument is a Go string: another JSON type is refused, not ignored.
+    assert.deepEqual(
+      await error(net.facts.urls.cChainRpc, 'warp_getMessageAggregateSignature', [id58, 67, 5]),
+      invalid('invalid argument 2: json: cannot unmarshal number into Go value of type string'),
+    );
+    // The quorum is a Go uint64.
+    assert.deepEqual(
+      await error(net.facts.urls.cChainRpc, 'warp_getMessageAggregateSignature', [id58, '67', '']),
+      invalid('invalid argument 1: json: cannot unmarshal string into Go value of type uint64'),
+    );
+    assert.deepEqual(
+      await error(net.facts.urls.cChainRpc, 'warp_getMessageAggregateSignature', [id58, -1, '']),
+      invalid('invalid argument 1: json: cannot unmarshal number -1 into Go value of type uint64'),
+    );
+    // ids.ID's UnmarshalJSON: cb58 with its checksum, 32 bytes, a JSON string; null is the empty id.
+    const short = utils.base58check.encode(Buffer.alloc(20, 1));
+    const mistyped = id58.slice(0, -1) + (id58.endsWith('2') ? '3' : '2');
+    const idCases: [unknown, string][] = [
+      ['0l', "couldn't decode ID to bytes: base58 decoding error: invalid base58 digit ('0')"],
+      ['', "couldn't decode ID to bytes: base58 decoding error: zero length string"],
+      ['2', "couldn't decode ID to bytes: input string is smaller than the checksum size"],
+      [mistyped, "couldn't decode ID to bytes: invalid input checksum"],
+      [short, 'invalid hash length: expected 32 bytes but got 20'],
+      [12, 'first and last characters should be quotes'],
+    ];
+    for (const [id, words] of idCases)
+      assert.deepEqual(await error(l1Rpc, 'warp_getMessage', [id]), invalid(`invalid argument 0: ${words}`));
+    const empty = '11111111111111111111111111111111LpoYY';
+    assert.deepEqual(await error(l1Rpc, 'warp_getMessage', [null]), {
+      code: -32000,
+      message: `failed to get message ${empty} with error not found`,
+    });
+    // The subnet is read before any validator is asked about an unknown block.
+    const missingBlock = utils.base58check.encode(Buffer.alloc(32, 7));
+    assert.deepEqual(await error(l1Rpc, 'warp_getBlockAggregateSignature', [missingBlock, 67, 'nope']), {
+      code: -32000,
+      message: 'failed to parse subnetID: "nope"',
+    });
+  });
+
   it('has the P-chain sign the L1 conversion only with the subnet as justification', async () => {
     const subnet = await call(`${net.url}/ext/bc/P`, 'platform.getSubnet', { subnetID: subnetId });
     const conversionID = Buffer.from(utils.base58check.decode(subnet.conversionID));
