@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import * as blst from '@chainsafe/blst';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { utils } from '@avalabs/avalanchejs';
 import { encodeFunctionData, getContractAddress, parseAbi, parseEventLogs, toHex, type Hex } from 'viem';
@@ -27,6 +28,11 @@ import { convertToGenesisL1, packPredicate } from './warp-helpers.js';
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const ETHER = 10n ** 18n;
 const L1_CHAIN_ID = 77_002;
+const WARP_READS_ABI = parseAbi([
+  'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
+  'function getVerifiedWarpBlockHash(uint32 index) view returns ((bytes32 sourceChainID, bytes32 blockHash) warpBlockHash, bool valid)',
+  'function sendWarpMessage(bytes payload) returns (bytes32)',
+]);
 const WARP_ABI = parseAbi([
   'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
 ]);
@@ -517,6 +523,78 @@ describe('Warp from the C-chain to an L1', () => {
       code: -32000,
       message: 'failed to parse subnetID: "nope"',
     });
+  });
+
+  it("carries an L1 block hash and message to the C-chain, verified there and by blst against the L1's keys", async () => {
+    const l1Rpc = `${net.url}/ext/bc/${l1Id}/rpc`;
+    const sent = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.sendTransaction({
+        to: PRECOMPILES.warp as Hex,
+        data: encodeFunctionData({
+          abi: WARP_READS_ABI,
+          functionName: 'sendWarpMessage',
+          args: [toHex('hello C')],
+        }),
+        chain: l1.chain,
+        account: ewoq,
+      }),
+    });
+    const [event] = parseEventLogs({ abi: compileEventAbi(), logs: sent.logs });
+    const cb58 = (h: string) => utils.base58check.encode(Buffer.from(h.slice(2), 'hex'));
+    const message = (
+      await rpc(l1Rpc, 'warp_getMessageAggregateSignature', [cb58(event.args.unsignedMessageID), 67, ''])
+    ).body.result as Hex;
+    const block = (await rpc(l1Rpc, 'warp_getBlockAggregateSignature', [cb58(sent.blockHash), 67, ''])).body
+      .result as Hex;
+    // Both verify with @chainsafe/blst against the L1's canonical set (keys sorted uncompressed).
+    const { height } = await call(`${net.url}/ext/bc/P`, 'platform.getHeight');
+    const set = await call(`${net.url}/ext/bc/P`, 'platform.getValidatorsAt', { height, subnetID: subnetId });
+    const keys = Object.values(set.validators as Record<string, { publicKey: string }>)
+      .map((v) => blst.PublicKey.fromBytes(Buffer.from(v.publicKey.slice(2), 'hex'), true))
+      .sort((a, b) => Buffer.compare(a.toBytes(false), b.toBytes(false)));
+    for (const signed of [message, block]) {
+      const bytes = Buffer.from(signed.slice(2), 'hex');
+      const unsignedLength = 42 + bytes.readUInt32BE(38);
+      const bitsLength = bytes.readUInt32BE(unsignedLength + 4);
+      const bits = BigInt(
+        '0x' + bytes.subarray(unsignedLength + 8, unsignedLength + 8 + bitsLength).toString('hex'),
+      );
+      const signers = keys.filter((_, i) => (bits >> BigInt(i)) & 1n);
+      assert.ok(signers.length >= 4);
+      const signature = blst.Signature.fromBytes(bytes.subarray(unsignedLength + 8 + bitsLength), true);
+      assert.ok(blst.fastAggregateVerify(bytes.subarray(0, unsignedLength), signers, signature));
+    }
+    const read = (functionName: 'getVerifiedWarpMessage' | 'getVerifiedWarpBlockHash', signed?: Hex) =>
+      cc.client.readContract({
+        address: PRECOMPILES.warp as Hex,
+        abi: WARP_READS_ABI,
+        functionName,
+        args: [0],
+        ...(signed
+          ? {
+              accessList: [
+                {
+                  address: PRECOMPILES.warp as Hex,
+                  storageKeys: packPredicate(Buffer.from(signed.slice(2), 'hex')),
+                },
+              ],
+            }
+          : {}),
+      } as any) as Promise<[Record<string, string>, boolean]>;
+    const l1Bytes32 = '0x' + Buffer.from(utils.base58check.decode(l1Id)).toString('hex');
+    assert.deepEqual(await read('getVerifiedWarpBlockHash', block), [
+      { sourceChainID: l1Bytes32, blockHash: sent.blockHash },
+      true,
+    ]);
+    assert.deepEqual(await read('getVerifiedWarpMessage', message), [
+      { sourceChainID: l1Bytes32, originSenderAddress: ewoq.address, payload: toHex('hello C') },
+      true,
+    ]);
+    // No predicate: the zero values and valid=false, not a revert.
+    assert.deepEqual(await read('getVerifiedWarpBlockHash'), [
+      { sourceChainID: '0x' + '00'.repeat(32), blockHash: '0x' + '00'.repeat(32) },
+      false,
+    ]);
   });
 
   it('has the P-chain sign the L1 conversion only with the subnet as justification', async () => {
