@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import * as blst from '@chainsafe/blst';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { utils } from '@avalabs/avalanchejs';
 import { encodeFunctionData, getContractAddress, parseAbi, parseEventLogs, toHex, type Hex } from 'viem';
@@ -27,6 +28,11 @@ import { convertToGenesisL1, packPredicate } from './warp-helpers.js';
 const SIG_DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const ETHER = 10n ** 18n;
 const L1_CHAIN_ID = 77_002;
+const WARP_READS_ABI = parseAbi([
+  'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
+  'function getVerifiedWarpBlockHash(uint32 index) view returns ((bytes32 sourceChainID, bytes32 blockHash) warpBlockHash, bool valid)',
+  'function sendWarpMessage(bytes payload) returns (bytes32)',
+]);
 const WARP_ABI = parseAbi([
   'function getVerifiedWarpMessage(uint32 index) view returns ((bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)',
 ]);
@@ -465,6 +471,130 @@ describe('Warp from the C-chain to an L1', () => {
       justification: '',
     });
     assert.match(refused.body.error.message, /refusing to sign/);
+  });
+
+  it('reads warp_ arguments as the reference decodes them and names a subnet without validators', async () => {
+    const l1Rpc = `${net.url}/ext/bc/${l1Id}/rpc`;
+    const id58 = utils.base58check.encode(Buffer.from(messageID.slice(2), 'hex'));
+    const error = async (url: string, method: string, params: unknown[]) =>
+      (await rpc(url, method, params)).body.error;
+    const invalid = (message: string) => ({ code: -32602, message });
+    // A subnet the P-chain has no validator set for: subnet-evm's words, not an internal one.
+    const unknownSubnet = utils.base58check.encode(Buffer.alloc(32, 9));
+    assert.deepEqual(
+      await error(net.facts.urls.cChainRpc, 'warp_getMessageAggregateSignature', [id58, 67, unknownSubnet]),
+      { code: -32000, message: `cannot retrieve validator set: ${unknownSubnet} source subnet not found` },
+    );
+    // The subnet argument is a Go string: another JSON type is refused, not ignored.
+    assert.deepEqual(
+      await error(net.facts.urls.cChainRpc, 'warp_getMessageAggregateSignature', [id58, 67, 5]),
+      invalid('invalid argument 2: json: cannot unmarshal number into Go value of type string'),
+    );
+    // The quorum is a Go uint64.
+    assert.deepEqual(
+      await error(net.facts.urls.cChainRpc, 'warp_getMessageAggregateSignature', [id58, '67', '']),
+      invalid('invalid argument 1: json: cannot unmarshal string into Go value of type uint64'),
+    );
+    assert.deepEqual(
+      await error(net.facts.urls.cChainRpc, 'warp_getMessageAggregateSignature', [id58, -1, '']),
+      invalid('invalid argument 1: json: cannot unmarshal number -1 into Go value of type uint64'),
+    );
+    // ids.ID's UnmarshalJSON: cb58 with its checksum, 32 bytes, a JSON string; null is the empty id.
+    const short = utils.base58check.encode(Buffer.alloc(20, 1));
+    const mistyped = id58.slice(0, -1) + (id58.endsWith('2') ? '3' : '2');
+    const idCases: [unknown, string][] = [
+      ['0l', "couldn't decode ID to bytes: base58 decoding error: invalid base58 digit ('0')"],
+      ['', "couldn't decode ID to bytes: base58 decoding error: zero length string"],
+      ['2', "couldn't decode ID to bytes: input string is smaller than the checksum size"],
+      [mistyped, "couldn't decode ID to bytes: invalid input checksum"],
+      [short, 'invalid hash length: expected 32 bytes but got 20'],
+      [12, 'first and last characters should be quotes'],
+    ];
+    for (const [id, words] of idCases)
+      assert.deepEqual(await error(l1Rpc, 'warp_getMessage', [id]), invalid(`invalid argument 0: ${words}`));
+    const empty = '11111111111111111111111111111111LpoYY';
+    assert.deepEqual(await error(l1Rpc, 'warp_getMessage', [null]), {
+      code: -32000,
+      message: `failed to get message ${empty} with error not found`,
+    });
+    // The subnet is read before any validator is asked about an unknown block.
+    const missingBlock = utils.base58check.encode(Buffer.alloc(32, 7));
+    assert.deepEqual(await error(l1Rpc, 'warp_getBlockAggregateSignature', [missingBlock, 67, 'nope']), {
+      code: -32000,
+      message: 'failed to parse subnetID: "nope"',
+    });
+  });
+
+  it("carries an L1 block hash and message to the C-chain, verified there and by blst against the L1's keys", async () => {
+    const l1Rpc = `${net.url}/ext/bc/${l1Id}/rpc`;
+    const sent = await l1.client.waitForTransactionReceipt({
+      hash: await l1.wallet.sendTransaction({
+        to: PRECOMPILES.warp as Hex,
+        data: encodeFunctionData({
+          abi: WARP_READS_ABI,
+          functionName: 'sendWarpMessage',
+          args: [toHex('hello C')],
+        }),
+        chain: l1.chain,
+        account: ewoq,
+      }),
+    });
+    const [event] = parseEventLogs({ abi: compileEventAbi(), logs: sent.logs });
+    const cb58 = (h: string) => utils.base58check.encode(Buffer.from(h.slice(2), 'hex'));
+    const message = (
+      await rpc(l1Rpc, 'warp_getMessageAggregateSignature', [cb58(event.args.unsignedMessageID), 67, ''])
+    ).body.result as Hex;
+    const block = (await rpc(l1Rpc, 'warp_getBlockAggregateSignature', [cb58(sent.blockHash), 67, ''])).body
+      .result as Hex;
+    // Both verify with @chainsafe/blst against the L1's canonical set (keys sorted uncompressed).
+    const { height } = await call(`${net.url}/ext/bc/P`, 'platform.getHeight');
+    const set = await call(`${net.url}/ext/bc/P`, 'platform.getValidatorsAt', { height, subnetID: subnetId });
+    const keys = Object.values(set.validators as Record<string, { publicKey: string }>)
+      .map((v) => blst.PublicKey.fromBytes(Buffer.from(v.publicKey.slice(2), 'hex'), true))
+      .sort((a, b) => Buffer.compare(a.toBytes(false), b.toBytes(false)));
+    for (const signed of [message, block]) {
+      const bytes = Buffer.from(signed.slice(2), 'hex');
+      const unsignedLength = 42 + bytes.readUInt32BE(38);
+      const bitsLength = bytes.readUInt32BE(unsignedLength + 4);
+      const bits = BigInt(
+        '0x' + bytes.subarray(unsignedLength + 8, unsignedLength + 8 + bitsLength).toString('hex'),
+      );
+      const signers = keys.filter((_, i) => (bits >> BigInt(i)) & 1n);
+      assert.ok(signers.length >= 4);
+      const signature = blst.Signature.fromBytes(bytes.subarray(unsignedLength + 8 + bitsLength), true);
+      assert.ok(blst.fastAggregateVerify(bytes.subarray(0, unsignedLength), signers, signature));
+    }
+    const read = (functionName: 'getVerifiedWarpMessage' | 'getVerifiedWarpBlockHash', signed?: Hex) =>
+      cc.client.readContract({
+        address: PRECOMPILES.warp as Hex,
+        abi: WARP_READS_ABI,
+        functionName,
+        args: [0],
+        ...(signed
+          ? {
+              accessList: [
+                {
+                  address: PRECOMPILES.warp as Hex,
+                  storageKeys: packPredicate(Buffer.from(signed.slice(2), 'hex')),
+                },
+              ],
+            }
+          : {}),
+      } as any) as Promise<[Record<string, string>, boolean]>;
+    const l1Bytes32 = '0x' + Buffer.from(utils.base58check.decode(l1Id)).toString('hex');
+    assert.deepEqual(await read('getVerifiedWarpBlockHash', block), [
+      { sourceChainID: l1Bytes32, blockHash: sent.blockHash },
+      true,
+    ]);
+    assert.deepEqual(await read('getVerifiedWarpMessage', message), [
+      { sourceChainID: l1Bytes32, originSenderAddress: ewoq.address, payload: toHex('hello C') },
+      true,
+    ]);
+    // No predicate: the zero values and valid=false, not a revert.
+    assert.deepEqual(await read('getVerifiedWarpBlockHash'), [
+      { sourceChainID: '0x' + '00'.repeat(32), blockHash: '0x' + '00'.repeat(32) },
+      false,
+    ]);
   });
 
   it('has the P-chain sign the L1 conversion only with the subnet as justification', async () => {

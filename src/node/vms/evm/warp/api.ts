@@ -13,7 +13,7 @@ import {
   hasQuorum,
   WARP_DEFAULT_QUORUM_NUMERATOR,
 } from '../../../../shared/warp/index.js';
-import { RpcError, RpcCode, fail } from '../../../rpc/errors.js';
+import { fail } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { encodeHashPayload } from '../../../warp/accepted-block-rule.js';
 import { encodeUnsignedMessage } from '../../../warp/unsigned-message.js';
@@ -21,35 +21,43 @@ import type { PlatformChain } from '../../platformvm/chain.js';
 import type { EvmChain } from '../evm-chain.js';
 import type { WarpBackend } from './backend.js';
 import { encodeSignedMessage } from './predicate.js';
-import { arity } from '../api/args.js';
+import { argCount, bad, jsonKind } from '../api/args.js';
+import { decodeGoId } from '../../../rpc/go-id-json.js';
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 
-/** An ids.ID argument: cb58 (as the reference marshals ids) or 0x hex. */
-function idParam(params: unknown[], i: number, what: string): Uint8Array {
+/** An ids.ID argument: as the reference's ids.ID decodes it (cb58, its words), or 0x hex. */
+function idParam(params: unknown[], i: number): Uint8Array {
   const v = params[i];
-  if (typeof v !== 'string')
-    throw new RpcError(RpcCode.invalidParams, `invalid argument ${i}: ${what} must be a string`);
+  if (typeof v === 'string' && /^0x[0-9a-fA-F]{64}$/.test(v))
+    return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
   try {
-    const bytes = /^0x[0-9a-fA-F]{64}$/.test(v)
-      ? Uint8Array.from(Buffer.from(v.slice(2), 'hex'))
-      : fromCb58(v);
-    if (bytes.length !== 32) throw new Error();
-    return bytes;
-  } catch {
-    throw new RpcError(RpcCode.invalidParams, `invalid argument ${i}: ${what} is not a valid ID`);
+    return decodeGoId(v);
+  } catch (err) {
+    bad(i, (err as Error).message);
   }
 }
 
+/**
+ * The quorum numerator, a Go uint64 (encoding/json's words for another JSON value). Left out,
+ * null or 0 it is the default 67, as icm-services reads 0; above 100 no set could meet it.
+ */
 function quorumParam(params: unknown[], i: number): bigint {
   const v = params[i];
   if (v === undefined || v === null || v === 0) return WARP_DEFAULT_QUORUM_NUMERATOR;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 100)
-    throw new RpcError(
-      RpcCode.invalidParams,
-      `invalid argument ${i}: quorum numerator must be an integer in 1..100`,
-    );
+  if (typeof v !== 'number') bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type uint64`);
+  if (!Number.isInteger(v) || v < 0)
+    bad(i, `json: cannot unmarshal number ${v} into Go value of type uint64`);
+  if (v > 100) bad(i, 'quorum numerator must be an integer in 1..100');
   return BigInt(v);
+}
+
+/** The signing subnet, a Go string: left out, null or empty means the chain's own subnet. */
+function subnetParam(params: unknown[], i: number): string {
+  const v = params[i];
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+  return v;
 }
 
 export function createWarpApi(
@@ -83,21 +91,37 @@ export function createWarpApi(
   const sign = async (bytes: Uint8Array, secret = self.blsSecretKey): Promise<Uint8Array> =>
     ctx.warp.sign(secret, bytes, new Uint8Array()).catch((err: Error) => fail(err.message));
 
-  const aggregate = async (unsigned: Uint8Array, quorum: bigint, subnetParam: unknown): Promise<string> => {
+  /**
+   * subnet-evm's order: the subnet argument, the set at the current P-chain height (a subnet the
+   * P-chain has no set for, or whose set has no key, is named), then the validators are asked
+   * (`signable` throws what they would refuse for).
+   */
+  const aggregate = async (
+    unsigned: Uint8Array,
+    quorum: bigint,
+    subnetText: string,
+    signable: () => void = () => {},
+  ): Promise<string> => {
     const platform = ctx.chain('P') as PlatformChain;
     let subnet: Uint8Array;
     try {
-      subnet =
-        typeof subnetParam === 'string' && subnetParam !== ''
-          ? fromCb58(subnetParam)
-          : fromCb58(chain.subnetID);
+      subnet = fromCb58(subnetText || chain.subnetID);
+      if (subnet.length !== 32) throw new Error();
     } catch {
-      fail(`failed to parse subnetID: ${JSON.stringify(subnetParam)}`);
+      fail(`failed to parse subnetID: ${JSON.stringify(subnetText)}`);
     }
-    const validators = platform.vm.state.validators.at(subnet, platform.vm.height());
+    const height = platform.vm.height();
+    const validators = platform.vm.state.validators.at(subnet, height);
+    if (validators.length === 0)
+      fail(`cannot retrieve validator set: ${toCb58(subnet)} source subnet not found`);
     const set = canonicalValidatorSet(
       validators.map((v) => ({ nodeID: toCb58(v.nodeId), publicKey: v.publicKey, weight: v.weight })),
     );
+    if (set.validators.length === 0)
+      fail(
+        `cannot aggregate signatures from subnet with no validators (SubnetID: ${toCb58(subnet)}, Height: ${height})`,
+      );
+    signable();
     const byKey = new Map(
       ctx.genesis.validators.map((v) => [Buffer.from(v.blsPublicKey).toString('hex'), v]),
     );
@@ -117,27 +141,31 @@ export function createWarpApi(
     return hex(encodeSignedMessage(unsigned, sig.signers, sig.signature));
   };
 
+  // geth's count check: a JSON null is a value (an empty id, the default quorum or subnet).
   return {
-    warp_getMessage: (params) => (arity(params, 1, 1), hex(messageBytes(idParam(params, 0, 'messageID')))),
+    warp_getMessage: (params) => (argCount(params, 1, 1), hex(messageBytes(idParam(params, 0)))),
     warp_getMessageSignature: async (params) => {
-      arity(params, 1, 1);
-      return hex(await sign(messageBytes(idParam(params, 0, 'messageID'))));
+      argCount(params, 1, 1);
+      return hex(await sign(messageBytes(idParam(params, 0))));
     },
     warp_getBlockSignature: async (params) => {
-      arity(params, 1, 1);
-      return hex(await sign(blockMessage(idParam(params, 0, 'blockID'))));
+      argCount(params, 1, 1);
+      return hex(await sign(blockMessage(idParam(params, 0))));
     },
     warp_getMessageAggregateSignature: (params) => {
-      arity(params, 3, 1);
-      return aggregate(
-        messageBytes(idParam(params, 0, 'messageID'), false),
-        quorumParam(params, 1),
-        params[2],
-      );
+      argCount(params, 3, 1);
+      const id = idParam(params, 0);
+      const quorum = quorumParam(params, 1);
+      const subnet = subnetParam(params, 2);
+      return aggregate(messageBytes(id, false), quorum, subnet);
     },
     warp_getBlockAggregateSignature: (params) => {
-      arity(params, 3, 1);
-      return aggregate(blockMessage(idParam(params, 0, 'blockID'), false), quorumParam(params, 1), params[2]);
+      argCount(params, 3, 1);
+      const blockID = idParam(params, 0);
+      const quorum = quorumParam(params, 1);
+      const subnet = subnetParam(params, 2);
+      const unsigned = encodeUnsignedMessage(networkID, chainID, encodeHashPayload(blockID));
+      return aggregate(unsigned, quorum, subnet, () => blockMessage(blockID, false));
     },
   };
 }
