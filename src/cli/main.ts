@@ -8,7 +8,7 @@ import { COMPATIBLE_NODE_VERSION } from '../shared/networks.js';
 import { DataDirLockedError, dataDirUser, registerDataDirUser } from '../node/storage/data-dir-lock.js';
 import type { RunningDataService } from '../data/service.js';
 import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts, type DataReadyFacts } from './banner.js';
-import { parseOptions, USAGE, UsageError } from './options.js';
+import { parseOptions, UsageError } from './options.js';
 import { isApiWorker, reportWorkerReady, runApiWorkers } from './api-workers.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -18,13 +18,13 @@ export async function main(argv: string[]): Promise<number> {
     options = parseOptions(argv);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`flurry: ${err.message}\n\n${USAGE}`);
+      process.stderr.write(`flurry: ${err.message}\n\n${err.usage}`);
       return 2;
     }
     throw err;
   }
   if (options.help) {
-    process.stdout.write(USAGE);
+    process.stdout.write(options.usage);
     return 0;
   }
   if (options.version) {

@@ -12,6 +12,13 @@ const MAX_POOL_LIMIT = 1_000_000;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  /** The help to print after the message: the command's own when one was named. */
+  constructor(
+    message: string,
+    readonly usage = USAGE,
+  ) {
+    super(message);
+  }
 }
 
 export interface CliOptions {
@@ -88,50 +95,178 @@ const FLAGS = {
   version: { type: 'boolean' },
 } as const;
 
+type Flag = keyof typeof FLAGS;
+type Command = 'start' | 'node' | 'indexer' | 'api';
+
+const COMMANDS: Record<Command, string> = {
+  start: 'the devnet node and every data service in one process (default)',
+  node: 'the node alone',
+  indexer: 'the chain-data indexer alone (needs --node-url)',
+  api: 'the chain-data REST and metrics services alone (read the store an indexer fills)',
+};
+
+/** Each option's help line, in the order help lists them. */
+const OPTION_HELP: [Flag, string][] = [
+  ['network', '--network local|fuji|mainnet   network identity (default local)'],
+  ['data-dir', '--data-dir DIR                 state directory (default ./.flurry)'],
+  ['reset', '--reset                        delete the state directory first'],
+  ['seed', '--seed TEXT                    seed of every derived key (default "flurry")'],
+  ['validators', '--validators N                 primary-network validators (default 5)'],
+  [
+    'block-time',
+    '--block-time MS                0 = build a block as soon as a transaction arrives (default 0)',
+  ],
+  ['host', '--host HOST                    listen address (default 127.0.0.1)'],
+  ['node-port', '--node-port PORT               node JSON-RPC port (default 9650; 0 = any free port)'],
+  ['data-port', '--data-port PORT               chain-data REST port (default 9700)'],
+  ['metrics-port', '--metrics-port PORT            metrics REST port (default 9701)'],
+  ['index-enabled', '--index-enabled true|false     serve the index API (default true)'],
+  [
+    'index-allow-incomplete',
+    '--index-allow-incomplete       start even if indexing was on before and is off now',
+  ],
+  ['debug-api', '--debug-api true|false         serve the EVM debug_ namespace (default true)'],
+  [
+    'pruning-enabled',
+    '--pruning-enabled true|false   C-chain eth_getProof only within 32 blocks of the head (default false)',
+  ],
+  [
+    'historical-proof-query-window',
+    '--historical-proof-query-window N  archival eth_getProof window in blocks, 0 = any (default 43200)',
+  ],
+  ['min-stake-duration', '--min-stake-duration SECONDS   shortest P-chain staking period (default 60)'],
+  [
+    'rpc-evm-timeout',
+    '--rpc-evm-timeout MS           how long one eth_call may run, 0 = no limit (default 5000)',
+  ],
+  [
+    'http-read-timeout',
+    '--http-read-timeout MS         time a client may take to send a request, every port, 0 = no limit (default 30000)',
+  ],
+  [
+    'batch-response-max-size',
+    '--batch-response-max-size BYTES  result bytes one EVM JSON-RPC batch may return, 0 = no cap (default 25000000)',
+  ],
+  [
+    'tx-pool-account-slots',
+    '--tx-pool-account-slots N      EVM pools: executable txs kept per sender when the pool is over its global slots (default 16)',
+  ],
+  [
+    'tx-pool-global-slots',
+    '--tx-pool-global-slots N       EVM pools: executable txs of all senders (default 5120)',
+  ],
+  [
+    'tx-pool-account-queue',
+    '--tx-pool-account-queue N      EVM pools: nonce-gapped (queued) txs kept per sender (default 64)',
+  ],
+  [
+    'tx-pool-global-queue',
+    '--tx-pool-global-queue N       EVM pools: nonce-gapped txs of all senders (default 1024)',
+  ],
+  ['log-level', '--log-level LEVEL              trace|debug|info|warn|error|fatal|silent (default info)'],
+  ['json', '--json                         print one JSON line with every URL and key instead of the banner'],
+  [
+    'database-url',
+    '--database-url URL             postgres://… store for the data platform (default SQLite in the data dir)',
+  ],
+  [
+    'node-url',
+    '--node-url URL                 node the indexer reads (indexer/api roles; start uses its own node)',
+  ],
+  [
+    'api-keys-file',
+    '--api-keys-file FILE           JSON file of API keys, tiers and prices (else FLURRY_API_KEYS)',
+  ],
+  [
+    'indexer-batch-size',
+    '--indexer-batch-size N         containers per indexer transaction, 1 to 1024 (default 1024)',
+  ],
+  [
+    'workers',
+    '--workers N                    api role: processes sharing its ports, 0 = one per core (default 1)',
+  ],
+  ['version', '--version                      print the version and exit'],
+  ['help', '-h, --help                     print this help and exit'],
+];
+
+/** What every role reads: where its state is, how it logs and reports, and the help flags. */
+const EVERY_ROLE: Flag[] = ['data-dir', 'reset', 'log-level', 'json', 'version', 'help'];
+const NODE_FLAGS: Flag[] = [
+  'network',
+  'seed',
+  'validators',
+  'block-time',
+  'host',
+  'node-port',
+  'index-enabled',
+  'index-allow-incomplete',
+  'debug-api',
+  'pruning-enabled',
+  'historical-proof-query-window',
+  'min-stake-duration',
+  'rpc-evm-timeout',
+  'http-read-timeout',
+  'batch-response-max-size',
+  'tx-pool-account-slots',
+  'tx-pool-global-slots',
+  'tx-pool-account-queue',
+  'tx-pool-global-queue',
+];
+/**
+ * The flags each role uses. The indexer serves no port and learns its network from its node;
+ * `start` reads its own node, so it takes no --node-url, and serves no --workers.
+ */
+const ROLE_FLAGS: Record<Command, ReadonlySet<Flag>> = {
+  start: new Set([
+    ...EVERY_ROLE,
+    ...NODE_FLAGS,
+    'data-port',
+    'metrics-port',
+    'database-url',
+    'api-keys-file',
+    'indexer-batch-size',
+  ]),
+  node: new Set([...EVERY_ROLE, ...NODE_FLAGS]),
+  indexer: new Set([...EVERY_ROLE, 'database-url', 'node-url', 'indexer-batch-size']),
+  api: new Set([
+    ...EVERY_ROLE,
+    'network',
+    'host',
+    'data-port',
+    'metrics-port',
+    'http-read-timeout',
+    'database-url',
+    'node-url',
+    'api-keys-file',
+    'workers',
+  ]),
+};
+
+function optionLines(flags: (flag: Flag) => boolean): string {
+  return OPTION_HELP.filter(([flag]) => flags(flag))
+    .map(([, line]) => `  ${line}\n`)
+    .join('');
+}
+
 export const USAGE = `Usage: flurry <command> [options]
 
 Commands:
-  start      the devnet node and every data service in one process (default)
-  node       the node alone
-  indexer    the chain-data indexer alone (needs --node-url)
-  api        the chain-data REST and metrics services alone (read the store an indexer fills)
+${(Object.keys(COMMANDS) as Command[]).map((c) => `  ${c.padEnd(10)} ${COMMANDS[c]}\n`).join('')}\
   help       print this help (as --help)
   version    print the version (as --version)
 
 Options (each also read from FLURRY_<NAME>, e.g. FLURRY_NODE_PORT):
-  --network local|fuji|mainnet   network identity (default local)
-  --data-dir DIR                 state directory (default ./.flurry)
-  --reset                        delete the state directory first
-  --seed TEXT                    seed of every derived key (default "flurry")
-  --validators N                 primary-network validators (default 5)
-  --block-time MS                0 = build a block as soon as a transaction arrives (default 0)
-  --host HOST                    listen address (default 127.0.0.1)
-  --node-port PORT               node JSON-RPC port (default 9650; 0 = any free port)
-  --data-port PORT               chain-data REST port (default 9700)
-  --metrics-port PORT            metrics REST port (default 9701)
-  --index-enabled true|false     serve the index API (default true)
-  --index-allow-incomplete       start even if indexing was on before and is off now
-  --debug-api true|false         serve the EVM debug_ namespace (default true)
-  --pruning-enabled true|false   C-chain eth_getProof only within 32 blocks of the head (default false)
-  --historical-proof-query-window N  archival eth_getProof window in blocks, 0 = any (default 43200)
-  --min-stake-duration SECONDS   shortest P-chain staking period (default 60)
-  --rpc-evm-timeout MS           how long one eth_call may run, 0 = no limit (default 5000)
-  --http-read-timeout MS         time a client may take to send a request, every port, 0 = no limit (default 30000)
-  --batch-response-max-size BYTES  result bytes one EVM JSON-RPC batch may return, 0 = no cap (default 25000000)
-  --tx-pool-account-slots N      EVM pools: executable txs kept per sender when the pool is over its global slots (default 16)
-  --tx-pool-global-slots N       EVM pools: executable txs of all senders (default 5120)
-  --tx-pool-account-queue N      EVM pools: nonce-gapped (queued) txs kept per sender (default 64)
-  --tx-pool-global-queue N       EVM pools: nonce-gapped txs of all senders (default 1024)
-  --log-level LEVEL              trace|debug|info|warn|error|fatal|silent (default info)
-  --json                         print one JSON line with every URL and key instead of the banner
-  --database-url URL             postgres://… store for the data platform (default SQLite in the data dir)
-  --node-url URL                 node the indexer reads (indexer/api roles; start uses its own node)
-  --api-keys-file FILE           JSON file of API keys, tiers and prices (else FLURRY_API_KEYS)
-  --indexer-batch-size N         containers per indexer transaction, 1 to 1024 (default 1024)
-  --workers N                    api role: processes sharing its ports, 0 = one per core (default 1)
-  --version                      print the version and exit
-  -h, --help                     print this help and exit
-`;
+${optionLines(() => true)}`;
+
+/** `flurry <role> --help`: the options that role reads. */
+export function roleUsage(command: Command): string {
+  return `Usage: flurry ${command} [options]
+
+${COMMANDS[command][0].toUpperCase()}${COMMANDS[command].slice(1)}.
+
+Options (each also read from FLURRY_<NAME>; a variable this command does not read is ignored):
+${optionLines((flag) => ROLE_FLAGS[command].has(flag))}`;
+}
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
@@ -149,7 +284,7 @@ function envName(flag: string): string {
 export function parseOptions(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-): CliOptions & { help: boolean; version: boolean } {
+): CliOptions & { help: boolean; version: boolean; usage: string } {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
@@ -186,9 +321,17 @@ export function parseOptions(
   const word = positionals[0];
   if (word === 'help') values.help = true;
   if (word === 'version') values.version = true;
-  const command = word === undefined || word === 'help' || word === 'version' ? 'start' : word;
-  if (!['start', 'node', 'indexer', 'api'].includes(command))
-    throw new UsageError(`unknown command "${command}"`);
+  const named = word !== undefined && word !== 'help' && word !== 'version';
+  const command = (named ? word : 'start') as Command;
+  if (!(command in COMMANDS)) throw new UsageError(`unknown command "${command}"`);
+  // `flurry <command> --help` is that command's help; `flurry --help` everything's.
+  const usage = named ? roleUsage(command) : USAGE;
+  // A flag its role does not read is refused rather than silently ignored (`flurry node
+  // --data-port 1` serves no data port). Its FLURRY_ variable is not: one environment may
+  // configure every role.
+  const unread = Object.keys(values).find((flag) => !ROLE_FLAGS[command].has(flag as Flag));
+  if (unread !== undefined && values.help !== true)
+    throw new UsageError(`--${unread} is not an option of the ${command} command`, usage);
   const optional = (flag: keyof typeof FLAGS): string | undefined => {
     const v = str(flag, '');
     return v === '' ? undefined : v;
@@ -201,9 +344,10 @@ export function parseOptions(
     throw new UsageError('--node-url must be an http(s):// URL');
   // `flurry indexer --help` asks how to give it a node: answer that, not the missing flag.
   if (command === 'indexer' && !nodeUrl && values.help !== true && values.version !== true)
-    throw new UsageError('the indexer command needs --node-url');
+    throw new UsageError('the indexer command needs --node-url', usage);
   return {
     command,
+    usage,
     help: values.help === true,
     version: values.version === true,
     network,

@@ -420,6 +420,33 @@ describe('flurry binary', () => {
     }
   });
 
+  it("prints a role's own help, and refuses a flag the role does not read as a usage error", () => {
+    const bin = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+    const flurry = (args: string[], env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+    const node = flurry(['node', '--help']);
+    assert.equal(node.status, 0, node.stderr);
+    assert.match(node.stdout, /^Usage: flurry node \[options\]\n/);
+    assert.match(node.stdout, /--node-port PORT/);
+    assert.doesNotMatch(node.stdout, /--data-port|--workers|--node-url|--database-url/);
+    const api = flurry(['api', '--help']);
+    assert.match(api.stdout, /^Usage: flurry api \[options\]\n[\s\S]*--workers N/);
+    assert.doesNotMatch(api.stdout, /--seed|--node-port|--tx-pool/);
+    assert.match(
+      flurry(['--help']).stdout,
+      /^Usage: flurry <command> \[options\]\n[\s\S]*--node-port[\s\S]*--workers/,
+    );
+    const refused = flurry(['node', '--data-port', '1']);
+    assert.equal(refused.status, 2);
+    assert.equal(refused.stdout, '');
+    assert.equal(refused.stderr.split('\n')[0], 'flurry: --data-port is not an option of the node command');
+    assert.match(refused.stderr, /\nUsage: flurry node \[options\]\n/);
+    // Variables of flags other roles read are no error: one environment may configure them all.
+    const shared = { FLURRY_DATA_PORT: '1', FLURRY_WORKERS: '2', FLURRY_NODE_URL: 'http://127.0.0.1:1' };
+    const version = flurry(['node', '--version'], shared);
+    assert.equal(version.status, 0, version.stderr);
+  });
+
   it('in a checkout that was never built, says to build it instead of a module-not-found stack', () => {
     // bin/flurry.js runs dist/: a fresh clone run before `npm install` (or installed with
     // --ignore-scripts) has none.

@@ -417,6 +417,120 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     );
   });
 
+  it('reads a JSON null block as coreth does: no block for a required one, latest for an optional one', async () => {
+    const who = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+    const to = '0x00000000000000000000000000000000000000aa';
+    const failure = async (method: string, params: unknown[]) => {
+      const { body } = await rpc(c, method, params);
+      assert.ok(body.error, `${method} ${JSON.stringify(params)} answered ${JSON.stringify(body.result)}`);
+      return { code: body.error.code as number, message: body.error.message as string };
+    };
+    const result = async (method: string, params: unknown[]) => {
+      const { body } = await rpc(c, method, params);
+      assert.equal(body.error, undefined, `${method} ${JSON.stringify(params)}`);
+      return body.result as unknown;
+    };
+    // A required BlockNumberOrHash decodes null as naming neither block nor hash (-32000).
+    const neither = { code: -32000, message: 'invalid arguments; neither block nor hash specified' };
+    for (const [method, params] of [
+      ['eth_getBalance', [who, null]],
+      ['eth_getCode', [who, null]],
+      ['eth_getTransactionCount', [who, null]],
+      ['eth_getStorageAt', [who, '0x0', null]],
+      ['eth_callDetailed', [{ to }, null]],
+      ['debug_traceCall', [{ to }, null]],
+      ['debug_getRawHeader', [null]],
+      ['debug_storageRangeAt', [null, 0, to, '0x', 1]],
+    ] as const)
+      assert.deepEqual(await failure(method, [...params]), neither, method);
+    assert.deepEqual(await failure('eth_getProof', [who, [], null]), {
+      code: -32000,
+      message: 'historical proof query not allowed: block number or hash not provided',
+    });
+    assert.deepEqual(await failure('debug_accountRange', [null, null, 1, true, true, false]), {
+      code: -32000,
+      message: 'either block number or block hash must be specified',
+    });
+    // eth_getBlockReceipts answers null for a block it cannot find, this one included.
+    assert.equal(await result('eth_getBlockReceipts', [null]), null);
+    assert.equal(await result('eth_getBlockReceipts', [{}]), null);
+    // A required BlockNumber reads null as hex text without its prefix (-32602).
+    for (const [method, params, arg] of [
+      ['eth_getBlockByNumber', [null, false], 0],
+      ['eth_getHeaderByNumber', [null], 0],
+      ['eth_getBlockTransactionCountByNumber', [null], 0],
+      ['eth_feeHistory', ['0x1', null, []], 1],
+      ['debug_traceBlockByNumber', [null], 0],
+    ] as const)
+      assert.deepEqual(
+        await failure(method, [...params]),
+        { code: -32602, message: `invalid argument ${arg}: hex string without 0x prefix` },
+        method,
+      );
+    // A missing required block is missing, not latest.
+    for (const method of ['eth_callDetailed', 'debug_traceCall'])
+      assert.deepEqual(await failure(method, [{ to }]), {
+        code: -32602,
+        message: 'missing value for required argument 1',
+      });
+    // An optional *BlockNumberOrHash: null, trailing or not, is absent, so latest.
+    assert.equal(await result('eth_call', [{ to }, null]), '0x');
+    assert.equal(await result('eth_call', [{ to }, null, null, null]), '0x');
+    assert.equal(await result('eth_estimateGas', [{ to }, null]), await result('eth_estimateGas', [{ to }]));
+    assert.deepEqual(
+      await result('eth_createAccessList', [{ to }, null]),
+      await result('eth_createAccessList', [{ to }, 'latest']),
+    );
+    // Other Go values take null as their zero value: storage key "" (slot 0), no proof keys.
+    assert.equal(
+      await result('eth_getStorageAt', [to, null, 'latest']),
+      await result('eth_getStorageAt', [to, '0x0', 'latest']),
+    );
+    assert.deepEqual(
+      ((await result('eth_getProof', [to, null, 'latest'])) as { storageProof: unknown[] }).storageProof,
+      [],
+    );
+  });
+
+  it("reads eth_feeHistory's blockCount as coreth's HexOrDecimal64", async () => {
+    const history = async (count: unknown) => {
+      const { body } = await rpc(c, 'eth_feeHistory', [count, 'latest', []]);
+      return body;
+    };
+    const one = (await history('0x1')).result;
+    assert.equal(one.baseFeePerGas.length, 1);
+    // A hex string, a decimal string, a JSON number, leading zeros: the same count.
+    for (const count of ['1', 1, '0x01', '0X1', '001'])
+      assert.deepEqual((await history(count)).result, one, JSON.stringify(count));
+    // The empty string is zero.
+    assert.deepEqual((await history('')).result, (await history(0)).result);
+    // Anything else is refused with its JSON text, as Go quotes it.
+    for (const [count, text] of [
+      [null, 'null'],
+      [true, 'true'],
+      [-1, '-1'],
+      [1.5, '1.5'],
+      ['0x', '0x'],
+      ['1e3', '1e3'],
+      ['+1', '+1'],
+      ['0xg', '0xg'],
+      ['18446744073709551616', '18446744073709551616'],
+      ['0x10000000000000000', '0x10000000000000000'],
+    ] as const) {
+      const { error } = await history(count);
+      assert.deepEqual(
+        error && { code: error.code, message: error.message },
+        {
+          code: -32602,
+          message: `invalid argument 0: invalid hex or decimal integer ${JSON.stringify(text)}`,
+        },
+        JSON.stringify(count),
+      );
+    }
+    // The widest uint64 is a count (capped at coreth's 2048 blocks).
+    assert.ok((await history('18446744073709551615')).result.baseFeePerGas.length >= 1);
+  });
+
   it("refuses EVM quantities wider than geth's types instead of running with them", async () => {
     const wide = '0x1' + '0'.repeat(100); // 401 bits
     const to = '0x00000000000000000000000000000000000000aa';
@@ -441,7 +555,6 @@ describe('node JSON-RPC refuses bad input clearly', () => {
       big(2, 'balance'),
     );
     assert.equal(await refusal('eth_call', [{ to }, 'latest', null, { time: wide }]), uint64(3, 'time'));
-    assert.equal(await refusal('eth_feeHistory', [wide, 'latest', []]), uint64(0, 'blockCount'));
     // The widest values each type holds still run.
     const max256 = '0x' + 'f'.repeat(64);
     const ok = await rpc(c, 'eth_call', [

@@ -49,10 +49,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       '--json',
       '--node-port',
       '0',
-      '--data-port',
-      '0',
-      '--metrics-port',
-      '0',
+      // The node alone serves no data ports (and refuses their flags).
+      ...(options.command === 'node' ? [] : ['--data-port', '0', '--metrics-port', '0']),
       '--data-dir',
       dataDir,
       ...(options.args ?? []),

@@ -12,6 +12,18 @@ import type { RateLimiterOptions } from './rate-limiter.js';
 /** Syncs run every 250 ms: 120 failed ones are 30 s of an outage. */
 const WARN_EVERY_FAILURES = 120;
 
+/**
+ * A store that refuses every write for good: a SQLite file or mount the process may not write
+ * (SQLITE_READONLY and its extended codes), a PostgreSQL hot standby or read-only transaction
+ * (25006) or a role without write privilege on the table (42501). Retrying cannot help, unlike
+ * an outage.
+ */
+function readOnlyCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string') return undefined;
+  return code.startsWith('SQLITE_READONLY') || code === '25006' || code === '42501' ? code : undefined;
+}
+
 export function pooledUsage(
   db: Kysely<DataSchema>,
   logger?: Logger,
@@ -22,8 +34,16 @@ export function pooledUsage(
       prune: (beforeMs) => pruneRateLimitUsage(db, beforeMs),
     },
     // While the database is away, say so once and then every 30 s, not four times a second, and
-    // say when pooling works again.
+    // say when pooling works again. A read-only store will not come back: say so once, in one
+    // line (the API keeps serving reads), and stop pooling.
     onSyncError: (err, failures) => {
+      const readOnly = readOnlyCode(err);
+      if (readOnly) {
+        logger?.warn(
+          `rate-limit usage is not pooled: the data store is read-only (${readOnly}); this process meters its callers alone`,
+        );
+        return 'stop';
+      }
       if (failures === 1 || failures % WARN_EVERY_FAILURES === 0)
         logger?.warn({ err, failures }, 'rate-limit usage could not be pooled; retrying');
     },

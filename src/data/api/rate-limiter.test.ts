@@ -3,15 +3,57 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { pino } from 'pino';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../../../test/helpers/postgres.js';
 import { NETWORKS } from '../../shared/networks.js';
 import { createDatabase, type DataDatabase } from '../store/database.js';
 import { addRateLimitUsage, pruneRateLimitUsage } from '../store/queries/rate-limits.js';
 import { parseApiAccessConfig, type Tier } from './api-keys.js';
+import { pooledUsage } from './pooled-usage.js';
 import { createRateLimiter, type UsageStore } from './rate-limiter.js';
 import { startDataApi, type RunningDataApi } from './server.js';
 
 const TIER: Tier = { name: 'small', cuPerMinute: 100, cuPerDay: 1_000 };
+
+describe('rate limiter over a read-only store', () => {
+  it('says once, in one line without a stack, that usage is not pooled, and meters on its own', async () => {
+    const database = await createDatabase({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-ro-')) });
+    try {
+      // As a store on a read-only file or mount answers: every write is SQLITE_READONLY.
+      await sql`PRAGMA query_only = ON`.execute(database.db);
+      const lines: string[] = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+      let t = 1_700_000_000_000;
+      const limiter = createRateLimiter({
+        now: () => t,
+        syncMs: 60_000,
+        ...pooledUsage(database.db, logger),
+      });
+      // Five minutes of syncs every 250 ms, the sweep's prune among them.
+      for (let i = 0; i < 1_200; i++, t += 250) {
+        limiter.charge('key:ro', TIER, 1);
+        await limiter.sync();
+      }
+      assert.equal(lines.length, 1, lines.join(''));
+      const line = JSON.parse(lines[0]) as Record<string, unknown>;
+      assert.equal(line.level, 40);
+      assert.equal(
+        line.msg,
+        'rate-limit usage is not pooled: the data store is read-only (SQLITE_READONLY); this process meters its callers alone',
+      );
+      assert.equal(lines[0].includes('stack'), false);
+      // Still metering, on its own: the minute's budget runs out and nothing waits to be reported.
+      t = 1_700_000_400_000;
+      for (let i = 0; i < 100; i++) assert.equal(limiter.charge('key:alone', TIER, 1).allowed, true);
+      assert.equal(limiter.charge('key:alone', TIER, 1).allowed, false);
+      await limiter.close();
+      assert.equal(lines.length, 1);
+    } finally {
+      await database.close();
+    }
+  });
+});
 
 describe('rate limiter without a shared store', () => {
   it('spends a minute budget, refuses past it and resets with the next window', () => {
@@ -114,7 +156,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         now: () => t,
         shared: flaky,
         syncMs: 60_000,
-        onSyncError: (e, n) => errors.push([e, n]),
+        onSyncError: (e, n) => void errors.push([e, n]),
         onSyncRecovered: (n) => recovered.push(n),
       });
       limiter.charge('key:two', TIER, 25);

@@ -55,8 +55,12 @@ export interface RateLimiterOptions {
   shared?: UsageStore;
   /** How often spending is pooled with the other replicas. */
   syncMs?: number;
-  /** A sync failed; `failures` counts the consecutive ones (1 on the first), so callers can log sparsely. */
-  onSyncError?: (err: unknown, failures: number) => void;
+  /**
+   * A sync failed; `failures` counts the consecutive ones (1 on the first), so callers can log
+   * sparsely. Answering `'stop'` (a store that will never take writes) ends pooling: the process
+   * then meters on its own, as without a shared store.
+   */
+  onSyncError?: (err: unknown, failures: number) => void | 'stop';
   /** A sync succeeded after `failures` consecutive failures. */
   onSyncRecovered?: (failures: number) => void;
 }
@@ -82,6 +86,8 @@ export function createRateLimiter(options: RateLimiterOptions | (() => number) =
   let lastSweep = now();
   /** Consecutive failed syncs (a prune failing during them counts as the same outage). */
   let failures = 0;
+  /** Where spending is pooled; undefined once pooling stopped for good. */
+  let shared = o.shared;
 
   function windowOf(map: Map<string, Window>, caller: string, length: number, t: number): Window {
     let w = map.get(caller);
@@ -98,14 +104,22 @@ export function createRateLimiter(options: RateLimiterOptions | (() => number) =
     lastSweep = t;
     for (const [k, w] of minutes) if (w.start + MINUTE <= t && w.pending === 0) minutes.delete(k);
     for (const [k, w] of days) if (w.start + DAY <= t && w.pending === 0) days.delete(k);
-    o.shared?.prune(t - DAY - MINUTE).catch((err) => o.onSyncError?.(err, Math.max(failures, 1)));
+    shared?.prune(t - DAY - MINUTE).catch((err) => failed(err, Math.max(failures, 1)));
+  }
+
+  function failed(err: unknown, count: number): void {
+    if (o.onSyncError?.(err, count) !== 'stop' || !shared) return;
+    shared = undefined;
+    if (timer) clearInterval(timer);
+    // Nothing will ever be reported: nothing may wait for it (the sweep keeps pending windows).
+    for (const map of [minutes, days]) for (const w of map.values()) w.pending = 0;
   }
 
   let syncing: Promise<void> | undefined;
   /** Reports pending spending and refreshes the totals of the callers served in the last minute. */
   async function sync(): Promise<void> {
-    const shared = o.shared;
-    if (!shared) return;
+    const store = shared;
+    if (!store) return;
     const t = now();
     const entries: { caller: string; window: 'm' | 'd'; w: Window; sent: number }[] = [];
     for (const [map, window] of [
@@ -120,7 +134,7 @@ export function createRateLimiter(options: RateLimiterOptions | (() => number) =
     }
     if (entries.length === 0) return;
     try {
-      const totals = await shared.add(
+      const totals = await store.add(
         entries.map((e) => ({ caller: e.caller, window: e.window, start: e.w.start, delta: e.sent })),
       );
       // Units charged while the report was in flight are still pending on top of the total.
@@ -129,7 +143,7 @@ export function createRateLimiter(options: RateLimiterOptions | (() => number) =
       failures = 0;
     } catch (err) {
       for (const e of entries) e.w.pending += e.sent;
-      o.onSyncError?.(err, ++failures);
+      failed(err, ++failures);
     }
   }
   const syncOnce = () => (syncing ??= sync().finally(() => (syncing = undefined)));
@@ -151,7 +165,7 @@ export function createRateLimiter(options: RateLimiterOptions | (() => number) =
         // Pending units wait for a sync, and the sweep keeps a window until they are reported;
         // without a shared store nothing is ever reported, so nothing may wait (else every
         // caller's windows would be kept for ever).
-        const pending = o.shared ? cost : 0;
+        const pending = shared ? cost : 0;
         m.used += cost;
         m.pending += pending;
         if (d) {

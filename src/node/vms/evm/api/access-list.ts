@@ -9,7 +9,7 @@ import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { AccessListTracer } from '../trace/access-list-tracer.js';
-import { arity, blockRef } from './args.js';
+import { arity, optionalBlockRef } from './args.js';
 import { vmErrorText } from '../vm-errors.js';
 import { callGas, gethTxError, prepareCall } from './call.js';
 import {
@@ -33,7 +33,8 @@ export function createAccessListApi(chain: EvmChain): Record<string, EvmHandler>
     eth_createAccessList: async (params) => {
       arity(params, 2, 1);
       const args = parseTxArgs(params[0], 0);
-      const n = stateBlockOf(chain, blockRef(params, 1));
+      // A *BlockNumberOrHash: absent or null is latest.
+      const n = stateBlockOf(chain, optionalBlockRef(params, 1));
       const from = args.from ?? new Uint8Array(20);
       // coreth's AccessList first completes the request with setDefaults (no estimate): the fee
       // defaults and their checks, the pool's nonce, then its refusals of the request. Fees are

@@ -92,6 +92,25 @@ export function quantityValue(
   return value;
 }
 
+/**
+ * A math.HexOrDecimal64 (eth_feeHistory's blockCount) as its UnmarshalJSON reads the raw JSON: a
+ * string's text or a number's digits, decimal or (after 0x or 0X) hex, leading zeros allowed, the
+ * empty string zero. Any other value (null, a bool, a negative or fractional number) is refused
+ * with its JSON text, as Go quotes it.
+ */
+export function hexOrDecimal64(params: unknown[], i: number): bigint {
+  const v = params[i];
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  let value: bigint | undefined;
+  if (text === '') value = 0n;
+  else if (/^0[xX][0-9a-fA-F]+$/.test(text)) value = BigInt('0x' + text.slice(2));
+  else if (/^[0-9]+$/.test(text)) value = BigInt(text);
+  // JSON.stringify quotes as Go's %q does for printable text.
+  if (value === undefined || value >> 64n !== 0n)
+    bad(i, `invalid hex or decimal integer ${JSON.stringify(text)}`);
+  return value;
+}
+
 export function quantity(params: unknown[], i: number): bigint {
   return quantityValue(params[i], i);
 }
@@ -159,23 +178,51 @@ export function blockNumberValue(v: unknown, i: number): BlockNumberRef {
   return { kind: 'number', number };
 }
 
-export function blockNumberRef(params: unknown[], i: number, fallback = 'latest'): BlockNumberRef {
-  return blockNumberValue(params[i] ?? fallback, i);
+/**
+ * A required rpc.BlockNumber argument. A JSON null is no default: encoding/json hands it to the
+ * type's UnmarshalJSON, which reads `null` as hex text without a 0x prefix.
+ */
+export function blockNumberRef(params: unknown[], i: number): BlockNumberRef {
+  return blockNumberValue(params[i], i);
 }
 
 /**
- * A block parameter read as coreth's rpc.BlockNumberOrHash (eth_getBalance, eth_call,
- * eth_getCode, eth_feeConfig …). Its UnmarshalJSON first tries the EIP-1898 object, then a Go
+ * A required block parameter read as coreth's rpc.BlockNumberOrHash (eth_getBalance, eth_getCode,
+ * eth_callDetailed, debug_traceCall …; see optionalBlockRef for the pointer ones). Its UnmarshalJSON first tries the EIP-1898 object, then a Go
  * string, so any other JSON value fails as a string would (`json: cannot unmarshal number into Go
  * value of type string`), and so does an object with a field that does not decode; a 66-character
  * string is a hash; a number past int64 is `blocknumber too high` (not rpc.BlockNumber's words).
  */
-export function blockRef(params: unknown[], i: number, fallback = 'latest'): BlockRef {
-  const v = params[i] ?? fallback;
+export function blockRef(params: unknown[], i: number): BlockRef {
+  return blockRefOrNeither(params, i) ?? neitherBlockNorHash();
+}
+
+/** coreth's refusal of a BlockNumberOrHash that names neither (a JSON null, or `{}`). */
+export function neitherBlockNorHash(): never {
+  throw new RpcError(RpcCode.server, 'invalid arguments; neither block nor hash specified');
+}
+
+/**
+ * A required rpc.BlockNumberOrHash, undefined when it names neither a block nor a hash, for the
+ * methods that answer that case otherwise than with coreth's usual refusal. A JSON null is such
+ * a value, not a missing one: encoding/json gives it to UnmarshalJSON, which decodes it as an
+ * empty object.
+ */
+export function blockRefOrNeither(params: unknown[], i: number): BlockRef | undefined {
+  const v = params[i];
+  if (v === undefined) throw new RpcError(RpcCode.invalidParams, `missing value for required argument ${i}`);
+  if (v === null) return undefined;
   if (typeof v === 'string') return blockRefText(v, i);
-  if (typeof v === 'object' && v !== null && !Array.isArray(v))
-    return blockRefObject(v as Record<string, unknown>, i);
+  if (typeof v === 'object' && !Array.isArray(v)) return blockRefObject(v as Record<string, unknown>, i);
   bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+}
+
+/**
+ * An optional *rpc.BlockNumberOrHash (eth_call, eth_estimateGas, eth_createAccessList,
+ * eth_feeConfig): absent or a JSON null (which encoding/json stores as a nil pointer) is `latest`.
+ */
+export function optionalBlockRef(params: unknown[], i: number): BlockRef {
+  return params[i] === undefined || params[i] === null ? { kind: 'tag', tag: 'latest' } : blockRef(params, i);
 }
 
 function blockRefText(v: string, i: number): BlockRef {
@@ -200,9 +247,10 @@ function goField(o: Record<string, unknown>, name: string): unknown {
 
 /**
  * The EIP-1898 object (every accepted block is canonical, so requireCanonical never refuses one).
- * A field that does not decode sends coreth on to its string attempt, which fails on an object.
+ * A field that does not decode sends coreth on to its string attempt, which fails on an object;
+ * one with neither field is undefined.
  */
-function blockRefObject(o: Record<string, unknown>, i: number): BlockRef {
+function blockRefObject(o: Record<string, unknown>, i: number): BlockRef | undefined {
   function notDecoded(): never {
     bad(i, 'json: cannot unmarshal object into Go value of type string');
   }
@@ -225,6 +273,5 @@ function blockRefObject(o: Record<string, unknown>, i: number): BlockRef {
   }
   if (number && hash) bad(i, 'cannot specify both BlockHash and BlockNumber, choose one or the other');
   if (hash) return { kind: 'hash', hash };
-  if (number) return number;
-  throw new RpcError(RpcCode.server, 'invalid arguments; neither block nor hash specified');
+  return number;
 }

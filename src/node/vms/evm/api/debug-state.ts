@@ -27,7 +27,7 @@ import {
   arity,
   bad,
   blockNumberRef,
-  blockRef,
+  blockRefOrNeither,
   bool,
   data,
   jsonKind,
@@ -144,7 +144,7 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
   const numberOfHash = (hash: Uint8Array) => chain.store.numberOfHash(hash);
   return {
     debug_dumpBlock: async (params) => {
-      arity(params, 1, 1);
+      argCount(params, 1, 1); // a null block number is hex text to rpc.BlockNumber
       const ref = blockNumberRef(params, 0);
       return rawDump(chain, dumpBlockNumber(chain, ref), {
         skipCode: false,
@@ -157,10 +157,12 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
     debug_accountRange: async (params) => {
       // Every argument is a Go value, none a pointer: all six are required.
       argCount(params, 6, 6);
-      const ref = blockRef(params, 0);
+      const ref = blockRefOrNeither(params, 0);
       const start = params[1] === null ? new Uint8Array() : data(params, 1);
       const maxResults = goInteger(params, 2, 'int');
       const [nocode, nostorage, incompletes] = [bool(params, 3), bool(params, 4), bool(params, 5)];
+      // A null (or `{}`) block names neither: coreth's AccountRange words it itself.
+      if (!ref) throw server('either block number or block hash must be specified');
       return rawDump(chain, dumpBlockNumber(chain, ref), {
         skipCode: nocode,
         skipStorage: nostorage,
@@ -208,7 +210,7 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
      * state is kept (the node is archival), so it is `from` once it exists.
      */
     debug_getAccessibleState: (params) => {
-      arity(params, 2, 2);
+      argCount(params, 2, 2);
       const number = (i: number) => {
         const ref = blockNumberRef(params, i);
         if (ref.kind === 'number') return ref.number;

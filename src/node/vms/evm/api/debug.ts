@@ -15,7 +15,7 @@ import type { EvmChain } from '../evm-chain.js';
 import { callTracerConfig, makeTracer, type Tracer } from '../trace/tracers.js';
 import { decodeGoStruct, type GoField } from '../trace/go-json.js';
 import type { TraceContext } from '../trace/flat-call-tracer.js';
-import { arity, bad, blockNumberRef, blockRef, data, type BlockRef } from './args.js';
+import { argCount, arity, bad, blockNumberRef, blockRef, data, type BlockRef } from './args.js';
 import { blockReplay } from './block-replay.js';
 import { storageRangeAt } from './storage-range.js';
 import { CallTimeout, parseGoDuration, withDeadline } from './call-deadline.js';
@@ -191,7 +191,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       return trace.result;
     },
     debug_traceBlockByNumber: async (params) => {
-      arity(params, 2, 1);
+      argCount(params, 2, 1); // a null block number is hex text to rpc.BlockNumber
       const ref = blockNumberRef(params, 0);
       const cfg = traceConfigOf(params, 1);
       tracerFrom(cfg);
@@ -246,7 +246,9 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       return roots;
     },
     debug_traceCall: async (params) => {
+      // The block is a BlockNumberOrHash, no pointer: required, and a null names no block.
       arity(params, 3, 1);
+      argCount(params, 3, 2);
       const args = parseCallArgs(params[0], 0);
       const ref = blockRef(params, 1);
       if (ref.kind === 'tag' && ref.tag === 'pending')
@@ -284,13 +286,13 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_storageRangeAt: storageRangeAt(chain),
     debug_getRawBlock: (params) => {
-      arity(params, 1, 1);
+      argCount(params, 1, 1);
       const b = chain.store.blockByNumber(blockNamed(blockRef(params, 0)));
       if (!b) throw new RpcError(RpcCode.server, 'block not found');
       return bytesToHex(b.bytes);
     },
     debug_getRawHeader: (params) => {
-      arity(params, 1, 1);
+      argCount(params, 1, 1);
       const b = chain.store.blockByNumber(blockNamed(blockRef(params, 0)));
       if (!b) throw new RpcError(RpcCode.server, 'block not found');
       return bytesToHex(b.header);
@@ -301,7 +303,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     /** The block's receipts in their consensus encoding (what its receiptsRoot commits to). */
     debug_getRawReceipts: (params) => {
-      arity(params, 1, 1);
+      argCount(params, 1, 1);
       const ref = blockRef(params, 0);
       // An unknown hash is null, as coreth finds no receipts for it; a number past the head is
       // refused as every read past the last accepted block.

@@ -18,13 +18,13 @@ import {
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
-import { address, arity, bad, blockRef, data, jsonKind } from './args.js';
+import { address, argCount, bad, blockRefOrNeither, data, jsonKind, neitherBlockNorHash } from './args.js';
 import { blockReplay } from './block-replay.js';
 import { resolveBlockNumber } from './eth/block-ref.js';
 
-/** A Go `int` parameter as encoding/json reads it. */
+/** A Go `int` parameter as encoding/json reads it (a null leaves it 0). */
 function goInt(params: unknown[], i: number): number {
-  const v = params[i];
+  const v = params[i] ?? 0;
   if (typeof v !== 'number') bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type int`);
   if (!Number.isSafeInteger(v)) bad(i, `json: cannot unmarshal number ${v} into Go value of type int`);
   return v;
@@ -32,13 +32,15 @@ function goInt(params: unknown[], i: number): number {
 
 export function storageRangeAt(chain: EvmChain): EvmHandler {
   return async (params) => {
-    arity(params, 5, 5);
-    const ref = blockRef(params, 0);
+    // Every argument is a Go value: all five are required, a null is decoded, never missing.
+    argCount(params, 5, 5);
+    const block = blockRefOrNeither(params, 0);
     const txIndex = goInt(params, 1);
     const contract = new Address(address(params, 2));
     // The trie iterator seeks to the first key at or after the given bytes (a prefix).
     const start = setLengthRight(data(params, 3).slice(0, 32), 32);
     const maxResult = goInt(params, 4);
+    const ref = block ?? neitherBlockNorHash();
     const n = resolveBlockNumber(chain, ref);
     if (n === undefined) {
       const named =

@@ -6,7 +6,7 @@
  * Timestamps may be omitted, "latest", a JSON number or a hex/decimal string.
  */
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
-import { arity, blockRef } from '../api/args.js';
+import { arity, optionalBlockRef } from '../api/args.js';
 import { stateBlockOf } from '../api/eth/block-ref.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { feeConfigJson } from './fee-config.js';
@@ -119,7 +119,9 @@ export function createSubnetEvmApi(chain: SubnetEvmChain): Record<string, EvmHan
     eth_feeConfig: async (params) => {
       arity(params, 1);
       // subnet-evm reads the block as HeaderByNumberOrHash, with its errors.
-      const { feeConfig, lastChangedAt } = await chain.feeConfigAt(stateBlockOf(chain, blockRef(params, 0)));
+      const { feeConfig, lastChangedAt } = await chain.feeConfigAt(
+        stateBlockOf(chain, optionalBlockRef(params, 0)),
+      );
       return { feeConfig: feeConfigJson(feeConfig), lastChangedAt: Number(lastChangedAt) };
     },
     eth_getChainConfig: (params) => (arity(params, 0), subnetChainConfigJson(chain)),

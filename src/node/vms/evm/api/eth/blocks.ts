@@ -9,7 +9,7 @@ import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import { blockExtData, decodeHeader, type EvmHeader } from '../../block/evm-block.js';
 import type { EvmChain } from '../../evm-chain.js';
 import type { StoredLog, StoredTx } from '../../state/chain-store.js';
-import { arity, blockNumberRef, blockRef, bool, data, quantity } from '../args.js';
+import { argCount, arity, blockNumberRef, blockRefOrNeither, bool, data, quantity } from '../args.js';
 import { h, headerJson, q, receiptJson, txJson, txTypeAndTo } from '../format.js';
 import { storedTxJson } from '../stored-tx-json.js';
 import { resolveBlockNumber, stateBlockOf } from './block-ref.js';
@@ -100,14 +100,15 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
   }
 
   return {
+    // A block number is an rpc.BlockNumber: a JSON null is hex text to it, not a missing value.
     eth_getBlockByNumber: (params) => {
-      arity(params, 2, 1);
+      argCount(params, 2, 1);
       // coreth's BlockByNumber refuses a number past the last accepted block.
       const n = stateBlockOf(chain, blockNumberRef(params, 0));
       return blockJson(n, bool(params, 1));
     },
     eth_getHeaderByNumber: (params) => {
-      arity(params, 1, 1);
+      argCount(params, 1, 1);
       return headerOnly(stateBlockOf(chain, blockNumberRef(params, 0)));
     },
     eth_getHeaderByHash: (params) => {
@@ -121,7 +122,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
       return n === undefined ? null : blockJson(n, bool(params, 1));
     },
     eth_getBlockTransactionCountByNumber: (params) => {
-      arity(params, 1, 1);
+      argCount(params, 1, 1);
       const n = blockFromNumber(params, 0);
       const b = n === undefined ? undefined : chain.store.blockByNumber(n);
       return b ? q(b.txCount) : null;
@@ -133,7 +134,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     // No block has uncles: a known block counts 0 and has none at any index; an unknown one is null.
     eth_getUncleCountByBlockNumber: (params) => {
-      arity(params, 1, 1);
+      argCount(params, 1, 1);
       return blockFromNumber(params, 0) === undefined ? null : '0x0';
     },
     eth_getUncleCountByBlockHash: (params) => {
@@ -141,7 +142,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
       return chain.store.numberOfHash(data(params, 0, 32)) === undefined ? null : '0x0';
     },
     eth_getUncleByBlockNumberAndIndex: (params) => {
-      arity(params, 2, 2);
+      argCount(params, 2, 2);
       blockNumberRef(params, 0);
       quantity(params, 1);
       return null;
@@ -161,7 +162,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
       return pooled ? txJson(pooled.tx, pooled.sender) : null;
     },
     eth_getTransactionByBlockNumberAndIndex: (params) => {
-      arity(params, 2, 2);
+      argCount(params, 2, 2);
       const n = blockFromNumber(params, 0);
       return n === undefined ? null : txByStored(chain.store.txByPosition(n, Number(quantity(params, 1))));
     },
@@ -177,7 +178,7 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
     // geth's raw-transaction methods answer "0x" for a transaction they do not find (their nil
     // hexutil.Bytes marshals so).
     eth_getRawTransactionByBlockNumberAndIndex: (params) => {
-      arity(params, 2, 2);
+      argCount(params, 2, 2);
       const n = blockFromNumber(params, 0);
       const t = n === undefined ? undefined : chain.store.txByPosition(n, Number(quantity(params, 1)));
       return t ? h(t.raw) : '0x';
@@ -194,8 +195,11 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
       return stored ? receiptOf(stored) : null;
     },
     eth_getBlockReceipts: (params) => {
-      arity(params, 1, 1);
-      const n = resolveBlockNumber(chain, blockRef(params, 0));
+      argCount(params, 1, 1);
+      // coreth answers null for any block it cannot find, one named by neither number nor hash
+      // (a JSON null, or `{}`) included.
+      const ref = blockRefOrNeither(params, 0);
+      const n = ref && resolveBlockNumber(chain, ref);
       return n === undefined ? null : receiptsOfBlock(n);
     },
     /** coreth serves the bad blocks it met; a devnet's node builds every block it accepts. */

@@ -5,7 +5,7 @@
 import { RpcCode, RpcError } from '../../../../rpc/errors.js';
 import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../../evm-chain.js';
-import { arity, blockRef } from '../args.js';
+import { argCount, arity, blockRef, optionalBlockRef, type BlockRef } from '../args.js';
 import { CallTimeout } from '../call-deadline.js';
 import {
   CALL_GAS_CAP,
@@ -21,15 +21,19 @@ import {
   TX_GAS,
 } from '../call.js';
 import { h, q } from '../format.js';
-import { stateBlock, stateBlockOf } from './block-ref.js';
+import { stateBlockOf } from './block-ref.js';
 
 const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
 
 export function createExecutionApi(chain: EvmChain): Record<string, EvmHandler> {
   /** geth's DoCall for eth_call and eth_callDetailed: args, block, state overrides, block overrides. */
-  const runCall = async (params: unknown[], overrides: ReturnType<typeof parseBlockOverrides>) => {
+  const runCall = async (
+    params: unknown[],
+    blockOf: (params: unknown[], i: number) => BlockRef,
+    overrides: ReturnType<typeof parseBlockOverrides>,
+  ) => {
     const args = parseCallArgs(params[0], 0);
-    const ref = blockRef(params, 1);
+    const ref = blockOf(params, 1);
     const n = stateBlockOf(chain, ref);
     // coreth's DoCall runs a `pending` call as the next block would: the number after the
     // head's, the time now, the next base fee; block overrides apply on top.
@@ -61,7 +65,8 @@ export function createExecutionApi(chain: EvmChain): Record<string, EvmHandler> 
   return {
     eth_call: async (params) => {
       arity(params, 4, 1);
-      return h(callOutput(await runCall(params, parseBlockOverrides(params[3], 3))));
+      // coreth's eth_call takes a *BlockNumberOrHash: absent or null is latest.
+      return h(callOutput(await runCall(params, optionalBlockRef, parseBlockOverrides(params[3], 3))));
     },
     /**
      * coreth's (and subnet-evm's) eth_call with the whole outcome: the gas used, and a failure as
@@ -69,8 +74,10 @@ export function createExecutionApi(chain: EvmChain): Record<string, EvmHandler> 
      * data, else 0). A call refused before running is still an error, as in eth_call.
      */
     eth_callDetailed: async (params) => {
+      // Its block is a BlockNumberOrHash, no pointer: required, and a null names no block.
       arity(params, 3, 1);
-      const result = await runCall(params, undefined);
+      argCount(params, 3, 2);
+      const result = await runCall(params, blockRef, undefined);
       // A failure that is not a revert with data has no code of its own here (coreth: 0).
       const failure = callFailure(result);
       return {
@@ -83,7 +90,7 @@ export function createExecutionApi(chain: EvmChain): Record<string, EvmHandler> 
     eth_estimateGas: async (params) => {
       arity(params, 3, 1);
       const args = parseCallArgs(params[0], 0);
-      const n = stateBlock(chain, params, 1);
+      const n = stateBlockOf(chain, optionalBlockRef(params, 1));
       const call = await prepareCall(chain, args, n, parseStateOverrides(params[2], 2), undefined, true);
       // geth's bound: the gas given (a limit below a transfer's is ignored), else the block's
       // gas limit, never above the call gas cap.

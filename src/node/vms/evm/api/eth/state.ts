@@ -7,7 +7,15 @@ import { Address, bytesToBigInt, equalsBytes, KECCAK256_RLP, setLengthLeft } fro
 import { RpcCode, RpcError } from '../../../../rpc/errors.js';
 import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../../evm-chain.js';
-import { address, arity, bad, blockRef, type BlockRef } from '../args.js';
+import {
+  address,
+  argCount,
+  bad,
+  blockRef,
+  blockRefOrNeither,
+  neitherBlockNorHash,
+  type BlockRef,
+} from '../args.js';
 import { h, q } from '../format.js';
 import { stateBlock, stateBlockOf } from './block-ref.js';
 
@@ -29,16 +37,18 @@ function storageKey(v: unknown, i: number, prefix = ''): { key: Uint8Array; leng
   return { key: setLengthLeft(Uint8Array.from(Buffer.from(hex, 'hex')), 32), length };
 }
 
+// Every argument below is a Go value, none a pointer: each is required, and a JSON null is a
+// value its decoder reads (the block's names neither block nor hash), never a missing one.
 export function createStateApi(chain: EvmChain): Record<string, EvmHandler> {
   return {
     eth_getBalance: async (params) => {
-      arity(params, 2, 2);
+      argCount(params, 2, 2);
       const addr = new Address(address(params, 0));
       const acct = await chain.stateAt(stateBlock(chain, params, 1)).getAccount(addr);
       return q(acct?.balance ?? 0n);
     },
     eth_getTransactionCount: async (params) => {
-      arity(params, 2, 2);
+      argCount(params, 2, 2);
       const addr = new Address(address(params, 0));
       const ref = blockRef(params, 1);
       const n = stateBlock(chain, params, 1);
@@ -47,30 +57,33 @@ export function createStateApi(chain: EvmChain): Record<string, EvmHandler> {
       return q(nonce);
     },
     eth_getCode: async (params) => {
-      arity(params, 2, 2);
+      argCount(params, 2, 2);
       const addr = new Address(address(params, 0));
       return h(await chain.stateAt(stateBlock(chain, params, 1)).getCode(addr));
     },
     eth_getStorageAt: async (params) => {
-      arity(params, 3, 3);
+      argCount(params, 3, 3);
       const addr = new Address(address(params, 0));
-      if (typeof params[1] !== 'string')
-        bad(1, 'json: cannot unmarshal non-string into Go value of type string');
+      // A null key decodes into Go's empty string, which decodeHash reads as slot 0.
+      const key = params[1] ?? '';
+      if (typeof key !== 'string') bad(1, 'json: cannot unmarshal non-string into Go value of type string');
       const n = stateBlock(chain, params, 2);
-      const slot = storageKey(params[1], 1, 'unable to decode storage key: ').key;
+      const slot = storageKey(key, 1, 'unable to decode storage key: ').key;
       const value = await chain.stateAt(n).getStorage(addr, slot);
       return h(setLengthLeft(value, 32));
     },
     eth_getProof: async (params) => {
-      arity(params, 3, 3);
+      argCount(params, 3, 3);
       const addr = new Address(address(params, 0));
-      if (!Array.isArray(params[1]))
+      // A null list of keys decodes into Go's nil slice: no keys.
+      const keysParam = params[1] ?? [];
+      if (!Array.isArray(keysParam))
         bad(1, 'json: cannot unmarshal non-array into Go value of type []string');
-      const ref = blockRef(params, 2);
+      const ref = blockRefOrNeither(params, 2);
       // coreth's order: the window, then the keys, then the state.
       checkProofWindow(chain, ref);
-      const keys = (params[1] as unknown[]).map((k) => storageKey(k, 1));
-      const n = stateBlockOf(chain, ref);
+      const keys = (keysParam as unknown[]).map((k) => storageKey(k, 1));
+      const n = stateBlockOf(chain, ref ?? neitherBlockNorHash());
       const state = chain.scratchStateAt(n);
       const account = await state.getAccount(addr);
       const proof = await getMerkleStateProof(
@@ -103,16 +116,18 @@ export function createStateApi(chain: EvmChain): Record<string, EvmHandler> {
 /**
  * coreth's stateQueryBlockNumberAllowed: an archival node takes any block when the window is 0;
  * otherwise (and always when pruning, with its 32-block state history) a block more than the
- * window below the last accepted one is refused. Tags other than `earliest` always pass.
+ * window below the last accepted one is refused. Tags other than `earliest` always pass; a
+ * reference to neither block nor hash never does.
  */
-export function checkProofWindow(chain: EvmChain, ref: BlockRef): void {
+export function checkProofWindow(chain: EvmChain, ref: BlockRef | undefined): void {
   const window = chain.config.pruning ? PRUNING_PROOF_WINDOW : chain.config.historicalProofQueryWindow;
   if (!chain.config.pruning && window === 0n) return;
   const refuse = (reason: string): never => {
     throw new RpcError(RpcCode.server, `historical proof query not allowed: ${reason}`);
   };
   let number: bigint;
-  if (ref.kind === 'tag') {
+  if (!ref) return refuse('block number or hash not provided');
+  else if (ref.kind === 'tag') {
     if (ref.tag !== 'earliest') return;
     number = 0n;
   } else if (ref.kind === 'number') number = ref.number;
