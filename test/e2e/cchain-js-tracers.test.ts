@@ -49,6 +49,9 @@ const WATCHER = `{
   },
   step: function(log, db) {
     this.steps++;
+    // The step after SSTORE reads the slot it wrote.
+    if (this.sstore && this.sstore.after === undefined)
+      this.sstore.after = toHex(db.getState(toAddress(this.sstore.contract), toWord('0x00')));
     if (log.op.toString() !== 'SSTORE') return;
     var slot = toWord('0x' + log.stack.peek(0).toString(16));
     this.sstore = { contract: toHex(log.contract.getAddress()), caller: toHex(log.contract.getCaller()),
@@ -160,6 +163,7 @@ describe('C-chain JavaScript tracers', () => {
       input: setCall.input,
       value: '0',
       before: `0x${'5'.padStart(64, '0')}`,
+      after: `0x${'7'.padStart(64, '0')}`,
       written: 7,
       depth: 2,
       isPush: false,

@@ -330,7 +330,13 @@ export const PRELUDE = String.raw`(function (host) {
   function call() {
     var job = host('job');
     try {
-      if (job === 'step') tracer.step(log, db);
+      if (job === 'steps') {
+        var count = host('stepCount');
+        for (var i = 0; i < count; i++) {
+          host('select', i);
+          tracer.step(log, db);
+        }
+      }
       else if (job === 'fault') tracer.fault(log, db);
       else if (job === 'enter') tracer.enter(frame);
       else if (job === 'exit') tracer.exit(frameResult);

@@ -63,7 +63,7 @@ export class JsSandbox {
     return this.enter(script, timeoutMs);
   }
 
-  /** Runs the tracer function the host's `job` names (step, fault, enter, exit, result). */
+  /** Runs the tracer functions the host's `job` names (the waiting steps, fault, enter, exit, result). */
   call(timeoutMs: number): SandboxAnswer {
     return this.enter(callEntry, timeoutMs);
   }

@@ -43,6 +43,29 @@ const AFTER_CODE_ERRORS = new Set([
   'invalid bytecode deployed',
 ]);
 
+/**
+ * The opcodes after which `db` can read differently (storage, balances, nonces, code, accounts):
+ * steps between two of them see one state, so they can run together (see flushSteps).
+ */
+const STATE_CHANGING = new Set([
+  0x55, // SSTORE
+  0xf0, // CREATE
+  0xf1, // CALL
+  0xf2, // CALLCODE
+  0xf4, // DELEGATECALL
+  0xf5, // CREATE2
+  0xfa, // STATICCALL
+  0xff, // SELFDESTRUCT
+]);
+/** At most this many steps wait for the tracer (each holds its copy of memory and stack). */
+const MAX_WAITING_STEPS = 256;
+
+/** A step as the engine reported it, with the message it ran in. */
+interface StepView {
+  step: any;
+  msg: any;
+}
+
 interface FrameView {
   type: string;
   from: string;
@@ -72,7 +95,9 @@ export class JsTracer implements Tracer {
   private precompiled: (address: string) => boolean = () => false;
   /** What the sandbox's host function answers about. */
   private job = '';
-  private step?: any;
+  /** The step the tracer's `log` shows, and the steps not yet given to the tracer. */
+  private current?: StepView;
+  private waiting: StepView[] = [];
   private stepError?: string;
   /** The messages running, innermost last: the contract a step runs in. */
   private readonly messages: any[] = [];
@@ -139,6 +164,7 @@ export class JsTracer implements Tracer {
   }
 
   result(tx: TypedTransaction, from: string, run: RunTxResult): unknown {
+    this.flushSteps();
     if (this.failure !== undefined) throw new JsTracerError(this.failure);
     const exec = run.execResult;
     this.context = {
@@ -163,18 +189,33 @@ export class JsTracer implements Tracer {
     return JSON.parse(answer.json ?? 'null');
   }
 
+  /**
+   * Each entry into the sandbox costs node's watchdog thread (~0.1 ms), so steps are given to the
+   * tracer in runs: before any opcode that changes what `db` reads runs, before a frame is
+   * entered or left, and at the end. Every step of a run is before the state changes again, so
+   * `db` reads what geth's tracer would at that step; a tracer that fails stops at its step.
+   */
   private readonly onStep = (step: any, resolve?: () => void) => {
     try {
-      this.step = step;
-      this.stepError = undefined;
-      this.runHook('step');
+      if (this.failure !== undefined) return;
+      this.waiting.push({ step, msg: this.messages[this.messages.length - 1] });
+      if (STATE_CHANGING.has(step.opcode.code) || this.waiting.length >= MAX_WAITING_STEPS) this.flushSteps();
     } finally {
       resolve?.();
     }
   };
 
+  private flushSteps(): void {
+    if (this.waiting.length === 0) return;
+    this.stepError = undefined;
+    this.runHook('steps');
+    this.current = this.waiting[this.waiting.length - 1];
+    this.waiting = [];
+  }
+
   private readonly onBefore = (msg: any, resolve?: () => void) => {
     try {
+      this.flushSteps();
       this.messages.push(msg);
       if (msg.depth === 0) {
         const evm = this.vm?.evm as unknown as {
@@ -204,6 +245,7 @@ export class JsTracer implements Tracer {
 
   private readonly onAfter = (result: any, resolve?: () => void) => {
     try {
+      this.flushSteps();
       const msg = this.messages.pop();
       const exec = result.execResult;
       const error = exec.exceptionError ? vmErrorText(exec.exceptionError.error) : undefined;
@@ -229,6 +271,7 @@ export class JsTracer implements Tracer {
 
   /** geth enters and leaves a SELFDESTRUCT frame: the contract's balance to its beneficiary. */
   private readonly onSelfdestruct = (event: SelfdestructEvent) => {
+    this.flushSteps();
     this.enterFrame({
       type: 'SELFDESTRUCT',
       from: event.contract,
@@ -255,7 +298,7 @@ export class JsTracer implements Tracer {
     if (this.failure !== undefined) return;
     const answer = this.run(job);
     if (answer.ok) return;
-    this.failure = this.wrap(answer.error, job);
+    this.failure = this.wrap(answer.error, job === 'steps' ? 'step' : job);
     if (this.vm) cancelRun(this.vm);
   }
 
@@ -272,11 +315,16 @@ export class JsTracer implements Tracer {
 
   /** The host function's answers: the step, frame and state the tracer's objects read. */
   private answer(op: string, a: unknown, b: unknown, c: unknown): HostValue {
-    const step = this.step;
-    const msg = this.messages[this.messages.length - 1];
+    const step = this.current?.step;
+    const msg = this.current?.msg;
     switch (op) {
       case 'job':
         return this.job;
+      case 'stepCount':
+        return this.waiting.length;
+      case 'select':
+        this.current = this.waiting[Number(a)];
+        return undefined;
       case 'config':
         return this.configText;
       case 'context':
