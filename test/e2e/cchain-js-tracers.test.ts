@@ -26,6 +26,9 @@ contract Poker {
     try this.fail() {} catch {}
   }
   function fail() external pure { revert("no"); }
+}
+contract Factory {
+  function make() external { new Store(); new Store{salt: bytes32(uint256(1))}(); }
 }`;
 
 /** The example from geth's documentation: every opcode's name. */
@@ -228,6 +231,38 @@ describe('C-chain JavaScript tracers', () => {
       },
     ]);
     assert.deepEqual(call.body.result, ['CALL', `0x${'7'.padStart(64, '0')}`, true, true]);
+  });
+
+  it('sees a deployment and the CREATE and CREATE2 frames with the addresses they make', async () => {
+    const { url, client, wallet } = suite;
+    const deployed = await wallet.deployContract({
+      abi: artifacts.Factory.abi,
+      bytecode: artifacts.Factory.bytecode,
+    });
+    const factory = (await client.waitForTransactionReceipt({ hash: deployed })).contractAddress as Hex;
+    const context = `{fault: function() {}, result: function(ctx) { return [ctx.type, toHex(ctx.to)] }}`;
+    const deployment = await rpc(url, 'debug_traceTransaction', [deployed, { tracer: context }]);
+    assert.deepEqual(deployment.body.result, ['CREATE', factory.toLowerCase()]);
+    const hash = await wallet.writeContract({
+      address: factory,
+      abi: artifacts.Factory.abi,
+      functionName: 'make',
+    });
+    await client.waitForTransactionReceipt({ hash });
+    const frames = `{calls: [], fault: function() {}, exit: function() {},
+      enter: function(f) { this.calls.push([f.getType(), toHex(f.getTo()), toHex(f.getInput()).length]) },
+      result: function() { return this.calls }}`;
+    const seen = await rpc(url, 'debug_traceTransaction', [hash, { tracer: frames }]);
+    const calls = (await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])).body.result
+      .calls;
+    assert.deepEqual(
+      seen.body.result,
+      calls.map((c: { type: string; to: string; input: string }) => [c.type, c.to, c.input.length]),
+    );
+    assert.deepEqual(
+      seen.body.result.map((c: string[]) => c[0]),
+      ['CREATE', 'CREATE2'],
+    );
   });
 
   it("answers code that does not evaluate with the evaluation's error", async () => {

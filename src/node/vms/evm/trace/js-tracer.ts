@@ -228,12 +228,10 @@ export class JsTracer implements Tracer {
       }
       if (!this.hasFrames) return;
       const seen = frameOfMessage(msg, this.lastCallOp);
-      // A creation's address is not known yet when the engine announces it.
-      const to = seen.to ?? (msg.to ?? msg.createdAddress)?.toString();
       this.enterFrame({
         type: seen.type,
         from: seen.from,
-        to: to ?? ZERO_ADDRESS,
+        to: seen.to ?? this.createdBy(msg),
         input: bytesToHex(msg.data ?? new Uint8Array()),
         gas: Number(msg.gasLimit),
         value: seen.value?.toString(),
@@ -268,6 +266,17 @@ export class JsTracer implements Tracer {
       resolve?.();
     }
   };
+
+  /**
+   * The address a creation's message makes, which the engine works out only after announcing it
+   * (its `_generateAddress`: the creator's nonce was already raised for it).
+   */
+  private createdBy(msg: any): string {
+    const initCode = (msg.code?.length ? msg.code : (msg.data ?? new Uint8Array())) as Uint8Array;
+    if (msg.salt) return createContractAddress2(msg.caller, msg.salt, initCode).toString();
+    const nonce = this.state?.account(msg.caller)?.nonce ?? 1n;
+    return createContractAddress(msg.caller, nonce > 0n ? nonce - 1n : 0n).toString();
+  }
 
   /** geth enters and leaves a SELFDESTRUCT frame: the contract's balance to its beneficiary. */
   private readonly onSelfdestruct = (event: SelfdestructEvent) => {
