@@ -231,6 +231,12 @@ describe('C-chain JavaScript tracers', () => {
       },
     ]);
     assert.deepEqual(call.body.result, ['CALL', `0x${'7'.padStart(64, '0')}`, true, true]);
+    // muxTracer looks its names up the same way: JavaScript among them.
+    const mux = await rpc(url, 'debug_traceTransaction', [
+      state.hash,
+      { tracer: 'muxTracer', tracerConfig: { [OPCODES]: null, noopTracer: null } },
+    ]);
+    assert.deepEqual(mux.body.result, { [OPCODES]: single.body.result, noopTracer: {} });
   });
 
   it('sees a deployment and the CREATE and CREATE2 frames with the addresses they make', async () => {
@@ -338,6 +344,8 @@ describe('C-chain JavaScript tracers', () => {
     assert.equal(stuck.body.error.message, "execution timeout    in server-side tracer function 'result'");
     const block = await rpc(url, 'debug_traceBlockByNumber', [state.block, config]);
     assert.deepEqual(block.body.result, [{ txHash: state.hash, error: cut.body.error.message }]);
+    const call = await rpc(url, 'debug_traceCall', [{ from: EWOQ, to: state.store }, 'latest', config]);
+    assert.deepEqual(call.body.error, cut.body.error);
   });
 
   it("keeps the node's objects out of the tracer's reach", async () => {

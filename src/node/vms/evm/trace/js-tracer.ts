@@ -57,8 +57,9 @@ const STATE_CHANGING = new Set([
   0xfa, // STATICCALL
   0xff, // SELFDESTRUCT
 ]);
-/** At most this many steps wait for the tracer (each holds its copy of memory and stack). */
+/** At most this many steps, holding this much memory in their copies, wait for the tracer. */
 const MAX_WAITING_STEPS = 256;
+const MAX_WAITING_MEMORY = 16 * 1024 * 1024;
 
 /** A step as the engine reported it, with the message it ran in. */
 interface StepView {
@@ -98,6 +99,7 @@ export class JsTracer implements Tracer {
   /** The step the tracer's `log` shows, and the steps not yet given to the tracer. */
   private current?: StepView;
   private waiting: StepView[] = [];
+  private waitingMemory = 0;
   private stepError?: string;
   /** The messages running, innermost last: the contract a step runs in. */
   private readonly messages: any[] = [];
@@ -199,7 +201,13 @@ export class JsTracer implements Tracer {
     try {
       if (this.failure !== undefined) return;
       this.waiting.push({ step, msg: this.messages[this.messages.length - 1] });
-      if (STATE_CHANGING.has(step.opcode.code) || this.waiting.length >= MAX_WAITING_STEPS) this.flushSteps();
+      this.waitingMemory += step.memory.length;
+      if (
+        STATE_CHANGING.has(step.opcode.code) ||
+        this.waiting.length >= MAX_WAITING_STEPS ||
+        this.waitingMemory >= MAX_WAITING_MEMORY
+      )
+        this.flushSteps();
     } finally {
       resolve?.();
     }
@@ -211,6 +219,7 @@ export class JsTracer implements Tracer {
     this.runHook('steps');
     this.current = this.waiting[this.waiting.length - 1];
     this.waiting = [];
+    this.waitingMemory = 0;
   }
 
   private readonly onBefore = (msg: any, resolve?: () => void) => {
