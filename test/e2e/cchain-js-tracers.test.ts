@@ -355,5 +355,10 @@ describe('C-chain JavaScript tracers', () => {
         toHex.constructor('return typeof process')(), db.getBalance.constructor('return typeof require')()] }}`;
     const out = await rpc(url, 'debug_traceTransaction', [state.hash, { tracer: probe }]);
     assert.deepEqual(out.body.result, Array(6).fill('undefined'));
+    // Replacing the globals the node's side of the sandbox relies on changes nothing.
+    const tamper = `{setup: function() { JSON.stringify = function() { return '{' }; JSON.parse = null },
+      fault: function() {}, result: function() { return [1, 'two'] }}`;
+    const tampered = await rpc(url, 'debug_traceTransaction', [state.hash, { tracer: tamper }]);
+    assert.deepEqual(tampered.body.result, [1, 'two']);
   });
 });

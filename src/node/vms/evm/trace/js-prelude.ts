@@ -22,6 +22,9 @@ export const PRELUDE = String.raw`(function (host) {
   'use strict';
   var G = globalThis;
   var DIGITS = '0123456789abcdef';
+  /* Taken before the tracer's code runs, which may replace the globals. */
+  var stringify = JSON.stringify;
+  var parse = JSON.parse;
   /* geth evaluates '(' + code: first-line columns count from there (the comma makes V8 place an
      error at the expression that failed, not at the return). */
   var SHIFT = ${EVALUATE_PREFIX.length - 1};
@@ -294,7 +297,7 @@ export const PRELUDE = String.raw`(function (host) {
 
   /* The context result() sees; byte fields are arrays of numbers, as goja shows Go's []byte. */
   function contextObject() {
-    var raw = JSON.parse(host('context'));
+    var raw = parse(host('context'));
     var ctx = {};
     for (var key in raw) {
       var v = raw[key];
@@ -322,7 +325,7 @@ export const PRELUDE = String.raw`(function (host) {
         return 'Etrace object must expose either both or none of enter() and exit()';
       tracer = t;
       if (typeof t.setup === 'function') t.setup(host('config'));
-      return 'R' + JSON.stringify({ step: typeof t.step === 'function', frames: hasEnter });
+      return 'R' + stringify({ step: typeof t.step === 'function', frames: hasEnter });
     } catch (e) {
       return 'E' + describe(e);
     }
@@ -341,7 +344,7 @@ export const PRELUDE = String.raw`(function (host) {
       else if (job === 'enter') tracer.enter(frame);
       else if (job === 'exit') tracer.exit(frameResult);
       else if (job === 'result') {
-        var json = JSON.stringify(tracer.result(contextObject(), db));
+        var json = stringify(tracer.result(contextObject(), db));
         return 'R' + (json === undefined ? 'null' : json);
       }
       return '';

@@ -126,9 +126,9 @@ export class JsTracer implements Tracer {
     this.configText = config;
     const made = this.sandbox.init(code, timeoutMs);
     if (!made.ok) throw new JsTracerError(made.error);
-    const shape = JSON.parse(made.json ?? '{}') as { step?: boolean; frames?: boolean };
-    this.hasStep = shape.step === true;
-    this.hasFrames = shape.frames === true;
+    const shape = JSON.parse(made.json ?? '{}') as { step?: boolean; frames?: boolean } | null;
+    this.hasStep = shape?.step === true;
+    this.hasFrames = shape?.frames === true;
   }
 
   attach(vm: VM): void {
@@ -161,7 +161,7 @@ export class JsTracer implements Tracer {
     // A deadline passed outside the tracer's code: geth's interrupt lands in the next function run.
     return (
       this.failure ??
-      this.wrap('execution timeout', this.hasStep ? 'step' : this.hasFrames ? 'exit' : 'result')
+      inFunction('execution timeout', this.hasStep ? 'step' : this.hasFrames ? 'exit' : 'result')
     );
   }
 
@@ -187,7 +187,7 @@ export class JsTracer implements Tracer {
         : {}),
     };
     const answer = this.run('result');
-    if (!answer.ok) throw new JsTracerError(this.wrap(answer.error, 'result'));
+    if (!answer.ok) throw new JsTracerError(inFunction(answer.error, 'result'));
     return JSON.parse(answer.json ?? 'null');
   }
 
@@ -316,7 +316,7 @@ export class JsTracer implements Tracer {
     if (this.failure !== undefined) return;
     const answer = this.run(job);
     if (answer.ok) return;
-    this.failure = this.wrap(answer.error, job === 'steps' ? 'step' : job);
+    this.failure = inFunction(answer.error, job === 'steps' ? 'step' : job);
     if (this.vm) cancelRun(this.vm);
   }
 
@@ -325,10 +325,6 @@ export class JsTracer implements Tracer {
     if (left <= 0) return { ok: false, error: 'execution timeout', timedOut: true };
     this.job = job;
     return this.sandbox.call(left);
-  }
-
-  private wrap(error: string, job: string): string {
-    return `${error}    in server-side tracer function '${job}'`;
   }
 
   /** The host function's answers: the step, frame and state the tracer's objects read. */
@@ -436,4 +432,9 @@ export class JsTracer implements Tracer {
         throw new Error(`unknown tracer request ${op}`);
     }
   }
+}
+
+/** geth's wrapError: what went wrong, and in which of the tracer's functions. */
+function inFunction(error: string, job: string): string {
+  return `${error}    in server-side tracer function '${job}'`;
 }
