@@ -234,9 +234,9 @@ describe('C-chain call traces with logs', () => {
       { tracer: '4byteTracer' },
     ]);
     assert.deepEqual(block.body.result, [{ txHash: hash, result: fourByte }]);
-    // Still refused: names geth does not know.
+    // A name geth has no tracer for is evaluated as a JavaScript tracer: an unknown identifier.
     const unknown = await rpc(url, 'debug_traceTransaction', [hash, { tracer: 'nopeTracer' }]);
-    assert.equal(unknown.body.error.message, 'tracer not found: nopeTracer');
+    assert.equal(unknown.body.error.message, 'ReferenceError: nopeTracer is not defined at <eval>:1:2');
   });
 
   it('leaves out a DELEGATECALL into a precompile from the 4byteTracer, as geth judges the code run', async () => {

@@ -112,6 +112,16 @@ export async function withDeadline<T>(
   }
 }
 
+/**
+ * Ends `vm`'s current run at its next look at the clock, as if its deadline had passed (geth's
+ * `evm.Cancel()`, which a tracer calls when it fails): the run rejects with CallTimeout. Not
+ * necessarily at once, as in geth: the next jump or call; a run with neither finishes.
+ */
+export function cancelRun(vm: VM): void {
+  const guard = guards.get(vm);
+  if (guard) guard.deadline = -Infinity;
+}
+
 /** A duration as Go's time.Duration prints it: `5s`, `1.5s`, `250ms`, `1m0s`. */
 export function goDuration(ms: number): string {
   if (ms < 1000) return `${ms}ms`;

@@ -12,7 +12,8 @@ import type { Log } from '@ethereumjs/evm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
-import { callTracerConfig, makeTracer, type Tracer } from '../trace/tracers.js';
+import { callTracerConfig, isJsTracer, makeTracer, type Tracer } from '../trace/tracers.js';
+import { JsTracerError } from '../trace/js-tracer.js';
 import { decodeGoStruct, type GoField } from '../trace/go-json.js';
 import type { TraceContext } from '../trace/flat-call-tracer.js';
 import { argCount, arity, bad, blockNumberRef, blockRef, data, type BlockRef } from './args.js';
@@ -62,13 +63,33 @@ function traceConfigOf(params: unknown[], i: number, call = false): TraceConfig 
   }
 }
 
-/** The tracer a decoded config names; a tracer it names wrongly is coreth's -32000. */
+/**
+ * The tracer a decoded config names; a tracer it names wrongly, or JavaScript that does not
+ * evaluate, is coreth's -32000 (a JavaScript tracer's code runs within the trace's timeout;
+ * a timeout Go cannot parse is refused where the trace reads it, after the tracer is made).
+ */
 function tracerFrom(cfg: TraceConfig, ctx?: TraceContext): Tracer {
   try {
-    return makeTracer(cfg, ctx);
+    let jsTimeoutMs = DEFAULT_TRACE_TIMEOUT_MS;
+    try {
+      jsTimeoutMs = traceTimeoutOf(cfg);
+    } catch {
+      // Refused later, as coreth parses the timeout after making the tracer.
+    }
+    return makeTracer(cfg, ctx, jsTimeoutMs);
   } catch (err) {
+    // A JavaScript tracer's error is already in its words (the endpoint answers it with -32000).
+    if (err instanceof JsTracerError) throw err;
     throw new RpcError(RpcCode.server, (err as Error).message);
   }
+}
+
+/**
+ * Checks a block trace's tracer before tracing: coreth makes a JavaScript tracer for each
+ * transaction, so its errors are each transaction's; a native one's fail the request.
+ */
+function checkBlockTracer(cfg: TraceConfig): void {
+  if (!isJsTracer(cfg)) tracerFrom(cfg);
 }
 
 /** coreth's defaultTraceTimeout: how long one transaction's trace may run unless told otherwise. */
@@ -122,19 +143,23 @@ async function traceBlock(
       gasUsed += (await replay.execute(vm, tx, gasUsed)).totalGasSpent;
       continue;
     }
-    const tracer = newTracer({
-      blockHash: bytesToHex(replay.hash),
-      blockNumber: n,
-      txHash,
-      txIndex: t.index,
-    });
+    let tracer: Tracer;
+    try {
+      tracer = newTracer({ blockHash: bytesToHex(replay.hash), blockNumber: n, txHash, txIndex: t.index });
+    } catch (err) {
+      // A JavaScript tracer that does not evaluate fails each transaction's trace, not the block's.
+      if (!(err instanceof JsTracerError)) throw err;
+      out.push({ txHash, error: err.message });
+      gasUsed += (await replay.execute(vm, tx, gasUsed)).totalGasSpent;
+      continue;
+    }
     tracer.attach(vm);
     let run: RunTxResult;
     try {
       run = await withDeadline(vm, timeoutMs, () => replay.execute(vm, tx, gasUsed));
     } catch (err) {
       if (!(err instanceof CallTimeout)) throw err;
-      out.push({ txHash, error: TRACE_TIMEOUT });
+      out.push({ txHash, error: tracer.abortReason?.() ?? TRACE_TIMEOUT });
       // The aborted run left the engine's frames open: the block so far is replayed, untraced
       // and unhurried, on a fresh copy of the parent state.
       tracer.detach(vm);
@@ -144,7 +169,12 @@ async function traceBlock(
     }
     tracer.detach(vm);
     gasUsed += run.totalGasSpent;
-    out.push({ txHash, result: tracer.result(tx, bytesToHex(t.sender), run) });
+    try {
+      out.push({ txHash, result: tracer.result(tx, bytesToHex(t.sender), run) });
+    } catch (err) {
+      if (!(err instanceof JsTracerError)) throw err;
+      out.push({ txHash, error: err.message });
+    }
   }
   return out;
 }
@@ -194,7 +224,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       argCount(params, 2, 1); // a null block number is hex text to rpc.BlockNumber
       const ref = blockNumberRef(params, 0);
       const cfg = traceConfigOf(params, 1);
-      tracerFrom(cfg);
+      checkBlockTracer(cfg);
       const timeoutMs = traceTimeoutOf(cfg);
       return traceWholeBlock(blockNamed(ref), cfg, timeoutMs);
     },
@@ -202,7 +232,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       arity(params, 2, 1);
       const hash = data(params, 0, 32);
       const cfg = traceConfigOf(params, 1);
-      tracerFrom(cfg);
+      checkBlockTracer(cfg);
       const timeoutMs = traceTimeoutOf(cfg);
       const n = chain.store.numberOfHash(hash);
       if (n === undefined) throw new RpcError(RpcCode.server, 'block not found');
@@ -213,7 +243,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       arity(params, 2, 1);
       const blob = data(params, 0);
       const cfg = traceConfigOf(params, 1);
-      tracerFrom(cfg);
+      checkBlockTracer(cfg);
       const timeoutMs = traceTimeoutOf(cfg);
       return traceWholeBlock(acceptedBlockOfRlp(chain, blob), cfg, timeoutMs);
     },
@@ -276,13 +306,19 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       try {
         run = await call.run(gas, timeoutMs);
       } catch (err) {
-        if (err instanceof CallTimeout) throw new RpcError(RpcCode.server, TRACE_TIMEOUT);
+        if (err instanceof CallTimeout)
+          throw new RpcError(RpcCode.server, tracer.abortReason?.() ?? TRACE_TIMEOUT);
         // coreth's traceTx wraps a refused message this way.
         throw new RpcError(RpcCode.server, `tracing failed: ${gethTxError(err as Error, args.from)}`);
       } finally {
         tracer.detach(call.vm);
       }
-      return tracer.result(call.tx(gas), bytesToHex(args.from ?? new Uint8Array(20)), run);
+      try {
+        return tracer.result(call.tx(gas), bytesToHex(args.from ?? new Uint8Array(20)), run);
+      } catch (err) {
+        if (err instanceof JsTracerError) throw new RpcError(RpcCode.server, err.message);
+        throw err;
+      }
     },
     debug_storageRangeAt: storageRangeAt(chain),
     debug_getRawBlock: (params) => {

@@ -136,6 +136,11 @@ export class TrieDb implements DB<string, Uint8Array> {
   ) {}
 
   async get(key: string): Promise<Uint8Array | undefined> {
+    return this.getNow(key);
+  }
+
+  /** The same read without a promise: the store is SQLite, read synchronously (see sync-read.ts). */
+  getNow(key: string): Uint8Array | undefined {
     return this.pending.get(key) ?? this.parent?.peek(key) ?? this.table.get(key);
   }
 

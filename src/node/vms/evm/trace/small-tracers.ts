@@ -33,12 +33,7 @@ export class FourByteTracer implements Tracer {
   };
 
   attach(vm: VM): void {
-    const evm = vm.evm as unknown as { getPrecompile?: (a: `0x${string}`) => unknown };
-    // geth's vm.ActivePrecompiles(rules): the engine's precompiles but the stateful modules.
-    this.precompiled = (a) => {
-      const fn = evm.getPrecompile?.(a as `0x${string}`);
-      return fn !== undefined && !isStatefulPrecompile(fn);
-    };
+    this.precompiled = precompileCheck(vm);
     vm.evm.events!.on('beforeMessage', this.onBefore);
   }
 
@@ -49,6 +44,18 @@ export class FourByteTracer implements Tracer {
   result(): Record<string, number> {
     return Object.fromEntries(this.ids);
   }
+}
+
+/**
+ * Whether an address (0x-hex) is one of geth's vm.ActivePrecompiles(rules) on `vm`: the engine's
+ * precompiles but the stateful modules.
+ */
+export function precompileCheck(vm: VM): (address: string) => boolean {
+  const evm = vm.evm as unknown as { getPrecompile?: (a: `0x${string}`) => unknown };
+  return (a) => {
+    const fn = evm.getPrecompile?.(a as `0x${string}`);
+    return fn !== undefined && !isStatefulPrecompile(fn);
+  };
 }
 
 /** geth's noopTracer: follows the run and reports nothing. */
@@ -70,6 +77,14 @@ export class MuxTracer implements Tracer {
 
   detach(vm: VM): void {
     for (const t of this.tracers.values()) t.detach(vm);
+  }
+
+  abortReason(): string | undefined {
+    for (const t of this.tracers.values()) {
+      const reason = t.abortReason?.();
+      if (reason !== undefined) return reason;
+    }
+    return undefined;
   }
 
   result(tx: TypedTransaction, from: string, run: RunTxResult): Record<string, unknown> {

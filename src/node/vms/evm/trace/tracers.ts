@@ -16,6 +16,10 @@ import { FourByteTracer, MuxTracer, NoopTracer } from './small-tracers.js';
 import { FlatCallTracer, type TraceContext } from './flat-call-tracer.js';
 import { decodeGoStruct, type GoField } from './go-json.js';
 import { jsonKind } from '../api/args.js';
+import { JsTracer } from './js-tracer.js';
+
+/** coreth's defaultTraceTimeout, for a JavaScript tracer made without a trace's timeout. */
+const DEFAULT_JS_TIMEOUT_MS = 5_000;
 
 const q = (n: bigint | number) => '0x' + BigInt(n).toString(16);
 
@@ -55,6 +59,56 @@ export interface Tracer {
   attach(vm: VM): void;
   detach(vm: VM): void;
   result(tx: TypedTransaction, from: string, run: RunTxResult): unknown;
+  /**
+   * Why the tracer's run was cut short (it passed the trace's timeout, or the tracer itself
+   * stopped it), when the tracer words that itself; otherwise the trace's `execution timeout`.
+   */
+  abortReason?(): string | undefined;
+}
+
+/** How geth's tracers see a message the engine runs: the opcode that made it, from, to, value. */
+export interface SeenFrame {
+  type: string;
+  from: string;
+  to?: string;
+  /** None for a STATICCALL. */
+  value?: bigint;
+}
+
+/**
+ * geth's view of the engine's message `msg`; `lastCallOp` is the last CALL or STATICCALL run
+ * (onCallOpcodes), which tells a STATICCALL from a CALL made inside one.
+ */
+export function frameOfMessage(msg: any, lastCallOp: number | undefined): SeenFrame {
+  let type = 'CALL';
+  if (msg.to === undefined) type = msg.salt ? 'CREATE2' : 'CREATE';
+  else if (msg.delegatecall) type = 'DELEGATECALL';
+  else if (msg.codeAddress && !msg.codeAddress.equals(msg.to)) type = 'CALLCODE';
+  // A message in a static context comes from STATICCALL, or from a CALL made inside one
+  // (which geth still calls CALL): the opcode that made it tells them apart.
+  else if (msg.isStatic && msg.depth > 0) type = lastCallOp === CALL_OP ? 'CALL' : 'STATICCALL';
+  // The engine's message for a DELEGATECALL runs as (`to`) the contract that made it, for
+  // that contract's caller, and a CALLCODE's as the contract that made it; geth's tracers see
+  // the contract making the call as `from` and the code it runs as `to`.
+  const borrowed = type === 'DELEGATECALL' || type === 'CALLCODE';
+  return {
+    type,
+    from: (type === 'DELEGATECALL' ? msg.to : msg.caller).toString(),
+    to: borrowed ? msg.codeAddress.toString() : msg.to ? msg.to.toString() : undefined,
+    // geth's EVM enters a STATICCALL without a value and a DELEGATECALL with its caller's
+    // (the engine's message for it carries that value, which CALLVALUE reads).
+    value: type === 'STATICCALL' ? undefined : BigInt(msg.value ?? 0n),
+  };
+}
+
+/** Calls `listener` with CALL or STATICCALL each time `vm` runs one, until the returned function is called. */
+export function onCallOpcodes(vm: VM, listener: (op: number) => void): () => void {
+  const offCall = onOpcode(vm, CALL_OP, () => listener(CALL_OP));
+  const offStatic = onOpcode(vm, STATICCALL_OP, () => listener(STATICCALL_OP));
+  return () => {
+    offCall();
+    offStatic();
+  };
 }
 
 export class CallTracer implements Tracer {
@@ -62,24 +116,12 @@ export class CallTracer implements Tracer {
   private root?: CallFrame;
   private readonly onBefore = (msg: any, resolve?: () => void) => {
     const parent = this.stack[this.stack.length - 1];
-    let type = 'CALL';
-    if (msg.to === undefined) type = msg.salt ? 'CREATE2' : 'CREATE';
-    else if (msg.delegatecall) type = 'DELEGATECALL';
-    else if (msg.codeAddress && !msg.codeAddress.equals(msg.to)) type = 'CALLCODE';
-    // A message in a static context comes from STATICCALL, or from a CALL made inside one
-    // (which geth still calls CALL): the opcode that made it tells them apart.
-    else if (msg.isStatic && msg.depth > 0) type = this.lastCallOp === CALL_OP ? 'CALL' : 'STATICCALL';
-    // The engine's message for a DELEGATECALL runs as (`to`) the contract that made it, for
-    // that contract's caller, and a CALLCODE's as the contract that made it; geth's tracer sees
-    // the contract making the call as `from` and the code it runs as `to`.
-    const borrowed = type === 'DELEGATECALL' || type === 'CALLCODE';
+    const seen = frameOfMessage(msg, this.lastCallOp);
     const frame: CallFrame = {
-      type,
-      from: (type === 'DELEGATECALL' ? msg.to : msg.caller).toString(),
-      to: borrowed ? msg.codeAddress.toString() : msg.to ? msg.to.toString() : undefined,
-      // geth's EVM enters a STATICCALL without a value and a DELEGATECALL with its caller's
-      // (the engine's message for it carries that value, which CALLVALUE reads).
-      value: type === 'STATICCALL' ? undefined : q(msg.value ?? 0n),
+      type: seen.type,
+      from: seen.from,
+      to: seen.to,
+      value: seen.value === undefined ? undefined : q(seen.value),
       gas: q(msg.gasLimit),
       gasUsed: '0x0',
       input: bytesToHex(msg.data ?? new Uint8Array()),
@@ -167,12 +209,7 @@ export class CallTracer implements Tracer {
     vm.evm.events!.on('afterMessage', this.onAfter);
     if (this.withLog) vm.evm.events!.on('step', this.onStep);
     this.unhook = onSelfdestruct(vm, this.onSelfdestruct);
-    const offCall = onOpcode(vm, CALL_OP, () => (this.lastCallOp = CALL_OP));
-    const offStatic = onOpcode(vm, STATICCALL_OP, () => (this.lastCallOp = STATICCALL_OP));
-    this.unhookCalls = () => {
-      offCall();
-      offStatic();
-    };
+    this.unhookCalls = onCallOpcodes(vm, (op) => (this.lastCallOp = op));
   }
 
   detach(vm: VM): void {
@@ -319,12 +356,35 @@ export function callTracerConfig(tracerConfig: unknown): { onlyTopCall: boolean;
   return { onlyTopCall: tc.onlyTopCall === true, withLog: tc.withLog === true };
 }
 
+/** The names of geth's built-in tracers here; any other `tracer` is JavaScript source. */
+const NATIVE_TRACERS = new Set([
+  'callTracer',
+  'flatCallTracer',
+  'prestateTracer',
+  '4byteTracer',
+  'noopTracer',
+  'muxTracer',
+  'structLogger',
+]);
+
+/** Whether a trace config's tracer is JavaScript (geth's directory: whatever it has no name for). */
+export function isJsTracer(config: Record<string, unknown> | undefined): boolean {
+  const name = config?.tracer;
+  return typeof name === 'string' && !NATIVE_TRACERS.has(name);
+}
+
 /**
- * The tracer a trace config names; `ctx` places the traced transaction (for flatCallTracer).
- * A `tracerConfig` the tracer cannot decode throws Go's error, as libevm's tracer constructors
- * return their `json.Unmarshal` error (which the trace answers with).
+ * The tracer a trace config names; `ctx` places the traced transaction (for flatCallTracer and
+ * a JavaScript tracer's `ctx`), `jsTimeoutMs` bounds a JavaScript tracer's code. A
+ * `tracerConfig` the tracer cannot decode throws Go's error, as libevm's tracer constructors
+ * return their `json.Unmarshal` error (which the trace answers with); JavaScript that does not
+ * evaluate throws a JsTracerError.
  */
-export function makeTracer(config: Record<string, unknown> | undefined, ctx: TraceContext = {}): Tracer {
+export function makeTracer(
+  config: Record<string, unknown> | undefined,
+  ctx: TraceContext = {},
+  jsTimeoutMs = DEFAULT_JS_TIMEOUT_MS,
+): Tracer {
   const name = config?.tracer;
   if (name === undefined || name === null || name === 'structLogger')
     return new StructLogger(config as StructLogConfig);
@@ -355,12 +415,18 @@ export function makeTracer(config: Record<string, unknown> | undefined, ctx: Tra
         `json: cannot unmarshal ${jsonKind(children)} into Go value of type map[string]json.RawMessage`,
       );
     const tracers = new Map<string, Tracer>();
+    // geth looks each name up in its directory too: JavaScript where it knows no name (the
+    // struct logger is not one there).
     for (const [child, cfg] of Object.entries(children as Record<string, unknown>)) {
-      // geth looks each name up among its named tracers; the struct logger is not one.
-      if (child === 'structLogger') throw new Error(`tracer not found: ${child}`);
-      tracers.set(child, makeTracer({ tracer: child, tracerConfig: cfg ?? undefined }, ctx));
+      const tracerConfig = cfg ?? undefined;
+      tracers.set(
+        child,
+        child === 'structLogger'
+          ? new JsTracer(child, tracerConfig, ctx, jsTimeoutMs)
+          : makeTracer({ tracer: child, tracerConfig }, ctx, jsTimeoutMs),
+      );
     }
     return new MuxTracer(tracers);
   }
-  throw new Error(`tracer not found: ${String(name)}`);
+  return new JsTracer(String(name), config?.tracerConfig, ctx, jsTimeoutMs);
 }
