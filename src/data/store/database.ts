@@ -54,7 +54,7 @@ export async function createDatabase(config: DatabaseConfig): Promise<DataDataba
   let closeReader: (() => void) | undefined;
   // SQLite: one process migrates a store at a time (see withWriteLock); PostgreSQL: kysely's
   // own advisory lock does it.
-  let migrateLocked = migrate;
+  let migrateLocked: (db: Kysely<DataSchema>) => Promise<void>;
   if (config.databaseUrl !== undefined && config.databaseUrl !== '') {
     if (!isPostgresUrl(config.databaseUrl))
       throw new StoreError(
@@ -65,6 +65,11 @@ export async function createDatabase(config: DatabaseConfig): Promise<DataDataba
     const { openPostgres } = await import('./postgres.js');
     const { dialect } = openPostgres(config.databaseUrl, config.poolSize);
     db = new Kysely<DataSchema>({ dialect });
+    const { textInByteOrder } = await import('./postgres-collation.js');
+    migrateLocked = async (db) => {
+      await migrate(db);
+      await textInByteOrder(db);
+    };
     kind = 'postgres';
     location = redactUrl(config.databaseUrl);
   } else {
