@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -482,6 +483,40 @@ describe('flurry api with a wrong --database-url', () => {
         /^flurry: api did not start: cannot open the data store at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db: .*ECONNREFUSED/,
       );
       assert.equal(stderr.trim().split('\n').length, 1, `one line: ${stderr}`);
+    }
+  });
+});
+
+describe('flurry api with a keys file it refuses', () => {
+  it('says so in one line and exits 1, with and without workers', async () => {
+    const dir = tempDir('flurry-bad-keys-');
+    const keysFile = path.join(dir, 'keys.json');
+    fs.writeFileSync(keysFile, JSON.stringify({ keys: [{ key: 'short', tier: 'free' }] }));
+    for (const extra of [[], ['--workers', '2']]) {
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'api',
+          '--data-dir',
+          dir,
+          '--api-keys-file',
+          keysFile,
+          '--data-port',
+          '0',
+          '--metrics-port',
+          '0',
+          ...extra,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLURRY_LOG_LEVEL: 'info' } },
+      );
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      assert.equal(code, 1, extra.join(' '));
+      assert.match(stderr, /^flurry: api did not start: .*keys\.json: \/keys\/0\/key /);
+      // Each worker used to find the file bad in turn: the line twice, then the primary's error.
+      assert.equal(stderr.trim().split('\n').length, 1, `one line (${extra.join(' ')}): ${stderr}`);
     }
   });
 });
