@@ -11,6 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { createDatabase } from '../../src/data/store/database.js';
 import { writeHeartbeat } from '../../src/data/store/queries/heartbeats.js';
 import pg from 'pg';
@@ -518,6 +519,37 @@ describe('flurry api with a keys file it refuses', () => {
       // Each worker used to find the file bad in turn: the line twice, then the primary's error.
       assert.equal(stderr.trim().split('\n').length, 1, `one line (${extra.join(' ')}): ${stderr}`);
     }
+  });
+});
+
+describe('flurry api on a store a newer flurry migrated', () => {
+  it('names the migration it does not know in one line and exits 1', async () => {
+    const dir = tempDir('flurry-newer-store-');
+    const store = await createDatabase({ dataDir: dir });
+    try {
+      await sql`insert into kysely_migration (name, timestamp) values ('9999_from_the_future', 'x')`.execute(
+        store.db,
+      );
+    } finally {
+      await store.close();
+    }
+    const child = spawn(
+      process.execPath,
+      [BIN, 'api', '--data-dir', dir, '--data-port', '0', '--metrics-port', '0'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, FLURRY_LOG_LEVEL: 'info' },
+      },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    assert.equal(code, 1);
+    // Was kysely's "corrupted migrations: previously executed migration … is missing".
+    assert.match(
+      stderr,
+      /^flurry: api did not start: cannot open the data store at .*: the store was migrated by a newer flurry \(migration 9999_from_the_future is not one this version knows\); run that version or a newer one\n$/,
+    );
   });
 });
 

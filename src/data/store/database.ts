@@ -102,7 +102,17 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 async function migrate(db: Kysely<DataSchema>): Promise<void> {
   const { error } = await new Migrator({ db, provider }).migrateToLatest();
-  if (error) throw error;
+  if (!error) return;
+  // kysely calls a store holding a migration this build lacks "corrupted": after an upgrade was
+  // rolled back, or beside a newer role on the same database, it is a newer flurry's store.
+  const newer = /previously executed migration (\S+) is missing/.exec(
+    error instanceof Error ? error.message : '',
+  );
+  if (newer)
+    throw new Error(
+      `the store was migrated by a newer flurry (migration ${newer[1]} is not one this version knows); run that version or a newer one`,
+    );
+  throw error;
 }
 
 const RETRYABLE_CODES = new Set([
