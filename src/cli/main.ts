@@ -174,6 +174,10 @@ async function serveDataRole(
       workers,
       logger,
       prepare: async () => {
+        // The keys file first, as one worker would read it: a bad one is one line from here,
+        // not the same line from each worker followed by the primary's error.
+        const { loadApiAccessConfig } = await import('../data/api/api-keys.js');
+        loadApiAccessConfig(options.apiKeysFile, process.env.FLURRY_API_KEYS);
         // Migrations and the page-token secret, once, before any worker opens the store.
         const { createDatabase } = await import('../data/store/database.js');
         const { pageTokenSecret } = await import('../data/store/queries/meta.js');

@@ -5,14 +5,18 @@
  * `flurry indexer` started before the node it reads.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { createDatabase } from '../../src/data/store/database.js';
 import { writeHeartbeat } from '../../src/data/store/queries/heartbeats.js';
-import { startDevnet, tempDir } from '../helpers/devnet.js';
+import pg from 'pg';
+import { cChainClients } from '../helpers/cchain-clients.js';
+import { startDevnet, tempDir, type Devnet } from '../helpers/devnet.js';
 import { postgresUnavailable, startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { startRole, type Role } from './data-helpers.js';
 
@@ -168,6 +172,37 @@ describe('flurry api over PostgreSQL through database outages', { skip: postgres
   });
 });
 
+interface LogLine {
+  level: number;
+  msg: string;
+  source?: string;
+  chain?: number;
+}
+
+function logLines(stderr: string): LogLine[] {
+  return stderr
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LogLine);
+}
+
+/** The readers (X/block, P/block, an EVM chain id) that logged `msg`, sorted. */
+function readersSaying(lines: LogLine[], msg: string): string[] {
+  return lines
+    .filter((l) => l.msg === msg)
+    .map((l) => String(l.source ?? l.chain))
+    .sort();
+}
+
+function assertNoErrorsOrStacks(lines: LogLine[], stderr: string): void {
+  assert.deepEqual(
+    lines.filter((l) => l.level >= 50),
+    [],
+    'no error lines',
+  );
+  assert.doesNotMatch(stderr, /\\n\s+at /, 'no stack trace');
+}
+
 describe('flurry indexer started before its node', () => {
   async function freePort(): Promise<number> {
     const srv = net.createServer();
@@ -276,33 +311,16 @@ describe('flurry indexer started before its node', () => {
       node = await startNode();
       for (let i = 0; i < 100 && !/the node answers again/.test(indexer.stderr()); i++)
         await new Promise((r) => setTimeout(r, 100));
-      const lines = indexer
-        .stderr()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { level: number; msg: string; source?: string; chain?: number });
-      assert.deepEqual(
-        lines.filter((l) => l.level >= 50),
-        [],
-        'no error lines',
-      );
-      assert.doesNotMatch(indexer.stderr(), /\\n\s+at /, 'no stack trace');
-      const readers = (msg: string) =>
-        lines
-          .filter((l) => l.msg === msg)
-          .map((l) => String(l.source ?? l.chain))
-          .sort();
+      const lines = logLines(indexer.stderr());
+      assertNoErrorsOrStacks(lines, indexer.stderr());
       // Each reader (X, P and the C-chain's EVM indexer) says it once each way.
-      assert.deepEqual(readers('the node does not answer; retrying'), ['43112', 'P/block', 'X/block']);
+      assert.deepEqual(readersSaying(lines, 'the node does not answer; retrying'), [
+        '43112',
+        'P/block',
+        'X/block',
+      ]);
       await new Promise((r) => setTimeout(r, 3500));
-      const back = indexer
-        .stderr()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { msg: string; source?: string; chain?: number })
-        .filter((l) => l.msg === 'the node answers again; indexing')
-        .map((l) => String(l.source ?? l.chain))
-        .sort();
+      const back = readersSaying(logLines(indexer.stderr()), 'the node answers again; indexing');
       assert.deepEqual(back, ['43112', 'P/block', 'X/block']);
     } finally {
       indexer.child.kill('SIGTERM');
@@ -311,6 +329,143 @@ describe('flurry indexer started before its node', () => {
     }
   });
 });
+
+interface SpawnedIndexer {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  ready: Promise<any>;
+  stderr(): string;
+  lines(): LogLine[];
+}
+
+describe(
+  'flurry indexer over PostgreSQL: a second indexer, a database outage',
+  { skip: postgresUnavailable() },
+  () => {
+    let cluster: PostgresCluster;
+    let relay: Awaited<ReturnType<typeof startRelay>>;
+    let node: Devnet;
+    let storeUrl: string;
+    const indexers: SpawnedIndexer[] = [];
+
+    function spawnIndexer(): SpawnedIndexer {
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'indexer',
+          '--json',
+          '--data-dir',
+          tempDir('flurry-pg-ix-'),
+          '--node-url',
+          node.url,
+          '--database-url',
+          storeUrl,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLURRY_LOG_LEVEL: 'info' } },
+      );
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      const ready = new Promise<any>((resolve) =>
+        readline.createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l))),
+      );
+      const lines = () => logLines(stderr);
+      const indexer = { child, exited, ready, stderr: () => stderr, lines };
+      indexers.push(indexer);
+      return indexer;
+    }
+
+    /** Sends ewoq's C-chain AVAX to itself and waits for the receipt: one block on the devnet. */
+    async function cChainBlock(): Promise<void> {
+      const { client, wallet, account } = cChainClients(node.facts.urls.cChainRpc);
+      const hash = await wallet.sendTransaction({ to: account.address, value: 1n });
+      await client.waitForTransactionReceipt({ hash });
+    }
+
+    /** Waits until the store's C-chain checkpoint is past the node's head. */
+    async function cChainIndexed(): Promise<void> {
+      const { client } = cChainClients(node.facts.urls.cChainRpc);
+      const head = Number(await client.getBlockNumber());
+      const pool = new pg.Pool({ connectionString: storeUrl, max: 1 });
+      try {
+        for (let i = 0; ; i++) {
+          const { rows } = await pool
+            .query("select next_index from checkpoints where source like 'evm:%'")
+            .catch(() => ({ rows: [] as { next_index: string }[] }));
+          if (rows.length > 0 && Number(rows[0]!.next_index) > head) return;
+          assert.ok(i < 300, 'the C-chain was indexed');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      } finally {
+        await pool.end();
+      }
+    }
+
+    before(async () => {
+      cluster = await startPostgres();
+      const direct = new URL(await cluster.createDatabase('indexers'));
+      relay = await startRelay({ host: direct.hostname, port: Number(direct.port) });
+      direct.port = String(relay.port);
+      storeUrl = direct.href;
+      node = await startDevnet({ command: 'node' });
+    });
+    after(async () => {
+      for (const i of indexers)
+        if (i.child.exitCode === null) {
+          i.child.kill('SIGTERM');
+          await i.exited;
+        }
+      await node?.stop();
+      await relay?.close();
+      await cluster?.stop();
+    });
+
+    it('two indexers on one store share the work without a warning each time one wins a range', async () => {
+      const [a, b] = [spawnIndexer(), spawnIndexer()];
+      await Promise.all([a.ready, b.ready]);
+      for (let i = 0; i < 8; i++) await cChainBlock();
+      await cChainIndexed();
+      for (const ix of [a, b]) {
+        assert.deepEqual(
+          ix.lines().filter((l) => l.level >= 40),
+          [],
+          'no warnings: a range the other indexer wrote first is routine',
+        );
+        assert.doesNotMatch(ix.stderr(), /\\n\s+at /, 'no stack trace');
+      }
+      b.child.kill('SIGTERM');
+      assert.equal(await b.exited, 0);
+    });
+
+    it('says once per reader that the database went away and once that it is back, with no stack traces', async () => {
+      // The first test's remaining indexer, or one of its own when run alone.
+      const ix = indexers.find((i) => i.child.exitCode === null) ?? spawnIndexer();
+      await ix.ready;
+      await cChainIndexed();
+      const before = ix.lines().length;
+      await relay.down();
+      // A new C-chain block makes the EVM reader write while the store is away; X and P read
+      // their checkpoints at every poll. Several retries' worth of time (they back off to 3 s).
+      await cChainBlock();
+      await new Promise((r) => setTimeout(r, 7000));
+      await relay.up();
+      await cChainIndexed();
+      for (let i = 0; i < 100 && ix.lines().filter((l) => /answers again/.test(l.msg)).length < 3; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const lines = ix.lines().slice(before);
+      assertNoErrorsOrStacks(lines, ix.stderr());
+      const readers = (msg: string) => readersSaying(lines, msg);
+      assert.deepEqual(readers('the data store does not answer; retrying'), ['43112', 'P/block', 'X/block']);
+      assert.deepEqual(readers('the data store answers again; indexing'), ['43112', 'P/block', 'X/block']);
+      assert.deepEqual(
+        lines.filter((l) => l.level >= 40 && l.msg !== 'the data store does not answer; retrying'),
+        [],
+        'nothing else warned',
+      );
+    });
+  },
+);
 
 describe('flurry api with a wrong --database-url', () => {
   it('says so in one line and exits 1, with and without workers', async () => {
@@ -330,6 +485,71 @@ describe('flurry api with a wrong --database-url', () => {
       );
       assert.equal(stderr.trim().split('\n').length, 1, `one line: ${stderr}`);
     }
+  });
+});
+
+describe('flurry api with a keys file it refuses', () => {
+  it('says so in one line and exits 1, with and without workers', async () => {
+    const dir = tempDir('flurry-bad-keys-');
+    const keysFile = path.join(dir, 'keys.json');
+    fs.writeFileSync(keysFile, JSON.stringify({ keys: [{ key: 'short', tier: 'free' }] }));
+    for (const extra of [[], ['--workers', '2']]) {
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'api',
+          '--data-dir',
+          dir,
+          '--api-keys-file',
+          keysFile,
+          '--data-port',
+          '0',
+          '--metrics-port',
+          '0',
+          ...extra,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLURRY_LOG_LEVEL: 'info' } },
+      );
+      let stderr = '';
+      child.stderr!.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      assert.equal(code, 1, extra.join(' '));
+      assert.match(stderr, /^flurry: api did not start: .*keys\.json: \/keys\/0\/key /);
+      // Each worker used to find the file bad in turn: the line twice, then the primary's error.
+      assert.equal(stderr.trim().split('\n').length, 1, `one line (${extra.join(' ')}): ${stderr}`);
+    }
+  });
+});
+
+describe('flurry api on a store a newer flurry migrated', () => {
+  it('names the migration it does not know in one line and exits 1', async () => {
+    const dir = tempDir('flurry-newer-store-');
+    const store = await createDatabase({ dataDir: dir });
+    try {
+      await sql`insert into kysely_migration (name, timestamp) values ('9999_from_the_future', 'x')`.execute(
+        store.db,
+      );
+    } finally {
+      await store.close();
+    }
+    const child = spawn(
+      process.execPath,
+      [BIN, 'api', '--data-dir', dir, '--data-port', '0', '--metrics-port', '0'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, FLURRY_LOG_LEVEL: 'info' },
+      },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    assert.equal(code, 1);
+    // Was kysely's "corrupted migrations: previously executed migration … is missing".
+    assert.match(
+      stderr,
+      /^flurry: api did not start: cannot open the data store at .*: the store was migrated by a newer flurry \(migration 9999_from_the_future is not one this version knows\); run that version or a newer one\n$/,
+    );
   });
 });
 

@@ -45,7 +45,10 @@ export function pooledUsage(
         return 'stop';
       }
       if (failures === 1 || failures % WARN_EVERY_FAILURES === 0)
-        logger?.warn({ err, failures }, 'rate-limit usage could not be pooled; retrying');
+        logger?.warn(
+          { err: err instanceof Error ? err.message : String(err), failures },
+          'rate-limit usage could not be pooled; retrying',
+        );
     },
     onSyncRecovered: (failures) => logger?.info({ failures }, 'rate-limit usage pooled again'),
   };

@@ -17,6 +17,8 @@ import type { DataSchema } from './schema.js';
 /** The locks' keys: "flurry/u", "flurry/i" as 64-bit integers, apart from kysely's migration lock. */
 const UTXO_WRITES_KEY = 0x666c757272792f75n;
 const ICM_WRITES_KEY = 0x666c757272792f69n;
+/** Class of the per-source locks ("flur"): the two-int4 key space, apart from the 64-bit keys. */
+const SOURCE_WRITES_CLASS = 0x666c7572;
 
 async function lock(trx: Transaction<DataSchema>, key: bigint): Promise<void> {
   if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
@@ -38,4 +40,17 @@ export async function lockUtxoWrites(trx: Transaction<DataSchema>): Promise<void
  */
 export async function lockIcmWrites(trx: Transaction<DataSchema>): Promise<void> {
   await lock(trx, ICM_WRITES_KEY);
+}
+
+/**
+ * One source's batches (`checkpoints.source`), for a batch that takes neither lock above: two
+ * indexers on one store (`flurry indexer` twice) otherwise both read the same checkpoint under
+ * READ COMMITTED and both insert the range, and the loser fails on a duplicate key. Held before
+ * the checkpoint is read, the loser waits for the winner's commit, then sees the checkpoint moved
+ * and gives up the batch as another indexer's (batch.ts `CheckpointConflictError`). Taken before
+ * any other lock.
+ */
+export async function lockSourceWrites(trx: Transaction<DataSchema>, source: string): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`select pg_advisory_xact_lock(${SOURCE_WRITES_CLASS}::int4, hashtext(${source}))`.execute(trx);
 }

@@ -107,7 +107,17 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 async function migrate(db: Kysely<DataSchema>): Promise<void> {
   const { error } = await new Migrator({ db, provider }).migrateToLatest();
-  if (error) throw error;
+  if (!error) return;
+  // kysely calls a store holding a migration this build lacks "corrupted": after an upgrade was
+  // rolled back, or beside a newer role on the same database, it is a newer flurry's store.
+  const newer = /previously executed migration (\S+) is missing/.exec(
+    error instanceof Error ? error.message : '',
+  );
+  if (newer)
+    throw new Error(
+      `the store was migrated by a newer flurry (migration ${newer[1]} is not one this version knows); run that version or a newer one`,
+    );
+  throw error;
 }
 
 const RETRYABLE_CODES = new Set([
@@ -129,6 +139,26 @@ const RETRYABLE_CODES = new Set([
  */
 const CONNECTION_LOST =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * Codes of a store that is away rather than busy: no connection to be had, or the server
+ * shutting down, starting up or in recovery (class 57P, which a restart goes through).
+ */
+const AWAY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * Whether a failure is the store being away (stopped, restarting, unreachable) and not contention
+ * between writers (a deadlock, a serialization failure, SQLite's busy lock), which retrying
+ * soon resolves and which is no outage to report.
+ */
+export function isStoreAway(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: string }).code ?? '';
+    if (AWAY_CODES.has(code) || code.startsWith('08') || code.startsWith('57P')) return true;
+    if (e instanceof Error && CONNECTION_LOST.test(e.message)) return true;
+  }
+  return false;
+}
 
 /** Maps a driver error to a StoreError that says whether another attempt may succeed. */
 export function toStoreError(err: unknown, message?: string): StoreError {

@@ -18,6 +18,8 @@ import { checkEvmParent, checkEvmStoredChain, EvmChainMismatchError } from './co
 import { readContractInfo } from './token-info.js';
 import { evmSource, writeEvmBatch, type EvmBatch } from './write-batch.js';
 import { NodeOutage } from '../node-outage.js';
+import { RivalIndexer } from '../rival-indexer.js';
+import { StoreOutage } from '../store-outage.js';
 
 export interface EvmChainSource {
   blockchainId: string;
@@ -123,6 +125,8 @@ export class EvmChainIndexer {
     let failures = 0;
     let pending: Promise<Prepared> | undefined;
     const outage = new NodeOutage(log, { chain, node: this.chain.rpcUrl });
+    const storeAway = new StoreOutage(log, { chain });
+    const rivals = new RivalIndexer(log, { chain });
     while (!this.stopped) {
       try {
         let prepared: Prepared;
@@ -149,6 +153,7 @@ export class EvmChainIndexer {
         const first = prepared.batch.blocks[0];
         if (first) await checkEvmParent(this.db, chain, first.block);
         await writeEvmBatch(this.db, this.source, prepared.from, prepared.to + 1, prepared.batch);
+        storeAway.answered();
         for (const c of prepared.batch.contracts) this.knownContracts.add(c.address);
         for (const b of prepared.batch.blocks) for (const t of b.tokens.keys()) this.readAsTokens.add(t);
         next = prepared.to + 1;
@@ -158,10 +163,21 @@ export class EvmChainIndexer {
         // Another chain than the store's: retrying cannot help and writing would mix the two.
         if (err instanceof EvmChainMismatchError) throw err;
         pending = undefined;
+        if (rivals.wroteFirst(err)) {
+          // Go on at once from the checkpoint the other indexer left.
+          next = await readCheckpoint(this.db, this.source).catch(() => next);
+          continue;
+        }
         failures++;
-        if (!outage.failed(err))
+        if (!outage.failed(err) && !storeAway.failed(err))
           log?.warn({ err, chain, next, failures }, 'EVM indexer: range failed, retrying');
-        next = await readCheckpoint(this.db, this.source).catch(() => next);
+        next = await readCheckpoint(this.db, this.source).then(
+          (at) => {
+            storeAway.answered();
+            return at;
+          },
+          () => next,
+        );
         await this.sleep(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
       }
     }

@@ -12,7 +12,7 @@ import { writeTransactionAddresses } from '../../store/transaction-addresses.js'
 import { addToTotal, TOTAL } from '../../store/supply-totals.js';
 import type { DecodedBlock } from './decode-block.js';
 import { writeIcmRows } from './write-icm.js';
-import { lockUtxoWrites } from '../../store/cross-chain-lock.js';
+import { lockSourceWrites, lockUtxoWrites } from '../../store/cross-chain-lock.js';
 
 export interface ContractInfo {
   address: string;
@@ -73,6 +73,7 @@ export async function writeEvmBatch(
   batch: EvmBatch,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await lockSourceWrites(trx, source);
     // A range with atomic txs writes UTXOs and spends the X and P indexers also write.
     const atomic = batch.atomic;
     if (atomic && (atomic.utxos.length > 0 || atomic.spends.length > 0)) await lockUtxoWrites(trx);

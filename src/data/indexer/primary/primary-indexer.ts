@@ -8,7 +8,7 @@
 import { utils } from '@avalabs/avalanchejs';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../../../shared/logger.js';
-import { CheckpointConflictError, emptyBatch, readCheckpoint, writeBatch } from '../../store/batch.js';
+import { emptyBatch, readCheckpoint, writeBatch } from '../../store/batch.js';
 import { withRetry } from '../../store/database.js';
 import { createHeartbeat, writeHeartbeat } from '../../store/queries/heartbeats.js';
 import { claimMeta } from '../../store/queries/meta.js';
@@ -16,6 +16,8 @@ import type { DataSchema } from '../../store/schema.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { UpstreamUnavailableError } from '../../internal/errors.js';
 import { NodeOutage } from '../node-outage.js';
+import { RivalIndexer } from '../rival-indexer.js';
+import { StoreOutage } from '../store-outage.js';
 import { fillBlockDetails } from './block-details.js';
 import { decodeBlock, type DecodeContext, type StakerInfo } from './decode.js';
 import { hasGenesisBlock, indexGenesis } from './genesis.js';
@@ -164,12 +166,15 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
     let failures = 0;
     let indexMissing = false;
     const outage = new NodeOutage(logger, { source: source.name, node: node.url });
+    const storeAway = new StoreOutage(logger, { source: source.name });
+    const rivals = new RivalIndexer(logger, { source: source.name });
     const beat = createHeartbeat(db, source.name);
     // While backfilling, the next range is fetched while the current one is decoded and written.
     let ahead: { start: number; last: number; containers: Promise<Container[]> } | undefined;
     while (!stopped) {
       try {
         const next = await withRetry(() => readCheckpoint(db, source.name));
+        storeAway.answered();
         progress.set(source.name, next);
         notify();
         let last: number;
@@ -238,9 +243,14 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
         failures = 0;
       } catch (err) {
         if (stopped) return;
-        if (outage.failed(err)) {
+        if (outage.failed(err) || storeAway.failed(err)) {
           ahead = undefined;
           await sleep(Math.min(100 * 2 ** Math.min(++failures, 5), 3000));
+          continue;
+        }
+        if (rivals.wroteFirst(err)) {
+          // Go on at once from the checkpoint the other indexer left.
+          ahead = undefined;
           continue;
         }
         if (err instanceof IndexNotServedError) {
@@ -260,8 +270,10 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
         }
         ahead = undefined;
         failures++;
-        const level = err instanceof CheckpointConflictError ? 'warn' : failures > 3 ? 'error' : 'warn';
-        logger?.[level]({ err, source: source.name, failures }, 'indexing failed; retrying');
+        logger?.[failures > 3 ? 'error' : 'warn'](
+          { err, source: source.name, failures },
+          'indexing failed; retrying',
+        );
         await sleep(Math.min(100 * 2 ** Math.min(failures, 5), 3000));
       }
     }
