@@ -6,23 +6,12 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from '../../shared/logger.js';
 import type { DataSchema } from '../store/schema.js';
+import { readOnlyStoreCode } from '../store/database.js';
 import { addRateLimitUsage, pruneRateLimitUsage } from '../store/queries/rate-limits.js';
 import type { RateLimiterOptions } from './rate-limiter.js';
 
 /** Syncs run every 250 ms: 120 failed ones are 30 s of an outage. */
 const WARN_EVERY_FAILURES = 120;
-
-/**
- * A store that refuses every write for good: a SQLite file or mount the process may not write
- * (SQLITE_READONLY and its extended codes), a PostgreSQL hot standby or read-only transaction
- * (25006) or a role without write privilege on the table (42501). Retrying cannot help, unlike
- * an outage.
- */
-function readOnlyCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | undefined)?.code;
-  if (typeof code !== 'string') return undefined;
-  return code.startsWith('SQLITE_READONLY') || code === '25006' || code === '42501' ? code : undefined;
-}
 
 export function pooledUsage(
   db: Kysely<DataSchema>,
@@ -37,7 +26,7 @@ export function pooledUsage(
     // say when pooling works again. A read-only store will not come back: say so once, in one
     // line (the API keeps serving reads), and stop pooling.
     onSyncError: (err, failures) => {
-      const readOnly = readOnlyCode(err);
+      const readOnly = readOnlyStoreCode(err);
       if (readOnly) {
         logger?.warn(
           `rate-limit usage is not pooled: the data store is read-only (${readOnly}); this process meters its callers alone`,

@@ -160,6 +160,24 @@ export function isStoreAway(err: unknown): boolean {
   return false;
 }
 
+/**
+ * The code of a store that refuses every write for good, if `err` (or an error it wraps) is one:
+ * a SQLite file or mount the process may not write (SQLITE_READONLY and its extended codes), a
+ * PostgreSQL hot standby or read-only transaction (25006) or a role without write privilege
+ * (42501). Retrying cannot help, unlike an outage.
+ */
+export function readOnlyStoreCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (
+      typeof code === 'string' &&
+      (code.startsWith('SQLITE_READONLY') || code === '25006' || code === '42501')
+    )
+      return code;
+  }
+  return undefined;
+}
+
 /** Maps a driver error to a StoreError that says whether another attempt may succeed. */
 export function toStoreError(err: unknown, message?: string): StoreError {
   if (err instanceof StoreError) return err;
