@@ -53,7 +53,7 @@ function zombie(pid: number): boolean {
 }
 
 /** The pid of the live process that holds `dataDir`, or undefined when none does. */
-export function dataDirLockHolder(dataDir: string): number | undefined {
+function dataDirLockHolder(dataDir: string): number | undefined {
   let text: string;
   try {
     text = fs.readFileSync(path.join(dataDir, LOCK_FILE), 'utf8');
