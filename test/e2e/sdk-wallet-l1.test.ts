@@ -390,4 +390,20 @@ describe('an L1 lifecycle through the @avalanche-sdk/client wallet', () => {
     assert.deepEqual(await listed({ l1ValidationId: id }), []);
     assert.equal((await listed({ l1ValidationId: id, includeInactiveL1Validators: true })).length, 1);
   });
+
+  it('lists each tx in the data API with what it burned: its fee and the balance it deposited, not a refund', async () => {
+    await waitIndexed(net.url, net.facts.urls.data!);
+    const listedBurns: [string, bigint[]][] = [];
+    for (const [name, txHash] of Object.entries(txs)) {
+      const tx = (await chainkit.data.primaryNetwork.transactions.get(
+        { blockchainId: 'p-chain', txHash },
+        at(),
+      )) as any;
+      listedBurns.push([name, tx.amountBurned.map((a: { amount: string }) => BigInt(a.amount))]);
+    }
+    assert.deepEqual(
+      listedBurns,
+      Object.entries(txs).map(([name, txHash]) => [name, [burnt.get(txHash)]]),
+    );
+  });
 });
