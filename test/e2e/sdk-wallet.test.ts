@@ -11,12 +11,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { pvm, utils, Utxo, type Common } from '@avalabs/avalanchejs';
+import { utils, Utxo, type Common } from '@avalabs/avalanchejs';
 import { createAvalancheWalletClient } from '@avalanche-sdk/client';
 import { privateKeyToAvalancheAccount } from '@avalanche-sdk/client/accounts';
 import { avalancheFuji } from '@avalanche-sdk/client/chains';
 import { call, rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { blsKey, registerPayload, signedWarp, testNodeId, weightPayload } from './pchain-helpers.js';
+import { pChainFee, pChainTime } from './sdk-wallet-helpers.js';
 
 const AVAX = 1_000_000_000n;
 const WEI_PER_NANO = 1_000_000_000n;
@@ -51,14 +52,8 @@ describe('@avalanche-sdk/client wallet flows', () => {
         return `${chainAlias} ${status}`;
       }),
     );
-  const pTime = async (): Promise<bigint> =>
-    BigInt(Date.parse((await wallet.pChain.getTimestamp()).timestamp) / 1000);
-  /** The P-chain fee the node requires of this tx now: its complexity at the current gas price. */
-  const pFee = async (tx: Common.UnsignedTx): Promise<bigint> => {
-    const { weights } = await wallet.pChain.getFeeConfig();
-    const { price } = await wallet.pChain.getFeeState();
-    return pvm.calculateFee(tx.getTx(), weights, price);
-  };
+  const pTime = (): Promise<bigint> => pChainTime(wallet);
+  const pFee = (tx: Common.UnsignedTx): Promise<bigint> => pChainFee(wallet, tx);
   /** Amounts of the UTXOs `address` has waiting in shared memory from `sourceChain`. */
   const atomicAmounts = async (
     client: any,

@@ -51,6 +51,30 @@ function l1ValidatorDetail(d: Selectable<L1ValidatorTxDetailTable>) {
 }
 
 /**
+ * The refund the P-chain added to a DisableL1ValidatorTx or a removing SetL1ValidatorWeightTx: the
+ * validation's remaining balance, as the tx's last output (the index after its own outputs). It
+ * comes out of a balance locked earlier, not out of the tx's inputs, so it neither pays nor hides
+ * the tx's fee. Undefined when the tx refunded nothing, or the store kept no refund output for it
+ * (validations indexed before the owner list was kept).
+ */
+function refundOutput(
+  txType: string,
+  emitted: UtxoRow[],
+  l1: Selectable<L1ValidatorTxDetailTable>[],
+  avaxAssetId: string,
+): UtxoRow | undefined {
+  if (txType !== 'DisableL1ValidatorTx' && txType !== 'SetL1ValidatorWeightTx') return undefined;
+  const refunded = l1.find((d) => BigInt(d.balance_change) < 0n);
+  if (!refunded) return undefined;
+  const last = emitted.reduce<UtxoRow | undefined>(
+    (found, r) => (!found || r.output_index > found.output_index ? r : found),
+    undefined,
+  );
+  const isRefund = last?.asset_id === avaxAssetId && BigInt(last.amount) === -BigInt(refunded.balance_change);
+  return isRefund ? last : undefined;
+}
+
+/**
  * The outputs a tx consumed, in the order of its inputs. The store keeps no input position and
  * an unordered read comes back in whatever order the engine finds the rows (PostgreSQL and
  * SQLite differed), but AvalancheGo only accepts inputs sorted by UTXO id (source tx id bytes,
@@ -241,10 +265,17 @@ export function createTransactionRenderer(
         const paid = new Set(rewards.filter((r) => r.reward_tx === tx.tx_hash).map((r) => r.utxo_id));
         const emitted = [...u.createdBy(tx.tx_hash), ...rewardUtxos.filter((r) => paid.has(r.utxo_id))];
         const spent = u.consumedBy(tx.tx_hash);
+        const l1 = l1Details.filter((d) => d.tx_hash === tx.tx_hash);
         const created = sumByAsset(emitted, u.known);
+        // What the inputs paid for: every output but a refund of an L1 validator's balance.
+        const refund = refundOutput(tx.tx_type, emitted, l1, network.avaxAssetID);
+        const paidFor = sumByAsset(
+          emitted.filter((r) => r !== refund),
+          u.known,
+        );
         const unlocked = sumByAsset(spent, u.known);
         const burned = unlocked.flatMap(({ utxoCount: _, ...a }) => {
-          const out = BigInt(created.find((c) => c.assetId === a.assetId)?.amount ?? '0');
+          const out = BigInt(paidFor.find((c) => c.assetId === a.assetId)?.amount ?? '0');
           const diff = BigInt(a.amount) - out;
           return diff > 0n ? [{ ...a, amount: diff.toString() }] : [];
         });
@@ -265,14 +296,13 @@ export function createTransactionRenderer(
           ),
           // What the tx moved into L1 validator balances (refunds are not burned).
           amountL1ValidatorBalanceBurned: amounts(
-            l1Details
-              .filter((d) => d.tx_hash === tx.tx_hash && BigInt(d.balance_change) > 0n)
+            l1
+              .filter((d) => BigInt(d.balance_change) > 0n)
               .map((d) => ({ asset_id: network.avaxAssetID, amount: d.balance_change })),
             u.known,
           ),
           memo: tx.memo,
         };
-        const l1 = l1Details.filter((d) => d.tx_hash === tx.tx_hash);
         if (l1.length > 0) out.l1ValidatorDetails = l1.map(l1ValidatorDetail);
         const staker = stakers.find((s) => s.tx_hash === tx.tx_hash);
         if (staker) {
