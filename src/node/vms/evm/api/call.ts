@@ -58,8 +58,9 @@ export const INPUT_CONFLICT =
   'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data';
 
 export function parseCallArgs(v: unknown, i: number): CallArgs {
-  if (typeof v !== 'object' || v === null || Array.isArray(v))
-    bad(i, 'json: cannot unmarshal into TransactionArgs');
+  // TransactionArgs is a Go struct: a JSON null leaves every field unset.
+  if (v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) bad(i, 'json: cannot unmarshal into TransactionArgs');
   const o = v as Record<string, unknown>;
   const out: CallArgs = {};
   if (o.from != null) out.from = addressValue(o.from, i, 'from');

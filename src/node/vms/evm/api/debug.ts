@@ -16,7 +16,7 @@ import { callTracerConfig, isJsTracer, makeTracer, type Tracer } from '../trace/
 import { JsTracerError } from '../trace/js-tracer.js';
 import { decodeGoStruct, type GoField } from '../trace/go-json.js';
 import type { TraceContext } from '../trace/flat-call-tracer.js';
-import { argCount, arity, bad, blockNumberRef, blockRef, data, type BlockRef } from './args.js';
+import { arity, bad, blockNumberRef, blockRef, data, hash, type BlockRef } from './args.js';
 import { blockReplay } from './block-replay.js';
 import { storageRangeAt } from './storage-range.js';
 import { CallTimeout, parseGoDuration, withDeadline } from './call-deadline.js';
@@ -205,9 +205,9 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
   return {
     debug_traceTransaction: async (params) => {
       arity(params, 2, 1);
-      const hash = data(params, 0, 32);
+      const txHash = hash(params, 0);
       const cfg = traceConfigOf(params, 1);
-      const stored = chain.store.txByHash(hash);
+      const stored = chain.store.txByHash(txHash);
       if (!stored) throw new RpcError(RpcCode.server, 'transaction not found');
       tracerFrom(cfg);
       const [trace] = await traceBlock(
@@ -221,7 +221,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       return trace.result;
     },
     debug_traceBlockByNumber: async (params) => {
-      argCount(params, 2, 1); // a null block number is hex text to rpc.BlockNumber
+      arity(params, 2, 1); // a null block number is hex text to rpc.BlockNumber
       const ref = blockNumberRef(params, 0);
       const cfg = traceConfigOf(params, 1);
       checkBlockTracer(cfg);
@@ -230,11 +230,11 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_traceBlockByHash: async (params) => {
       arity(params, 2, 1);
-      const hash = data(params, 0, 32);
+      const blockHash = hash(params, 0);
       const cfg = traceConfigOf(params, 1);
       checkBlockTracer(cfg);
       const timeoutMs = traceTimeoutOf(cfg);
-      const n = chain.store.numberOfHash(hash);
+      const n = chain.store.numberOfHash(blockHash);
       if (n === undefined) throw new RpcError(RpcCode.server, 'block not found');
       return traceWholeBlock(n, cfg, timeoutMs);
     },
@@ -254,16 +254,16 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_traceBadBlock: (params) => {
       arity(params, 2, 1);
-      const hash = data(params, 0, 32);
+      const blockHash = hash(params, 0);
       tracerFrom(traceConfigOf(params, 1));
-      throw new RpcError(RpcCode.server, `bad block ${bytesToHex(hash)} not found`);
+      throw new RpcError(RpcCode.server, `bad block ${bytesToHex(blockHash)} not found`);
     },
     /** The state root after each of a block's transactions (coreth's IntermediateRoots). */
     debug_intermediateRoots: async (params) => {
       arity(params, 2, 1);
-      const hash = data(params, 0, 32);
-      const n = chain.store.numberOfHash(hash);
-      if (n === undefined) throw new RpcError(RpcCode.server, `block ${bytesToHex(hash)} not found`);
+      const blockHash = hash(params, 0);
+      const n = chain.store.numberOfHash(blockHash);
+      if (n === undefined) throw new RpcError(RpcCode.server, `block ${bytesToHex(blockHash)} not found`);
       if (n === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
       const replay = blockReplay(chain, n)!;
       const { vm, state } = await replay.fresh();
@@ -277,8 +277,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_traceCall: async (params) => {
       // The block is a BlockNumberOrHash, no pointer: required, and a null names no block.
-      arity(params, 3, 1);
-      argCount(params, 3, 2);
+      arity(params, 3, 2);
       const args = parseCallArgs(params[0], 0);
       const ref = blockRef(params, 1);
       if (ref.kind === 'tag' && ref.tag === 'pending')
@@ -322,24 +321,24 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_storageRangeAt: storageRangeAt(chain),
     debug_getRawBlock: (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       const b = chain.store.blockByNumber(blockNamed(blockRef(params, 0)));
       if (!b) throw new RpcError(RpcCode.server, 'block not found');
       return bytesToHex(b.bytes);
     },
     debug_getRawHeader: (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       const b = chain.store.blockByNumber(blockNamed(blockRef(params, 0)));
       if (!b) throw new RpcError(RpcCode.server, 'block not found');
       return bytesToHex(b.header);
     },
     debug_getRawTransaction: (params) => {
       arity(params, 1, 1);
-      return rawTxByHash(chain, data(params, 0, 32));
+      return rawTxByHash(chain, hash(params, 0));
     },
     /** The block's receipts in their consensus encoding (what its receiptsRoot commits to). */
     debug_getRawReceipts: (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       const ref = blockRef(params, 0);
       // An unknown hash is null, as coreth finds no receipts for it; a number past the head is
       // refused as every read past the last accepted block.
