@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { getAddress, keccak256, type Hex } from 'viem';
+import { fromRlp, getAddress, keccak256, toRlp, type Hex } from 'viem';
 import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
 import { rpc } from '../helpers/devnet.js';
 import { compileSolidity } from '../helpers/evm-contracts.js';
@@ -220,7 +220,7 @@ describe('C-chain debug_ state methods', () => {
     });
   });
 
-  it('traces an RLP-encoded block, and has no bad blocks', async () => {
+  it('traces an RLP-encoded accepted block, and lists no bad blocks', async () => {
     const { url } = suite;
     const number = `0x${state.setBlock.toString(16)}`;
     const raw = (await rpc(url, 'debug_getRawBlock', [number])).body.result;
@@ -234,6 +234,74 @@ describe('C-chain debug_ state methods', () => {
       /^could not decode block: /,
     );
     assert.deepEqual((await rpc(url, 'debug_getBadBlocks', [])).body.result, []);
+  });
+
+  it('traces a block the node does not hold on its parent, as coreth does, and keeps nothing of it', async () => {
+    const { url, client } = suite;
+    const config = { tracer: 'callTracer' };
+    const number = `0x${state.setBlock.toString(16)}`;
+    const [header, txs, ...rest] = fromRlp(
+      (await rpc(url, 'debug_getRawBlock', [number])).body.result,
+      'hex',
+    );
+    const fields = header as Hex[];
+    // The block with some header fields (or its transactions) changed.
+    const edited = (changes: Record<number, Hex | Hex[]>, body: unknown = txs) =>
+      toRlp([fields.map((f, i) => changes[i] ?? f), body, ...rest] as Hex[]);
+    const trace = async (blob: Hex) => (await rpc(url, 'debug_traceBlock', [blob, config])).body;
+    const head = await client.getBlockNumber();
+    // Other extra data: another hash, the same parent.
+    const other = edited({ 12: '0x0102' });
+    const otherHash = keccak256(toRlp(fields.map((f, i) => (i === 12 ? '0x0102' : f))));
+    assert.equal((await rpc(url, 'eth_getBlockByHash', [otherHash, false])).body.result, null);
+    const byNumber = (await rpc(url, 'debug_traceBlockByNumber', [number, config])).body.result;
+    assert.equal(byNumber.length, 1);
+    assert.deepEqual((await trace(other)).result, byNumber);
+    // Its own transactions run, not the held block's: none here.
+    assert.deepEqual((await trace(edited({ 12: '0x0102' }, []))).result, []);
+    // A transaction the parent state refuses fails the trace in coreth's words (the transfer sent
+    // after the call has the next nonce).
+    const transfer = fromRlp(
+      (await rpc(url, 'debug_getRawBlock', [`0x${state.transferBlock.toString(16)}`])).body.result,
+      'hex',
+    )[1];
+    assert.match(
+      (await trace(edited({ 12: '0x0102' }, transfer))).error.message,
+      /^tracing failed: nonce too high: address 0x[0-9a-fA-F]{40}, tx: \d+ state: \d+$/,
+    );
+    // The parent must be held: by number, then by hash.
+    const unknownParent = `0x${'ab'.repeat(32)}` as Hex;
+    assert.deepEqual((await trace(edited({ 0: unknownParent }))).error, {
+      code: -32000,
+      message: `block ${unknownParent} not found`,
+    });
+    assert.deepEqual((await trace(edited({ 8: '0x0fffff' }))).error, {
+      code: -32000,
+      message: 'block #1048574 not found',
+    });
+    assert.deepEqual((await trace(edited({ 8: '0x' }))).error, {
+      code: -32000,
+      message: 'genesis is not traceable',
+    });
+    // Nothing was accepted or kept.
+    assert.equal(await client.getBlockNumber(), head);
+    assert.equal((await rpc(url, 'eth_getBlockByHash', [otherHash, false])).body.result, null);
+    // Bad RLP, in geth's rlp words.
+    for (const [blob, why] of [
+      ['0x', 'EOF'],
+      ['0x01', 'rlp: expected input list for types.extblock'],
+      ['0xc0c0', 'rlp: input contains more than one value'],
+      ['0xc501', 'rlp: value size exceeds available input length'],
+      ['0xc0', 'rlp: too few elements for types.extblock'],
+    ])
+      assert.deepEqual((await trace(blob as Hex)).error, {
+        code: -32000,
+        message: `could not decode block: ${why}`,
+      });
+  });
+
+  it('finds no bad block to trace', async () => {
+    const { url } = suite;
     const hash = `0x${'12'.repeat(32)}`;
     assert.deepEqual((await rpc(url, 'debug_traceBadBlock', [hash])).body.error, {
       code: -32000,

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { utils } from '@avalabs/avalanchejs';
+import { createPublicClient, http, type Hex } from 'viem';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 
 const UINT64_MAX = '18446744073709551615';
@@ -400,9 +401,12 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     assert.equal((await rpc(c, 'eth_getBalance', [who, { BLOCKNUMBER: '0x0' }])).body.result, atGenesis);
     // A hash is no BlockNumber, nor is an EIP-1898 object.
     const genesis = (await rpc(c, 'eth_getBlockByNumber', ['0x0', false])).body.result.hash as string;
+    // (A hash whose first digit is 0 is refused for its leading zero first.)
     assert.equal(
       await refusal('eth_getBlockByNumber', [genesis, false]),
-      'invalid argument 0: hex number > 64 bits',
+      genesis[2] === '0'
+        ? 'invalid argument 0: hex number with leading zero digits'
+        : 'invalid argument 0: hex number > 64 bits',
     );
     assert.equal(
       await refusal('eth_getHeaderByNumber', [{ blockNumber: '0x0' }]),
@@ -447,7 +451,7 @@ describe('node JSON-RPC refuses bad input clearly', () => {
       code: -32000,
       message: 'historical proof query not allowed: block number or hash not provided',
     });
-    assert.deepEqual(await failure('debug_accountRange', [null, null, 1, true, true, false]), {
+    assert.deepEqual(await failure('debug_accountRange', [null, '0x', 1, true, true, false]), {
       code: -32000,
       message: 'either block number or block hash must be specified',
     });
@@ -489,6 +493,100 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     assert.deepEqual(
       ((await result('eth_getProof', [to, null, 'latest'])) as { storageProof: unknown[] }).storageProof,
       [],
+    );
+  });
+
+  it('reads a JSON null in any other required argument as geth decodes it into the Go type', async () => {
+    const answer = async (method: string, params: unknown[]) => (await rpc(c, method, params)).body;
+    const result = async (method: string, params: unknown[]) => {
+      const body = await answer(method, params);
+      assert.equal(body.error, undefined, `${method} ${JSON.stringify(params)}: ${body.error?.message}`);
+      return body.result as unknown;
+    };
+    const error = async (method: string, params: unknown[]) => {
+      const body = await answer(method, params);
+      assert.ok(body.error, `${method} ${JSON.stringify(params)} answered ${JSON.stringify(body.result)}`);
+      return { code: body.error.code as number, message: body.error.message as string };
+    };
+    const nonString = (arg: number, type: string) => ({
+      code: -32602,
+      message: `invalid argument ${arg}: json: cannot unmarshal non-string into Go value of type ${type}`,
+    });
+    // A struct (TransactionArgs, FilterCriteria) decodes null as its zero value: an empty request.
+    assert.equal(await result('eth_call', [null, 'latest']), '0x');
+    const same = async (method: string, params: unknown[]) => {
+      const { result: r, error: e } = await answer(method, params);
+      return { result: r, error: e };
+    };
+    for (const [method, rest] of [
+      ['eth_estimateGas', []],
+      ['eth_createAccessList', []], // a request naming no recipient and no code: setDefaults refuses it
+      ['eth_callDetailed', ['latest']],
+      ['eth_getLogs', []],
+    ] as const)
+      assert.deepEqual(await same(method, [null, ...rest]), await same(method, [{}, ...rest]), method);
+    assert.match((await result('eth_newFilter', [null])) as string, /^0x[0-9a-f]+$/);
+    // An empty request names no account to send or sign with, and no gas.
+    assert.deepEqual(await error('eth_sendTransaction', [null]), {
+      code: -32000,
+      message: 'unknown account',
+    });
+    assert.deepEqual(await error('eth_signTransaction', [null]), {
+      code: -32000,
+      message: 'gas not specified',
+    });
+    // An rpc.ID (a Go string) decodes null as the empty id, which names no filter.
+    assert.equal(await result('eth_uninstallFilter', [null]), false);
+    assert.deepEqual(await error('eth_getFilterChanges', [null]), {
+      code: -32000,
+      message: 'filter not found',
+    });
+    // A plain uint64 is 0: block 0, whose parent there is none.
+    assert.deepEqual(await error('debug_getModifiedAccountsByNumber', [null]), {
+      code: -32000,
+      message: 'block 0 has no parent',
+    });
+    // Hashes, addresses, bytes and indexes hand null to their UnmarshalJSON, which wants a string.
+    const genesis = ((await result('eth_getBlockByNumber', ['0x0', false])) as { hash: string }).hash;
+    const who = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+    for (const [method, params, arg, type] of [
+      ['eth_getTransactionByHash', [null], 0, 'common.Hash'],
+      ['eth_getTransactionReceipt', [null], 0, 'common.Hash'],
+      ['eth_getRawTransactionByHash', [null], 0, 'common.Hash'],
+      ['eth_getBlockByHash', [null, false], 0, 'common.Hash'],
+      ['eth_getHeaderByHash', [null], 0, 'common.Hash'],
+      ['eth_getBlockTransactionCountByHash', [null], 0, 'common.Hash'],
+      ['eth_getUncleCountByBlockHash', [null], 0, 'common.Hash'],
+      ['eth_getTransactionByBlockHashAndIndex', [null, '0x0'], 0, 'common.Hash'],
+      ['eth_getTransactionByBlockHashAndIndex', [genesis, null], 1, 'hexutil.Uint'],
+      ['eth_getTransactionByBlockNumberAndIndex', ['latest', null], 1, 'hexutil.Uint'],
+      ['eth_getRawTransactionByBlockNumberAndIndex', ['latest', null], 1, 'hexutil.Uint'],
+      ['eth_getUncleByBlockHashAndIndex', [genesis, null], 1, 'hexutil.Uint'],
+      ['debug_traceTransaction', [null], 0, 'common.Hash'],
+      ['debug_traceBlockByHash', [null], 0, 'common.Hash'],
+      ['debug_intermediateRoots', [null], 0, 'common.Hash'],
+      ['debug_getRawTransaction', [null], 0, 'common.Hash'],
+      ['debug_preimage', [null], 0, 'common.Hash'],
+      ['debug_getModifiedAccountsByHash', [null], 0, 'common.Hash'],
+      ['eth_getBalance', [null, 'latest'], 0, 'common.Address'],
+      ['txpool_contentFrom', [null], 0, 'common.Address'],
+      ['eth_sign', [null, '0x'], 0, 'common.Address'],
+      ['eth_sign', [who, null], 1, 'hexutil.Bytes'],
+      ['eth_sendRawTransaction', [null], 0, 'hexutil.Bytes'],
+      ['web3_sha3', [null], 0, 'hexutil.Bytes'],
+      ['debug_traceBlock', [null], 0, 'hexutil.Bytes'],
+      ['debug_accountRange', ['latest', null, 1, true, true, false], 1, 'hexutil.Bytes'],
+    ] as const)
+      assert.deepEqual(
+        await error(method, [...params]),
+        nonString(arg, type),
+        `${method} ${JSON.stringify(params)}`,
+      );
+    // The same words reach a viem client.
+    const client = createPublicClient({ transport: http(c) });
+    await assert.rejects(
+      client.request({ method: 'eth_getTransactionByHash', params: [null as unknown as Hex] }),
+      (err: Error) => err.message.includes(nonString(0, 'common.Hash').message),
     );
   });
 

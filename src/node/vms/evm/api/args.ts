@@ -18,23 +18,16 @@ export function jsonKind(v: unknown): string {
 
 /**
  * geth's own count check (parsePositionalArguments): too many arguments, or fewer than
- * `required`. Unlike `arity`, a JSON null counts as given: geth decodes it into the argument's
- * zero value (or hands it to the type's UnmarshalJSON), so it never is a missing value.
+ * `required`. A JSON null counts as given: geth decodes it into the argument's Go type, where it
+ * is the zero value of a plain value or struct, nil for a pointer, and whatever the type's
+ * UnmarshalJSON makes of `null` (for hashes, addresses, bytes and quantities, `cannot unmarshal
+ * non-string`), so it never is a missing value. Each decoder below reads null that way.
  */
-export function argCount(params: unknown[], max: number, required = 0): void {
+export function arity(params: unknown[], max: number, required = 0): void {
   if (params.length > max)
     throw new RpcError(RpcCode.invalidParams, `too many arguments, want at most ${max}`);
   if (params.length < required)
     throw new RpcError(RpcCode.invalidParams, `missing value for required argument ${params.length}`);
-}
-
-export function arity(params: unknown[], max: number, required = 0): void {
-  if (params.length > max)
-    throw new RpcError(RpcCode.invalidParams, `too many arguments, want at most ${max}`);
-  for (let i = 0; i < required; i++) {
-    if (params[i] === undefined || params[i] === null)
-      throw new RpcError(RpcCode.invalidParams, `missing value for required argument ${i}`);
-  }
 }
 
 const HEX_DATA = /^0x([0-9a-fA-F]{2})*$/;
@@ -115,15 +108,53 @@ export function quantity(params: unknown[], i: number): bigint {
   return quantityValue(params[i], i);
 }
 
+/**
+ * A fixed-size hex value (common.Address, common.Hash) as hexutil.UnmarshalFixedJSON reads it:
+ * not a string (a JSON null too) is `non-string`; then the prefix, an odd length, the length
+ * (its words unwrapped), the digits.
+ */
+function fixedHex(v: unknown, i: number, bytes: number, goType: string): Uint8Array {
+  const into = `into Go value of type ${goType}`;
+  if (typeof v !== 'string') bad(i, `json: cannot unmarshal non-string ${into}`);
+  let digits = v;
+  if (v !== '') {
+    if (!/^0[xX]/.test(v)) bad(i, `json: cannot unmarshal hex string without 0x prefix ${into}`);
+    digits = v.slice(2);
+    if (digits.length % 2) bad(i, `json: cannot unmarshal hex string of odd length ${into}`);
+  }
+  if (digits.length !== bytes * 2)
+    bad(i, `hex string has length ${digits.length}, want ${bytes * 2} for ${goType}`);
+  if (!/^[0-9a-fA-F]*$/.test(digits)) bad(i, `json: cannot unmarshal invalid hex string ${into}`);
+  return Uint8Array.from(Buffer.from(digits, 'hex'));
+}
+
+/** A common.Address argument. */
 export function address(params: unknown[], i: number): Uint8Array {
+  return fixedHex(params[i], i, 20, 'common.Address');
+}
+
+/** A common.Hash argument (a block or transaction hash). */
+export function hash(params: unknown[], i: number): Uint8Array {
+  return fixedHex(params[i], i, 32, 'common.Hash');
+}
+
+/**
+ * A hexutil.Uint argument (a transaction or uncle index): a 0x-prefixed hex string, no JSON
+ * number, at most 64 bits.
+ */
+export function uintIndex(params: unknown[], i: number): bigint {
   const v = params[i];
-  const goType = 'into Go value of type common.Address';
-  if (typeof v !== 'string') bad(i, `json: cannot unmarshal non-string ${goType}`);
-  if (!v.startsWith('0x') && !v.startsWith('0X'))
-    bad(i, `json: cannot unmarshal hex string without 0x prefix ${goType}`);
-  if (!/^[0-9a-fA-F]*$/.test(v.slice(2))) bad(i, `json: cannot unmarshal invalid hex string ${goType}`);
-  if (v.length !== 42) bad(i, `hex string has length ${v.length - 2}, want 40 for common.Address`);
-  return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
+  const into = 'into Go value of type hexutil.Uint';
+  if (typeof v !== 'string') bad(i, `json: cannot unmarshal non-string ${into}`);
+  const refuse = (what: string): never => bad(i, `json: cannot unmarshal ${what} ${into}`);
+  if (v === '') refuse('empty hex string');
+  if (!/^0[xX]/.test(v)) refuse('hex string without 0x prefix');
+  const digits = v.slice(2);
+  if (digits === '') refuse('hex string "0x"');
+  if (digits.length > 1 && digits[0] === '0') refuse('hex number with leading zero digits');
+  if (digits.length > 16) refuse('hex number > 64 bits');
+  if (!/^[0-9a-fA-F]+$/.test(digits)) refuse('invalid hex string');
+  return BigInt('0x' + digits);
 }
 
 export function addressValue(v: unknown, i: number, field: string): Uint8Array {

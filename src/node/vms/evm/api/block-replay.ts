@@ -1,19 +1,32 @@
 /**
- * Re-running an accepted block's transactions on a throwaway copy of its parent's state: what
- * the block tracers and `debug_storageRangeAt` (geth's stateAtTransaction) stand on.
+ * Re-running a block's transactions on a throwaway copy of its parent's state: what the block
+ * tracers and `debug_storageRangeAt` (geth's stateAtTransaction) stand on. The block is an
+ * accepted one, or one given by its RLP (debug_traceBlock) whose parent the chain holds.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import type { EvmChain } from '../evm-chain.js';
+import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
 import type { StoredTx } from '../state/chain-store.js';
 import { decodeStoredTx } from './format.js';
 
-export interface BlockReplay {
-  /** The block's transactions as stored, in order. */
-  readonly txs: readonly StoredTx[];
-  /** The block's hash. */
+/** What a replay needs of a transaction: an accepted one's StoredTx has it all. */
+export type ReplayTx = Pick<StoredTx, 'index' | 'hash' | 'sender' | 'raw'>;
+
+/** A block to replay: the accepted block its state starts from, its header and transactions. */
+export interface ReplayBlock {
+  readonly parent: bigint;
+  readonly header: ExecutionHeader;
   readonly hash: Uint8Array;
+  readonly txs: readonly ReplayTx[];
+}
+
+export interface BlockReplay {
+  /** The block's transactions, in order. */
+  readonly txs: readonly ReplayTx[];
+  /** The block's hash and number. */
+  readonly hash: Uint8Array;
+  readonly number: bigint;
   /** A fresh VM on a fresh copy of the parent's state (the one before any of the block's txs). */
   fresh(): Promise<{ vm: VM; state: MerkleStateManager }>;
   /** Runs `tx` on `vm` as the block ran it, after `gasUsed` of the block's gas. */
@@ -27,28 +40,34 @@ export function blockReplay(chain: EvmChain, n: bigint): BlockReplay | undefined
   if (n === 0n) return undefined;
   const found = chain.headerAt(n);
   if (!found) return undefined;
-  const timestamp = found.header.timestamp;
-  const block = chain.executionBlock(chain.executionHeaderOf(found.header));
-  const txs = chain.store.txsOfBlock(n);
+  const header = chain.executionHeaderOf(found.header);
+  return replayOf(chain, { parent: n - 1n, header, hash: found.hash, txs: chain.store.txsOfBlock(n) });
+}
+
+/** `block` set up for replay on its parent's state (which the chain must hold). */
+export function replayOf(chain: EvmChain, block: ReplayBlock): BlockReplay {
+  const { timestamp } = block.header;
+  const executionBlock = chain.executionBlock(block.header);
   const execute = (vm: VM, tx: TypedTransaction, gasUsed: bigint) =>
     runTx(vm, {
       tx: chain.executableTx(tx, timestamp),
-      block,
+      block: executionBlock,
       blockGasUsed: gasUsed,
       skipBlockGasLimitValidation: true,
       skipHardForkValidation: true,
     });
   return {
-    txs,
-    hash: found.hash,
+    txs: block.txs,
+    hash: block.hash,
+    number: block.header.number,
     async fresh() {
-      const state = chain.scratchStateAt(n - 1n);
+      const state = chain.scratchStateAt(block.parent);
       return { vm: await chain.vmFor(state, timestamp), state };
     },
     execute,
     async runPrefix(vm, count) {
       let gasUsed = 0n;
-      for (const t of txs.slice(0, count))
+      for (const t of block.txs.slice(0, count))
         gasUsed += (await execute(vm, decodeStoredTx(chain.common, t), gasUsed)).totalGasSpent;
       return gasUsed;
     },

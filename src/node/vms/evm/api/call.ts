@@ -58,8 +58,9 @@ export const INPUT_CONFLICT =
   'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data';
 
 export function parseCallArgs(v: unknown, i: number): CallArgs {
-  if (typeof v !== 'object' || v === null || Array.isArray(v))
-    bad(i, 'json: cannot unmarshal into TransactionArgs');
+  // TransactionArgs is a Go struct: a JSON null leaves every field unset.
+  if (v === null) return {};
+  if (typeof v !== 'object' || Array.isArray(v)) bad(i, 'json: cannot unmarshal into TransactionArgs');
   const o = v as Record<string, unknown>;
   const out: CallArgs = {};
   if (o.from != null) out.from = addressValue(o.from, i, 'from');
@@ -388,6 +389,12 @@ export function gethTxError(err: Error, from: Uint8Array = new Uint8Array(20)): 
     text,
   );
   if (initCode) return `max initcode size exceeded: code size ${initCode[1]} limit ${initCode[2]}`;
+  const nonce = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(text);
+  if (nonce) {
+    const [state, tx] = [BigInt(nonce[1]), BigInt(nonce[2])];
+    const sender = toChecksumAddress(new Address(from).toString());
+    return `nonce too ${tx > state ? 'high' : 'low'}: address ${sender}, tx: ${tx} state: ${state}`;
+  }
   // A legacy gasPrice is geth's fee cap too (ToMessage), refused in the same words.
   const feeCap = /(?:maxFeePerGas|gasPrice) \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(
     text,

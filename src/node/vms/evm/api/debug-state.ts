@@ -23,13 +23,13 @@ import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
 import { changedLeaves, leavesFrom, rootRef, unpackNibbles } from '../state/trie-walk.js';
 import {
-  argCount,
   arity,
   bad,
   blockNumberRef,
   blockRefOrNeither,
   bool,
   data,
+  hash,
   jsonKind,
   type BlockRef,
 } from './args.js';
@@ -144,7 +144,7 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
   const numberOfHash = (hash: Uint8Array) => chain.store.numberOfHash(hash);
   return {
     debug_dumpBlock: async (params) => {
-      argCount(params, 1, 1); // a null block number is hex text to rpc.BlockNumber
+      arity(params, 1, 1); // a null block number is hex text to rpc.BlockNumber
       const ref = blockNumberRef(params, 0);
       return rawDump(chain, dumpBlockNumber(chain, ref), {
         skipCode: false,
@@ -156,9 +156,10 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
     },
     debug_accountRange: async (params) => {
       // Every argument is a Go value, none a pointer: all six are required.
-      argCount(params, 6, 6);
+      arity(params, 6, 6);
       const ref = blockRefOrNeither(params, 0);
-      const start = params[1] === null ? new Uint8Array() : data(params, 1);
+      // hexutil.Bytes reads a JSON null with its UnmarshalJSON, which refuses it (non-string).
+      const start = data(params, 1);
       const maxResults = goInteger(params, 2, 'int');
       const [nocode, nostorage, incompletes] = [bool(params, 3), bool(params, 4), bool(params, 5)];
       // A null (or `{}`) block names neither: coreth's AccountRange words it itself.
@@ -186,14 +187,14 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
     },
     debug_getModifiedAccountsByHash: async (params) => {
       arity(params, 2, 1);
-      const startHash = data(params, 0, 32);
+      const startHash = hash(params, 0);
       const start = numberOfHash(startHash);
       if (start === undefined) throw server(`start block ${bytesToUnprefixedHex(startHash)} not found`);
       if (params[1] === undefined || params[1] === null) {
         if (start === 0n) throw server('block 0 has no parent');
         return modifiedAccounts(chain, start - 1n, start);
       }
-      const endHash = data(params, 1, 32);
+      const endHash = hash(params, 1);
       const end = numberOfHash(endHash);
       if (end === undefined) throw server(`end block ${bytesToUnprefixedHex(endHash)} not found`);
       return modifiedAccounts(chain, start, end);
@@ -201,7 +202,7 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
     /** The preimage of a hash the state tries were keyed by (an address or a slot key). */
     debug_preimage: (params) => {
       arity(params, 1, 1);
-      const found = chain.preimage(data(params, 0, 32));
+      const found = chain.preimage(hash(params, 0));
       if (!found) throw server('unknown preimage');
       return bytesToHex(found);
     },
@@ -210,7 +211,7 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
      * state is kept (the node is archival), so it is `from` once it exists.
      */
     debug_getAccessibleState: (params) => {
-      argCount(params, 2, 2);
+      arity(params, 2, 2);
       const number = (i: number) => {
         const ref = blockNumberRef(params, i);
         if (ref.kind === 'number') return ref.number;

@@ -3,10 +3,8 @@
  * transaction, block and call traces with geth's `callTracer` or the default struct logger,
  * computed by replaying the block on a throwaway copy of its parent's state.
  */
-import type { TransactionType } from '@ethereumjs/tx';
-import { RLP } from '@ethereumjs/rlp';
-import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
-import { keccak256 } from '../keccak.js';
+import type { TransactionType, TypedTransaction } from '@ethereumjs/tx';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import { encodeReceipt, type RunTxResult } from '@ethereumjs/vm';
 import type { Log } from '@ethereumjs/evm';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
@@ -16,8 +14,9 @@ import { callTracerConfig, isJsTracer, makeTracer, type Tracer } from '../trace/
 import { JsTracerError } from '../trace/js-tracer.js';
 import { decodeGoStruct, type GoField } from '../trace/go-json.js';
 import type { TraceContext } from '../trace/flat-call-tracer.js';
-import { argCount, arity, bad, blockNumberRef, blockRef, data, type BlockRef } from './args.js';
-import { blockReplay } from './block-replay.js';
+import { arity, bad, blockNumberRef, blockRef, data, hash, type BlockRef } from './args.js';
+import { blockReplay, replayOf, type BlockReplay, type ReplayTx } from './block-replay.js';
+import { decodeRlpBlock, type RlpBlock } from './block-rlp.js';
 import { storageRangeAt } from './storage-range.js';
 import { CallTimeout, parseGoDuration, withDeadline } from './call-deadline.js';
 import {
@@ -116,61 +115,82 @@ function traceTimeoutOf(cfg: TraceConfig): number {
 /** One transaction's place in a block trace: its result, or why its trace stopped. */
 type TxTrace = { txHash: string; result: unknown } | { txHash: string; error: string };
 
+/** Accepted block `n` set up for replay, refused in coreth's words when it cannot be. */
+function acceptedReplay(chain: EvmChain, n: bigint): BlockReplay {
+  if (n === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
+  const replay = blockReplay(chain, n);
+  if (!replay) throw new RpcError(RpcCode.server, `block #${n} not found`);
+  return replay;
+}
+
 /**
- * Replays block `n`, tracing the transactions `want` selects, each within `timeoutMs`; returns
- * their traces in order. A trace cut off by its timeout is that transaction's `error`, as in
- * coreth's block tracers, and the block goes on from the transaction's real outcome.
+ * Traces a replayed block's transactions that `want` selects. A trace cut off by its timeout is
+ * that transaction's `error`, as in coreth's block tracers, and the block goes on from the
+ * transaction's real outcome. A transaction the state refuses (only a block the chain never
+ * accepted can hold one) fails the whole trace, as coreth's traceTx does.
  */
-async function traceBlock(
+async function traceReplay(
   chain: EvmChain,
-  n: bigint,
+  replay: BlockReplay,
   want: (index: number) => boolean,
   newTracer: (ctx: TraceContext) => Tracer,
   timeoutMs: number,
 ): Promise<TxTrace[]> {
-  if (n === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
-  const replay = blockReplay(chain, n);
-  if (!replay) throw new RpcError(RpcCode.server, `block #${n} not found`);
   let { vm } = await replay.fresh();
   const out: TxTrace[] = [];
   let gasUsed = 0n;
   const last = replay.txs.reduce((m, t) => (want(t.index) ? t.index : m), -1);
+  const run = async (t: ReplayTx, tx: TypedTransaction, traced: boolean) => {
+    try {
+      return traced
+        ? await withDeadline(vm, timeoutMs, () => replay.execute(vm, tx, gasUsed))
+        : await replay.execute(vm, tx, gasUsed);
+    } catch (err) {
+      if (err instanceof CallTimeout || err instanceof RpcError) throw err;
+      throw new RpcError(RpcCode.server, `tracing failed: ${gethTxError(err as Error, t.sender)}`);
+    }
+  };
   for (const t of replay.txs) {
     if (t.index > last) break;
     const txHash = bytesToHex(t.hash);
     const tx = decodeStoredTx(chain.common, t);
     if (!want(t.index)) {
-      gasUsed += (await replay.execute(vm, tx, gasUsed)).totalGasSpent;
+      gasUsed += (await run(t, tx, false)).totalGasSpent;
       continue;
     }
     let tracer: Tracer;
     try {
-      tracer = newTracer({ blockHash: bytesToHex(replay.hash), blockNumber: n, txHash, txIndex: t.index });
+      tracer = newTracer({
+        blockHash: bytesToHex(replay.hash),
+        blockNumber: replay.number,
+        txHash,
+        txIndex: t.index,
+      });
     } catch (err) {
       // A JavaScript tracer that does not evaluate fails each transaction's trace, not the block's.
       if (!(err instanceof JsTracerError)) throw err;
       out.push({ txHash, error: err.message });
-      gasUsed += (await replay.execute(vm, tx, gasUsed)).totalGasSpent;
+      gasUsed += (await run(t, tx, false)).totalGasSpent;
       continue;
     }
     tracer.attach(vm);
-    let run: RunTxResult;
+    let result: RunTxResult;
     try {
-      run = await withDeadline(vm, timeoutMs, () => replay.execute(vm, tx, gasUsed));
+      result = await run(t, tx, true);
     } catch (err) {
+      tracer.detach(vm);
       if (!(err instanceof CallTimeout)) throw err;
       out.push({ txHash, error: tracer.abortReason?.() ?? TRACE_TIMEOUT });
       // The aborted run left the engine's frames open: the block so far is replayed, untraced
       // and unhurried, on a fresh copy of the parent state.
-      tracer.detach(vm);
       ({ vm } = await replay.fresh());
       gasUsed = await replay.runPrefix(vm, t.index + 1);
       continue;
     }
     tracer.detach(vm);
-    gasUsed += run.totalGasSpent;
+    gasUsed += result.totalGasSpent;
     try {
-      out.push({ txHash, result: tracer.result(tx, bytesToHex(t.sender), run) });
+      out.push({ txHash, result: tracer.result(tx, bytesToHex(t.sender), result) });
     } catch (err) {
       if (!(err instanceof JsTracerError)) throw err;
       out.push({ txHash, error: err.message });
@@ -195,9 +215,9 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
   /** A whole block's traces: the recorded ones when they answer, else a replay. */
   const traceWholeBlock = async (n: bigint, cfg: TraceConfig, timeoutMs: number) =>
     recorded(cfg, n) ??
-    traceBlock(
+    traceReplay(
       chain,
-      n,
+      acceptedReplay(chain, n),
       () => true,
       (ctx) => tracerFrom(cfg, ctx),
       timeoutMs,
@@ -205,14 +225,14 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
   return {
     debug_traceTransaction: async (params) => {
       arity(params, 2, 1);
-      const hash = data(params, 0, 32);
+      const txHash = hash(params, 0);
       const cfg = traceConfigOf(params, 1);
-      const stored = chain.store.txByHash(hash);
+      const stored = chain.store.txByHash(txHash);
       if (!stored) throw new RpcError(RpcCode.server, 'transaction not found');
       tracerFrom(cfg);
-      const [trace] = await traceBlock(
+      const [trace] = await traceReplay(
         chain,
-        stored.blockNumber,
+        acceptedReplay(chain, stored.blockNumber),
         (i) => i === stored.index,
         (ctx) => tracerFrom(cfg, ctx),
         traceTimeoutOf(cfg),
@@ -221,7 +241,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       return trace.result;
     },
     debug_traceBlockByNumber: async (params) => {
-      argCount(params, 2, 1); // a null block number is hex text to rpc.BlockNumber
+      arity(params, 2, 1); // a null block number is hex text to rpc.BlockNumber
       const ref = blockNumberRef(params, 0);
       const cfg = traceConfigOf(params, 1);
       checkBlockTracer(cfg);
@@ -230,22 +250,37 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_traceBlockByHash: async (params) => {
       arity(params, 2, 1);
-      const hash = data(params, 0, 32);
+      const blockHash = hash(params, 0);
       const cfg = traceConfigOf(params, 1);
       checkBlockTracer(cfg);
       const timeoutMs = traceTimeoutOf(cfg);
-      const n = chain.store.numberOfHash(hash);
+      const n = chain.store.numberOfHash(blockHash);
       if (n === undefined) throw new RpcError(RpcCode.server, 'block not found');
       return traceWholeBlock(n, cfg, timeoutMs);
     },
-    /** A block given as its RLP encoding; only an accepted block can be replayed here. */
+    /**
+     * A block given as its RLP encoding, replayed on its parent's state as coreth's TraceBlock
+     * does: the parent must be held, the block need not be (nothing of it is kept).
+     */
     debug_traceBlock: async (params) => {
       arity(params, 2, 1);
       const blob = data(params, 0);
       const cfg = traceConfigOf(params, 1);
       checkBlockTracer(cfg);
       const timeoutMs = traceTimeoutOf(cfg);
-      return traceWholeBlock(acceptedBlockOfRlp(chain, blob), cfg, timeoutMs);
+      const block = decodeRlpBlock(chain.common, blob);
+      // An accepted block, byte for byte: its recorded traces may answer.
+      const held = chain.store.numberOfHash(block.hash);
+      if (held !== undefined && held !== 0n && equalsBytes(chain.store.blockByNumber(held)!.bytes, blob))
+        return traceWholeBlock(held, cfg, timeoutMs);
+      const replay = replayOf(chain, { ...block, parent: parentOfRlpBlock(chain, block) });
+      return traceReplay(
+        chain,
+        replay,
+        () => true,
+        (ctx) => tracerFrom(cfg, ctx),
+        timeoutMs,
+      );
     },
     // The node keeps no bad blocks (every block it holds was built and accepted by itself).
     debug_getBadBlocks: (params) => {
@@ -254,16 +289,16 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_traceBadBlock: (params) => {
       arity(params, 2, 1);
-      const hash = data(params, 0, 32);
+      const blockHash = hash(params, 0);
       tracerFrom(traceConfigOf(params, 1));
-      throw new RpcError(RpcCode.server, `bad block ${bytesToHex(hash)} not found`);
+      throw new RpcError(RpcCode.server, `bad block ${bytesToHex(blockHash)} not found`);
     },
     /** The state root after each of a block's transactions (coreth's IntermediateRoots). */
     debug_intermediateRoots: async (params) => {
       arity(params, 2, 1);
-      const hash = data(params, 0, 32);
-      const n = chain.store.numberOfHash(hash);
-      if (n === undefined) throw new RpcError(RpcCode.server, `block ${bytesToHex(hash)} not found`);
+      const blockHash = hash(params, 0);
+      const n = chain.store.numberOfHash(blockHash);
+      if (n === undefined) throw new RpcError(RpcCode.server, `block ${bytesToHex(blockHash)} not found`);
       if (n === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
       const replay = blockReplay(chain, n)!;
       const { vm, state } = await replay.fresh();
@@ -277,8 +312,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_traceCall: async (params) => {
       // The block is a BlockNumberOrHash, no pointer: required, and a null names no block.
-      arity(params, 3, 1);
-      argCount(params, 3, 2);
+      arity(params, 3, 2);
       const args = parseCallArgs(params[0], 0);
       const ref = blockRef(params, 1);
       if (ref.kind === 'tag' && ref.tag === 'pending')
@@ -322,24 +356,24 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
     },
     debug_storageRangeAt: storageRangeAt(chain),
     debug_getRawBlock: (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       const b = chain.store.blockByNumber(blockNamed(blockRef(params, 0)));
       if (!b) throw new RpcError(RpcCode.server, 'block not found');
       return bytesToHex(b.bytes);
     },
     debug_getRawHeader: (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       const b = chain.store.blockByNumber(blockNamed(blockRef(params, 0)));
       if (!b) throw new RpcError(RpcCode.server, 'block not found');
       return bytesToHex(b.header);
     },
     debug_getRawTransaction: (params) => {
       arity(params, 1, 1);
-      return rawTxByHash(chain, data(params, 0, 32));
+      return rawTxByHash(chain, hash(params, 0));
     },
     /** The block's receipts in their consensus encoding (what its receiptsRoot commits to). */
     debug_getRawReceipts: (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       const ref = blockRef(params, 0);
       // An unknown hash is null, as coreth finds no receipts for it; a number past the head is
       // refused as every read past the last accepted block.
@@ -350,33 +384,19 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
 }
 
 /**
- * The accepted block an RLP-encoded block is, refused in coreth's words: undecodable, genesis,
- * or a parent the chain does not hold; a block the chain does not hold on a parent it does is
- * refused too (replaying a block never accepted is not supported).
+ * The accepted block an RLP-encoded block is replayed on, found as coreth's traceBlock finds
+ * it (blockByNumberAndHash: the block at number - 1 when its hash is the parent hash, else the
+ * block of that hash), refused in its words.
  */
-function acceptedBlockOfRlp(chain: EvmChain, blob: Uint8Array): bigint {
-  let header: Uint8Array[];
-  try {
-    const decoded = RLP.decode(blob) as unknown[];
-    if (!Array.isArray(decoded) || !Array.isArray(decoded[0]) || decoded[0].length < 15)
-      throw new Error('rlp: expected input list for types.extblock');
-    header = decoded[0] as Uint8Array[];
-  } catch (err) {
-    throw new RpcError(RpcCode.server, `could not decode block: ${(err as Error).message}`);
-  }
-  const hash = keccak256(RLP.encode(header));
-  const known = chain.store.numberOfHash(hash);
-  if (known === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
-  if (known !== undefined) return known;
-  const number = bytesToBigInt(header[8]);
+function parentOfRlpBlock(chain: EvmChain, block: RlpBlock): bigint {
+  const number = block.header.number;
   if (number === 0n) throw new RpcError(RpcCode.server, 'genesis is not traceable');
-  // coreth's blockByNumberAndHash(number - 1, parentHash).
   if (number - 1n > chain.latest.number)
     throw new RpcError(RpcCode.server, `block #${number - 1n} not found`);
-  const parentHash = header[0];
-  if (chain.store.numberOfHash(parentHash) === undefined)
-    throw new RpcError(RpcCode.server, `block ${bytesToHex(parentHash)} not found`);
-  throw new RpcError(RpcCode.server, `block ${bytesToHex(hash)} not found`);
+  const parent = chain.store.numberOfHash(block.parentHash);
+  if (parent === undefined)
+    throw new RpcError(RpcCode.server, `block ${bytesToHex(block.parentHash)} not found`);
+  return parent;
 }
 
 /** Each receipt of block `n` as encodeReceipt writes it when the block is built. */

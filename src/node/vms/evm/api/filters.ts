@@ -11,7 +11,7 @@ import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { AcceptedBlock, EvmChain } from '../evm-chain.js';
 import type { StoredLog } from '../state/chain-store.js';
-import { argCount, arity, bad, bool, jsonKind } from './args.js';
+import { arity, bad, bool, jsonKind } from './args.js';
 import { checkFilterRange, inFilterRange, parseLogFilter, queryLogs, type LogFilter } from './eth/logs.js';
 import { decodeStoredTx, headerJson, logJson, txJson } from './format.js';
 
@@ -90,10 +90,13 @@ export function createFilterApi(chain: EvmChain): { handlers: Record<string, Evm
   }, 30_000);
   sweeper.unref();
 
-  /** The filter id argument: geth's `rpc.ID` is a string type, so anything else fails to decode. */
+  /**
+   * The filter id argument: geth's `rpc.ID` is a string type, so anything else fails to decode,
+   * but a JSON null leaves it the empty id, which names no filter.
+   */
   const filterId = (params: unknown[]): string => {
     arity(params, 1, 1);
-    const id = params[0];
+    const id = params[0] ?? '';
     if (typeof id !== 'string') bad(0, `json: cannot unmarshal ${jsonKind(id)} into Go value of type rpc.ID`);
     return id;
   };
@@ -195,7 +198,7 @@ export function createSubscriptionApi(chain: EvmChain): Record<string, EvmHandle
         chain.on('block', fn);
         off = () => chain.off('block', fn);
       } else if (kind === 'logs') {
-        argCount(params, 2, 2); // a null criteria subscribes to every log, as in geth
+        arity(params, 2, 2); // a null criteria subscribes to every log, as in geth
         const criteria = parseLogFilter(params[1], 1);
         checkFilterRange(criteria);
         const fn = (b: AcceptedBlock) => {
@@ -230,7 +233,7 @@ export function createSubscriptionApi(chain: EvmChain): Record<string, EvmHandle
       return id;
     },
     eth_unsubscribe: (params, ctx) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       const subs = ctx.connection?.subscriptions;
       const id = params[0] ?? ''; // geth decodes null into the empty id, which nobody holds
       if (typeof id !== 'string')

@@ -58,7 +58,7 @@ export function headerJson(
   return out;
 }
 
-export function decodeStoredTx(common: Common, stored: StoredTx): TypedTransaction {
+export function decodeStoredTx(common: Common, stored: Pick<StoredTx, 'raw'>): TypedTransaction {
   return createTxFromRLP(stored.raw, { common });
 }
 

@@ -18,7 +18,7 @@ import {
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
-import { address, argCount, bad, blockRefOrNeither, data, jsonKind, neitherBlockNorHash } from './args.js';
+import { address, arity, bad, blockRefOrNeither, data, jsonKind, neitherBlockNorHash } from './args.js';
 import { blockReplay } from './block-replay.js';
 import { resolveBlockNumber } from './eth/block-ref.js';
 
@@ -33,7 +33,7 @@ function goInt(params: unknown[], i: number): number {
 export function storageRangeAt(chain: EvmChain): EvmHandler {
   return async (params) => {
     // Every argument is a Go value: all five are required, a null is decoded, never missing.
-    argCount(params, 5, 5);
+    arity(params, 5, 5);
     const block = blockRefOrNeither(params, 0);
     const txIndex = goInt(params, 1);
     const contract = new Address(address(params, 2));

@@ -42,7 +42,7 @@ export interface TxArgs extends CallArgs {
 
 export function parseTxArgs(v: unknown, i: number): TxArgs {
   const args: TxArgs = parseCallArgs(v, i);
-  const chainId = (v as Record<string, unknown>).chainId;
+  const chainId = (v as Record<string, unknown> | null)?.chainId;
   if (chainId != null) args.chainId = quantityValue(chainId, i, 'chainId');
   return args;
 }
@@ -221,7 +221,8 @@ export function createWalletApi(chain: EvmChain, options: EthApiOptions): Record
     },
     eth_sign: (params) => {
       arity(params, 2, 2);
-      return personalSign(data(params, 1), address(params, 0));
+      const signer = address(params, 0); // geth decodes the arguments in order
+      return personalSign(data(params, 1), signer);
     },
     // The pool's executable transactions from the node's accounts.
     eth_pendingTransactions: async (params) => {

@@ -21,7 +21,7 @@ import type { PlatformChain } from '../../platformvm/chain.js';
 import type { EvmChain } from '../evm-chain.js';
 import type { WarpBackend } from './backend.js';
 import { encodeSignedMessage } from './predicate.js';
-import { argCount, bad, jsonKind } from '../api/args.js';
+import { arity, bad, jsonKind } from '../api/args.js';
 import { decodeGoId } from '../../../rpc/go-id-json.js';
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
@@ -143,24 +143,24 @@ export function createWarpApi(
 
   // geth's count check: a JSON null is a value (an empty id, the default quorum or subnet).
   return {
-    warp_getMessage: (params) => (argCount(params, 1, 1), hex(messageBytes(idParam(params, 0)))),
+    warp_getMessage: (params) => (arity(params, 1, 1), hex(messageBytes(idParam(params, 0)))),
     warp_getMessageSignature: async (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       return hex(await sign(messageBytes(idParam(params, 0))));
     },
     warp_getBlockSignature: async (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       return hex(await sign(blockMessage(idParam(params, 0))));
     },
     warp_getMessageAggregateSignature: (params) => {
-      argCount(params, 3, 1);
+      arity(params, 3, 1);
       const id = idParam(params, 0);
       const quorum = quorumParam(params, 1);
       const subnet = subnetParam(params, 2);
       return aggregate(messageBytes(id, false), quorum, subnet);
     },
     warp_getBlockAggregateSignature: (params) => {
-      argCount(params, 3, 1);
+      arity(params, 3, 1);
       const blockID = idParam(params, 0);
       const quorum = quorumParam(params, 1);
       const subnet = subnetParam(params, 2);

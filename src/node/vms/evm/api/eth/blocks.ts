@@ -9,7 +9,7 @@ import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import { blockExtData, decodeHeader, type EvmHeader } from '../../block/evm-block.js';
 import type { EvmChain } from '../../evm-chain.js';
 import type { StoredLog, StoredTx } from '../../state/chain-store.js';
-import { argCount, arity, blockNumberRef, blockRefOrNeither, bool, data, quantity } from '../args.js';
+import { arity, blockNumberRef, blockRefOrNeither, bool, hash, uintIndex } from '../args.js';
 import { h, headerJson, q, receiptJson, txJson, txTypeAndTo } from '../format.js';
 import { storedTxJson } from '../stored-tx-json.js';
 import { resolveBlockNumber, stateBlockOf } from './block-ref.js';
@@ -102,100 +102,100 @@ export function createBlockApi(chain: EvmChain): Record<string, EvmHandler> {
   return {
     // A block number is an rpc.BlockNumber: a JSON null is hex text to it, not a missing value.
     eth_getBlockByNumber: (params) => {
-      argCount(params, 2, 1);
+      arity(params, 2, 1);
       // coreth's BlockByNumber refuses a number past the last accepted block.
       const n = stateBlockOf(chain, blockNumberRef(params, 0));
       return blockJson(n, bool(params, 1));
     },
     eth_getHeaderByNumber: (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       return headerOnly(stateBlockOf(chain, blockNumberRef(params, 0)));
     },
     eth_getHeaderByHash: (params) => {
       arity(params, 1, 1);
-      const n = chain.store.numberOfHash(data(params, 0, 32));
+      const n = chain.store.numberOfHash(hash(params, 0));
       return n === undefined ? null : headerOnly(n);
     },
     eth_getBlockByHash: (params) => {
       arity(params, 2, 1);
-      const n = chain.store.numberOfHash(data(params, 0, 32));
+      const n = chain.store.numberOfHash(hash(params, 0));
       return n === undefined ? null : blockJson(n, bool(params, 1));
     },
     eth_getBlockTransactionCountByNumber: (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       const n = blockFromNumber(params, 0);
       const b = n === undefined ? undefined : chain.store.blockByNumber(n);
       return b ? q(b.txCount) : null;
     },
     eth_getBlockTransactionCountByHash: (params) => {
       arity(params, 1, 1);
-      const b = chain.store.blockByHash(data(params, 0, 32));
+      const b = chain.store.blockByHash(hash(params, 0));
       return b ? q(b.txCount) : null;
     },
     // No block has uncles: a known block counts 0 and has none at any index; an unknown one is null.
     eth_getUncleCountByBlockNumber: (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       return blockFromNumber(params, 0) === undefined ? null : '0x0';
     },
     eth_getUncleCountByBlockHash: (params) => {
       arity(params, 1, 1);
-      return chain.store.numberOfHash(data(params, 0, 32)) === undefined ? null : '0x0';
+      return chain.store.numberOfHash(hash(params, 0)) === undefined ? null : '0x0';
     },
     eth_getUncleByBlockNumberAndIndex: (params) => {
-      argCount(params, 2, 2);
+      arity(params, 2, 2);
       blockNumberRef(params, 0);
-      quantity(params, 1);
+      uintIndex(params, 1);
       return null;
     },
     eth_getUncleByBlockHashAndIndex: (params) => {
       arity(params, 2, 2);
-      data(params, 0, 32);
-      quantity(params, 1);
+      hash(params, 0);
+      uintIndex(params, 1);
       return null;
     },
     eth_getTransactionByHash: (params) => {
       arity(params, 1, 1);
-      const hash = data(params, 0, 32);
-      const stored = chain.store.txByHash(hash);
+      const txHash = hash(params, 0);
+      const stored = chain.store.txByHash(txHash);
       if (stored) return txByStored(stored);
-      const pooled = chain.pool.get(bytesToHex(hash));
+      const pooled = chain.pool.get(bytesToHex(txHash));
       return pooled ? txJson(pooled.tx, pooled.sender) : null;
     },
     eth_getTransactionByBlockNumberAndIndex: (params) => {
-      argCount(params, 2, 2);
+      arity(params, 2, 2);
       const n = blockFromNumber(params, 0);
-      return n === undefined ? null : txByStored(chain.store.txByPosition(n, Number(quantity(params, 1))));
+      return n === undefined ? null : txByStored(chain.store.txByPosition(n, Number(uintIndex(params, 1))));
     },
     eth_getTransactionByBlockHashAndIndex: (params) => {
       arity(params, 2, 2);
-      const n = chain.store.numberOfHash(data(params, 0, 32));
-      return n === undefined ? null : txByStored(chain.store.txByPosition(n, Number(quantity(params, 1))));
+      const n = chain.store.numberOfHash(hash(params, 0));
+      return n === undefined ? null : txByStored(chain.store.txByPosition(n, Number(uintIndex(params, 1))));
     },
     eth_getRawTransactionByHash: (params) => {
       arity(params, 1, 1);
-      return rawTxByHash(chain, data(params, 0, 32));
+      return rawTxByHash(chain, hash(params, 0));
     },
     // geth's raw-transaction methods answer "0x" for a transaction they do not find (their nil
     // hexutil.Bytes marshals so).
     eth_getRawTransactionByBlockNumberAndIndex: (params) => {
-      argCount(params, 2, 2);
+      arity(params, 2, 2);
       const n = blockFromNumber(params, 0);
-      const t = n === undefined ? undefined : chain.store.txByPosition(n, Number(quantity(params, 1)));
+      const t = n === undefined ? undefined : chain.store.txByPosition(n, Number(uintIndex(params, 1)));
       return t ? h(t.raw) : '0x';
     },
     eth_getRawTransactionByBlockHashAndIndex: (params) => {
       arity(params, 2, 2);
-      const n = chain.store.numberOfHash(data(params, 0, 32));
-      const t = n === undefined ? undefined : chain.store.txByPosition(n, Number(quantity(params, 1)));
+      const n = chain.store.numberOfHash(hash(params, 0));
+      const t = n === undefined ? undefined : chain.store.txByPosition(n, Number(uintIndex(params, 1)));
       return t ? h(t.raw) : '0x';
     },
     eth_getTransactionReceipt: (params) => {
       arity(params, 1, 1);
-      const stored = chain.store.txByHash(data(params, 0, 32));
+      const stored = chain.store.txByHash(hash(params, 0));
       return stored ? receiptOf(stored) : null;
     },
     eth_getBlockReceipts: (params) => {
-      argCount(params, 1, 1);
+      arity(params, 1, 1);
       // coreth answers null for any block it cannot find, one named by neither number nor hash
       // (a JSON null, or `{}`) included.
       const ref = blockRefOrNeither(params, 0);

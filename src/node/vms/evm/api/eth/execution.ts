@@ -5,7 +5,7 @@
 import { RpcCode, RpcError } from '../../../../rpc/errors.js';
 import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../../evm-chain.js';
-import { argCount, arity, blockRef, optionalBlockRef, type BlockRef } from '../args.js';
+import { arity, blockRef, optionalBlockRef, type BlockRef } from '../args.js';
 import { CallTimeout } from '../call-deadline.js';
 import {
   CALL_GAS_CAP,
@@ -75,8 +75,7 @@ export function createExecutionApi(chain: EvmChain): Record<string, EvmHandler> 
      */
     eth_callDetailed: async (params) => {
       // Its block is a BlockNumberOrHash, no pointer: required, and a null names no block.
-      arity(params, 3, 1);
-      argCount(params, 3, 2);
+      arity(params, 3, 2);
       const result = await runCall(params, blockRef, undefined);
       // A failure that is not a revert with data has no code of its own here (coreth: 0).
       const failure = callFailure(result);

@@ -6,7 +6,7 @@ import { RpcCode, RpcError } from '../../../../rpc/errors.js';
 import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import type { EvmHeader } from '../../block/evm-block.js';
 import type { EvmChain } from '../../evm-chain.js';
-import { arity, argCount, bad, blockNumberRef, hexOrDecimal64, type BlockNumberRef } from '../args.js';
+import { arity, bad, blockNumberRef, hexOrDecimal64, type BlockNumberRef } from '../args.js';
 import { q } from '../format.js';
 import { suggestedTip } from '../tip-oracle.js';
 
@@ -68,7 +68,7 @@ export function createFeeApi(chain: EvmChain): Record<string, EvmHandler> {
     eth_maxPriorityFeePerGas: (params) => (arity(params, 0), q(suggestedTip(chain))),
     eth_feeHistory: (params) => {
       // A null is a value to both required arguments' decoders, not a missing one.
-      argCount(params, 3, 2);
+      arity(params, 3, 2);
       const count = hexOrDecimal64(params, 0);
       const ref = blockNumberRef(params, 1);
       const percentiles = (params[2] ?? []) as number[];

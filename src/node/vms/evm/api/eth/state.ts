@@ -9,7 +9,7 @@ import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../../evm-chain.js';
 import {
   address,
-  argCount,
+  arity,
   bad,
   blockRef,
   blockRefOrNeither,
@@ -42,13 +42,13 @@ function storageKey(v: unknown, i: number, prefix = ''): { key: Uint8Array; leng
 export function createStateApi(chain: EvmChain): Record<string, EvmHandler> {
   return {
     eth_getBalance: async (params) => {
-      argCount(params, 2, 2);
+      arity(params, 2, 2);
       const addr = new Address(address(params, 0));
       const acct = await chain.stateAt(stateBlock(chain, params, 1)).getAccount(addr);
       return q(acct?.balance ?? 0n);
     },
     eth_getTransactionCount: async (params) => {
-      argCount(params, 2, 2);
+      arity(params, 2, 2);
       const addr = new Address(address(params, 0));
       const ref = blockRef(params, 1);
       const n = stateBlock(chain, params, 1);
@@ -57,12 +57,12 @@ export function createStateApi(chain: EvmChain): Record<string, EvmHandler> {
       return q(nonce);
     },
     eth_getCode: async (params) => {
-      argCount(params, 2, 2);
+      arity(params, 2, 2);
       const addr = new Address(address(params, 0));
       return h(await chain.stateAt(stateBlock(chain, params, 1)).getCode(addr));
     },
     eth_getStorageAt: async (params) => {
-      argCount(params, 3, 3);
+      arity(params, 3, 3);
       const addr = new Address(address(params, 0));
       // A null key decodes into Go's empty string, which decodeHash reads as slot 0.
       const key = params[1] ?? '';
@@ -73,7 +73,7 @@ export function createStateApi(chain: EvmChain): Record<string, EvmHandler> {
       return h(setLengthLeft(value, 32));
     },
     eth_getProof: async (params) => {
-      argCount(params, 3, 3);
+      arity(params, 3, 3);
       const addr = new Address(address(params, 0));
       // A null list of keys decodes into Go's nil slice: no keys.
       const keysParam = params[1] ?? [];
