@@ -107,6 +107,15 @@ export interface BuilderBase {
   utxos: Utxo[];
 }
 
+/** The test key's builder base: the current fee state and its P-chain UTXOs. */
+export async function builderBase(api: pvm.PVMApi): Promise<BuilderBase> {
+  return {
+    feeState: await api.getFeeState(),
+    fromAddressesBytes: [EWOQ_ADDR],
+    utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
+  };
+}
+
 /**
  * A Primary Network AddPermissionlessValidatorTx for `nodeId` over `[start, end]`, signed by
  * `key`'s proof of possession, rewards and delegation fees to the test key, a 2% fee.

@@ -12,9 +12,9 @@ import { Context, pvm } from '@avalabs/avalanchejs';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
   blsKey,
+  builderBase,
   EWOQ_ADDR,
   EWOQ_KEY,
-  EWOQ_P,
   l1Validator,
   pResult,
   PRIMARY_NETWORK,
@@ -55,11 +55,7 @@ describe('P-chain block times capped at the next staker change', () => {
   let blocks: Block[];
 
   const seconds = (rfc3339: string) => Date.parse(rfc3339) / 1000;
-  const base = async () => ({
-    feeState: await api.getFeeState(),
-    fromAddressesBytes: [EWOQ_ADDR],
-    utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
-  });
+  const base = () => builderBase(api);
   const blockAt = async (height: number): Promise<Block> => {
     const { block } = await pResult(net.url, 'platform.getBlockByHeight', { height, encoding: 'json' });
     const kind = block.tx ? 'proposal' : block.txs ? 'standard' : 'commit';
