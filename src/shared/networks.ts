@@ -36,6 +36,25 @@ export interface NetworkIdentity {
   readonly minDelegatorStake: bigint;
 }
 
+/**
+ * The Primary Network's staking caps, the same on every network: a validator's weight (own stake
+ * plus what is delegated to it) may reach this multiple of its own stake, and never this much.
+ */
+export const MAX_VALIDATOR_WEIGHT_FACTOR = 5n;
+export const MAX_VALIDATOR_STAKE = 3_000_000n * 1_000_000_000n;
+
+/**
+ * What can still be delegated to a Primary Network validator with `own` stake and `delegated`
+ * to it now: up to the P-chain's maximum weight (`MAX_VALIDATOR_WEIGHT_FACTOR` × own, at most
+ * `MAX_VALIDATOR_STAKE`), never below 0.
+ */
+export function delegationCapacity(own: bigint, delegated: bigint): bigint {
+  const byFactor = own * MAX_VALIDATOR_WEIGHT_FACTOR;
+  const maxWeight = byFactor < MAX_VALIDATOR_STAKE ? byFactor : MAX_VALIDATOR_STAKE;
+  const left = maxWeight - own - delegated;
+  return left > 0n ? left : 0n;
+}
+
 /** The P-chain id and the primary network's subnet id are both the empty id. */
 export const PRIMARY_NETWORK_ID = '11111111111111111111111111111111LpoYY';
 

@@ -388,6 +388,13 @@ describe('devnet durability', () => {
       assert.equal(Number((await call(`${urls.node}/ext/info`, 'info.getNetworkID')).networkID), 12345);
       const peers = await call(`${urls.node}/ext/info`, 'info.peers');
       assert.match(peers.peers[0].ip, /^\[::1\]:\d+$/);
+      // The node's own address as its peers reach it (Go's netip.AddrPort form), not `::1:port`.
+      const client: any = createAvalancheClient({
+        chain: avalancheLocal,
+        transport: { type: 'http', url: urls.cChainRpc },
+      });
+      const { ip } = await client.info.getNodeIP();
+      assert.equal(ip, `[::1]:${new URL(urls.node).port}`);
       const health = await fetch(`${urls.data}/v1/health-check`);
       assert.equal(health.status, 200);
     } finally {

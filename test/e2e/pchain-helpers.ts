@@ -23,6 +23,7 @@ import {
   utils,
   type Common,
   type Context,
+  type Utxo,
 } from '@avalabs/avalanchejs';
 import {
   blsProofOfPossession,
@@ -39,6 +40,8 @@ export const EWOQ_P = 'P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u';
 export const EWOQ_ADDR = utils.bech32ToBytes(EWOQ_P);
 
 export const pUrl = (url: string): string => `${url}/ext/bc/P`;
+
+export const PRIMARY_NETWORK = '11111111111111111111111111111111LpoYY';
 
 /** A signed tx's id (cb58 of the sha256 of its bytes), as `issueTx` answers it. */
 export const txIdOf = (tx: Common.UnsignedTx): string =>
@@ -95,6 +98,49 @@ export interface BlsKey {
 export function blsKey(seed: string): BlsKey {
   const secret = blsSecretKeyFromIkm(new TextEncoder().encode(`pchain-test/${seed}/`.padEnd(40, '.')));
   return { secret, publicKey: blsPublicKey(secret), pop: blsProofOfPossession(secret) };
+}
+
+/** The fee state, funding address and UTXOs an avalanchejs P-chain builder starts from. */
+export interface BuilderBase {
+  feeState: pvm.FeeState;
+  fromAddressesBytes: Uint8Array[];
+  utxos: Utxo[];
+}
+
+/** The test key's builder base: the current fee state and its P-chain UTXOs. */
+export async function builderBase(api: pvm.PVMApi): Promise<BuilderBase> {
+  return {
+    feeState: await api.getFeeState(),
+    fromAddressesBytes: [EWOQ_ADDR],
+    utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
+  };
+}
+
+/**
+ * A Primary Network AddPermissionlessValidatorTx for `nodeId` over `[start, end]`, signed by
+ * `key`'s proof of possession, rewards and delegation fees to the test key, a 2% fee.
+ */
+export function primaryValidatorTx(
+  ctx: Context.Context,
+  base: BuilderBase,
+  v: { nodeId: string; start: bigint; end: bigint; weight: bigint; key: BlsKey },
+): Common.UnsignedTx {
+  return pvm.newAddPermissionlessValidatorTx(
+    {
+      ...base,
+      nodeId: v.nodeId,
+      subnetId: PRIMARY_NETWORK,
+      start: v.start,
+      end: v.end,
+      weight: v.weight,
+      rewardAddresses: [EWOQ_ADDR],
+      delegatorRewardsOwner: [EWOQ_ADDR],
+      shares: 20_000,
+      publicKey: v.key.publicKey,
+      signature: v.key.pop,
+    },
+    ctx,
+  );
 }
 
 /** An initial L1 validator of a ConvertSubnetToL1Tx, both of its owners `owner`. */

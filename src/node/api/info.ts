@@ -2,6 +2,7 @@
 import { AvalancheEndpoint } from '../rpc/avalanche-endpoint.js';
 import { fail } from '../rpc/errors.js';
 import { parseNodeId, plainHex } from '../../shared/encoding.js';
+import { joinHostPort } from '../../shared/host-port.js';
 import { ParamsShapeError } from '../rpc/params.js';
 import {
   COMPATIBLE_NODE_VERSION,
@@ -20,7 +21,7 @@ export interface InfoDeps {
   config: NodeConfig;
   genesis: Genesis;
   self: GenesisValidator;
-  /** Port the node's HTTP server listens on (for getNodeIP and peers). */
+  /** Port the node's HTTP server listens on (getNodeIP's answer with the host). */
   port(): number;
   chains(): readonly Chain[];
   chain(aliasOrId: string): Chain | undefined;
@@ -95,7 +96,10 @@ export function createInfoEndpoint(deps: InfoDeps): AvalancheEndpoint {
         proofOfPossession: plainHex(deps.self.blsProofOfPossession),
       },
     }),
-    getNodeIP: () => ({ ip: `${config.host}:${deps.port()}` }),
+    // The reference answers its staking address, where its peers reach it. The devnet has no
+    // staking port: its validators are reached over HTTP (`info.peers`' `ip`, ACP-118 requests),
+    // so this node's address is the node port's, written as Go writes a netip.AddrPort.
+    getNodeIP: () => ({ ip: joinHostPort(config.host, deps.port()) }),
     getNodeVersion: () => ({
       version: COMPATIBLE_NODE_VERSION,
       databaseVersion: 'v1.4.5',

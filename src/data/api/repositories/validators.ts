@@ -5,7 +5,7 @@
  * node when one is configured.
  */
 import type { Kysely } from 'kysely';
-import type { NetworkIdentity } from '../../../shared/networks.js';
+import { delegationCapacity, type NetworkIdentity } from '../../../shared/networks.js';
 import { NotFoundError } from '../../internal/errors.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { amountText } from '../../store/amounts.js';
@@ -275,10 +275,11 @@ export function createValidatorReads(deps: ValidatorReadsDeps) {
       ...base,
       stakePercentage: total > 0n ? Number((weight * 1_000_000n) / total) / 10_000 : 0,
       uptimePerformance: live?.uptime ?? 100,
-      delegationCapacity: (BigInt(amountText(v.amount_staked)) * 4n - delegated > 0n
-        ? BigInt(amountText(v.amount_staked)) * 4n - delegated
-        : 0n
-      ).toString(),
+      // Only the Primary Network takes delegations: a permissioned subnet validation has no
+      // capacity, as it has no delegation fee (the real list's fee filters leave such out too).
+      ...(v.subnet_id === network.pChainID && {
+        delegationCapacity: delegationCapacity(BigInt(amountText(v.amount_staked)), delegated).toString(),
+      }),
       potentialRewards,
       // The spec's single validator record has `rewards` whatever the status; the real active
       // shape names them `potentialRewards`. Both, so either reading works.

@@ -3,7 +3,11 @@
  * staking limits, reward parameters and the two dynamic fee configurations (ACP-103 gas for
  * transactions, ACP-77 continuous fee for L1 validators).
  */
-import type { NetworkIdentity } from '../../../shared/networks.js';
+import {
+  MAX_VALIDATOR_STAKE,
+  MAX_VALIDATOR_WEIGHT_FACTOR,
+  type NetworkIdentity,
+} from '../../../shared/networks.js';
 
 const NANO_AVAX_PER_AVAX = 1_000_000_000n;
 
@@ -68,12 +72,12 @@ export function platformConfig(
     staking: {
       // The minimums are the network's (1 AVAX on fuji); the rest is the same on every network.
       minValidatorStake: network.minValidatorStake,
-      maxValidatorStake: 3_000_000n * NANO_AVAX_PER_AVAX,
+      maxValidatorStake: MAX_VALIDATOR_STAKE,
       minDelegatorStake: network.minDelegatorStake,
       minDelegationFee: 20_000,
       minStakeDuration,
       maxStakeDuration: 365 * 24 * 3600,
-      maxValidatorWeightFactor: 5n,
+      maxValidatorWeightFactor: MAX_VALIDATOR_WEIGHT_FACTOR,
     },
     reward: {
       maxConsumptionRate: 120_000n,

@@ -1,9 +1,10 @@
 /**
  * The P-chain engine: a mempool of verified transactions, a block builder that packs them into
- * Banff standard blocks as soon as they arrive, and the node-issued reward blocks (a Banff
- * proposal block with a RewardValidatorTx, then its commit block) for every staker whose period
- * has ended by the devnet clock. Each block is accepted in one database transaction together
- * with its index entry and shared-memory changes.
+ * Banff standard blocks as soon as they arrive, and the node-issued blocks of every staker change
+ * the devnet clock has passed (a staking period's end: a Banff proposal block with a
+ * RewardValidatorTx, then its commit block; an L1 validator's balance running out: an empty
+ * standard block), each at the very time of its change. Each block is accepted in one database
+ * transaction together with its index entry and shared-memory changes.
  */
 import { Utxo, pvmSerial, TransferOutput, BigIntPr, type OutputOwners } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -17,6 +18,7 @@ import {
   advanceGasState,
   advanceValidatorFee,
   consumeGas,
+  secondsUntilAccrued,
   gasPrice,
   type GasState,
 } from './fees/dynamic-fee.js';
@@ -70,12 +72,15 @@ export class PlatformVM {
       ctx.db.transaction(() => writeGenesis(ctx.db, this.state, ctx.genesis, config, this.ids, Date.now()));
   }
 
-  /** Starts the timer that rewards stakers whose period ends while nothing else happens. */
+  /**
+   * Starts the timer that builds the blocks of staker changes (staking periods ending, L1
+   * balances running out) the clock passes while nothing else happens. It may wake late: the
+   * blocks carry the changes' own times.
+   */
   start(): void {
     this.timer = setInterval(() => {
-      const next = this.state.nextStakerEnd();
-      if ((next !== undefined && next <= this.ctx.clock.nowSeconds()) || this.hasExhaustedL1Validators())
-        this.buildNow();
+      const now = this.ctx.clock.nowSeconds();
+      if (this.nextStakerChangeTime(now + 1) <= now) this.buildNow();
     }, 1000);
     this.timer.unref();
     this.buildNow();
@@ -96,7 +101,10 @@ export class PlatformVM {
     return this.state.lastBlock()!.height;
   }
 
-  /** The time the next block would carry. */
+  /**
+   * The time a tx issued now is verified at: the clock's (never before the last block). The
+   * block that takes it comes after the blocks of the staker changes up to then, at this time.
+   */
   nextBlockTime(): number {
     const last = this.state.lastBlock()!;
     return Math.max(last.time, this.ctx.clock.nowSeconds());
@@ -241,20 +249,22 @@ export class PlatformVM {
   }
 
   /**
-   * Builds and accepts every block that is due now: reward blocks first, then the mempool's txs;
-   * with `moveTime`, last an empty block bringing the chain time up to the clock if none did.
+   * Builds and accepts every block that is due now: the blocks of the staker changes the clock
+   * has passed first, each at its change's time, then the mempool's txs; with `moveTime`, last
+   * an empty block bringing the chain time up to the clock if none did.
    */
   buildNow(moveTime = false): void {
     const created: ChainRecord[] = [];
     const settled: { w: Waiting; err?: Error }[] = [];
     const batch = this.mempool.all();
     let short: bigint | undefined;
+    // One instant for the whole build, so no change falls between the catch-up and the txs.
+    const now = this.ctx.clock.nowSeconds();
     try {
       this.ctx.db.transaction(() => {
-        this.rewardEndedStakers();
-        if (batch.length > 0) short = this.buildStandardBlock(batch, created, settled);
-        else if (this.hasExhaustedL1Validators()) this.buildTimeBlock();
-        if (moveTime && this.state.lastBlock()!.time < this.ctx.clock.nowSeconds()) this.buildTimeBlock();
+        this.buildStakerChanges(now);
+        if (batch.length > 0) short = this.buildStandardBlock(batch, now, created, settled);
+        if (moveTime && this.state.lastBlock()!.time < now) this.buildTimeBlock(now);
         // The clock's high-water mark commits with the block, so block times never repeat.
         this.ctx.clock.persist();
       });
@@ -284,11 +294,12 @@ export class PlatformVM {
    */
   private buildStandardBlock(
     batch: Waiting[],
+    now: number,
     created: ChainRecord[],
     settled: { w: Waiting; err?: Error }[],
   ): bigint | undefined {
     const last = this.state.lastBlock()!;
-    const time = Math.max(last.time, this.ctx.clock.nowSeconds());
+    const time = Math.max(last.time, now);
     const height = last.height + 1n;
     this.advanceFees(time, height);
     let gas = this.state.gasState()!;
@@ -350,24 +361,43 @@ export class PlatformVM {
     this.retry.unref();
   }
 
-  private hasExhaustedL1Validators(): boolean {
-    return this.state.exhaustedL1Validators(this.validatorFeeAccrued()).length > 0;
+  /**
+   * The next time the validator set changes by itself, or `bound` if none comes sooner: the
+   * earliest end of a staking period, or the second an active L1 validator's balance runs out at
+   * the fee the current set pays. As the reference's `GetNextStakerChangeTime`, no block may
+   * carry a later time before that change has its block.
+   */
+  private nextStakerChangeTime(bound: number): number {
+    const end = this.state.nextStakerEnd();
+    let next = end === undefined ? bound : Math.min(end, bound);
+    const active = this.state.activeL1Validators();
+    if (active.length === 0) return next;
+    const firstDry = active.reduce((a, b) => (b.endAccumulatedFee < a.endAccumulatedFee ? b : a));
+    const fee = this.state.validatorFeeState()!;
+    const seconds = secondsUntilAccrued(
+      this.config.validatorFee,
+      fee,
+      BigInt(active.length),
+      firstDry.endAccumulatedFee,
+      Math.max(0, next - fee.timestamp),
+    );
+    next = Math.min(next, fee.timestamp + seconds);
+    return next;
   }
 
-  /**
-   * An empty Banff standard block that only moves time, built when L1 validators' balances ran
-   * out, so they leave the validator set without waiting for the next transaction, and after
-   * `advanceTime`.
-   */
-  private buildTimeBlock(): void {
+  /** An empty Banff standard block that only moves time to `now` (after `advanceTime`). */
+  private buildTimeBlock(now: number): void {
     const last = this.state.lastBlock()!;
-    const time = Math.max(last.time, this.ctx.clock.nowSeconds());
+    const time = Math.max(last.time, now);
     this.advanceFees(time, last.height + 1n);
     this.acceptBlock('standard', time, [], () => {});
   }
 
-  /** Moves the gas and L1-validator fee states to `time`, deactivating L1 validators that ran dry. */
-  private advanceFees(time: number, height: bigint): void {
+  /**
+   * Moves the gas and L1-validator fee states to `time`, deactivating L1 validators that ran dry;
+   * answers how many it deactivated.
+   */
+  private advanceFees(time: number, height: bigint): number {
     this.state.setGasState(this.currentGasState(time));
     const fee = advanceValidatorFee(
       this.config.validatorFee,
@@ -376,10 +406,12 @@ export class PlatformVM {
       time,
     );
     this.state.setValidatorFeeState(fee);
-    for (const v of this.state.exhaustedL1Validators(fee.accrued)) {
+    const exhausted = this.state.exhaustedL1Validators(fee.accrued);
+    for (const v of exhausted) {
       this.state.validators.moveL1(height, v.subnet, l1Weight(v), { ...l1Weight(v), active: false });
       this.state.putL1Validator({ ...v, endAccumulatedFee: 0n, status: 'inactive' });
     }
+    return exhausted.length;
   }
 
   private acceptBlock(
@@ -409,44 +441,55 @@ export class PlatformVM {
   }
 
   /**
-   * Builds the blocks that end every staking period over by now, in the reference's staker order
-   * (end time, then permissioned subnet validators, delegators, validators). A primary-network
-   * staker gets a proposal block with its RewardValidatorTx, then the commit. Permissioned subnet
-   * validators get no reward tx: as the reference's AdvanceTimeTo removes them, they leave in the
-   * block that moves time past their end, an empty standard block when no reward is due then.
+   * Builds the blocks of every staker change up to `now`, one change time after the other, as
+   * the reference's builder does by capping each block's time at the next staker change
+   * (`NextBlockTime`): so stakers leave at their end time, rewards come in end-time order and L1
+   * validators go inactive the second their balance runs out, however far the clock jumped. At
+   * each time, as the reference's `AdvanceTimeTo`, the fees advance (deactivating L1 validators
+   * that ran dry) and permissioned subnet validators whose period ended leave; then the first
+   * primary-network staker ending then (the reference's staker order: end time, delegators
+   * before validators) gets a proposal block with its RewardValidatorTx and the commit, or, when
+   * none is due, an empty standard block carries the changes.
    */
-  private rewardEndedStakers(): void {
-    const now = this.ctx.clock.nowSeconds();
+  private buildStakerChanges(now: number): void {
     for (;;) {
-      const first = this.state.nextEndingStaker(now);
-      if (!first) return;
       const last = this.state.lastBlock()!;
-      const time = Math.max(last.time, first.endTime);
+      const change = this.nextStakerChangeTime(Math.max(last.time, now) + 1);
+      if (change > now) return;
+      const time = Math.max(last.time, change);
       const height = last.height + 1n;
-      this.advanceFees(time, height);
-      let staker: StakerRecord | undefined = first;
+      let changed = this.advanceFees(time, height) > 0;
+      let staker = this.state.nextEndingStaker(time);
       for (; staker?.kind === 'subnet_validator'; staker = this.state.nextEndingStaker(time)) {
         this.state.markStakerRemoved(staker.txId, height);
         this.state.validators.change(height, staker.subnet, staker.nodeId, -staker.weight);
+        changed = true;
       }
-      if (!staker) {
-        this.acceptBlock('standard', time, [], () => {});
+      if (staker) {
+        this.rewardStaker(staker, time, height);
         continue;
       }
-      const rewardTx = rewardValidatorTxBytes(staker.txId);
-      const rewardTxId = sha256(rewardTx);
-      this.payStaker(staker, height);
-      this.acceptBlock('proposal', time, [rewardTx], () => {});
-      this.acceptBlock('commit', time, [], (h) =>
-        this.state.putTx({
-          id: rewardTxId,
-          bytes: rewardTx,
-          height: h,
-          status: 'Committed',
-          type: 'RewardValidatorTx',
-        }),
-      );
+      // Nothing to change is not a block (the reference refuses it); stop rather than loop.
+      if (!changed) return;
+      this.acceptBlock('standard', time, [], () => {});
     }
+  }
+
+  /** The proposal block of `staker`'s RewardValidatorTx at `time`, then its commit. */
+  private rewardStaker(staker: StakerRecord, time: number, height: bigint): void {
+    const rewardTx = rewardValidatorTxBytes(staker.txId);
+    const rewardTxId = sha256(rewardTx);
+    this.payStaker(staker, height);
+    this.acceptBlock('proposal', time, [rewardTx], () => {});
+    this.acceptBlock('commit', time, [], (h) =>
+      this.state.putTx({
+        id: rewardTxId,
+        bytes: rewardTx,
+        height: h,
+        status: 'Committed',
+        type: 'RewardValidatorTx',
+      }),
+    );
   }
 
   /**

@@ -7,6 +7,7 @@ import {
   fakeExponential,
   gasPrice,
   GasCapacityError,
+  secondsUntilAccrued,
 } from './dynamic-fee.js';
 
 const gas = {
@@ -59,5 +60,26 @@ describe('ACP-103 gas model', () => {
     };
     const s = advanceValidatorFee(config, { excess: 0n, accrued: 0n, timestamp: 0 }, 3n, 60);
     assert.deepEqual(s, { excess: 0n, accrued: 512n * 60n, timestamp: 60 });
+  });
+
+  it('finds the second an L1 balance runs out, rounding up, whatever the excess', () => {
+    const config = { target: 4n, minPrice: 512n, excessConversionConstant: 10_000n };
+    const start = { excess: 0n, accrued: 1_000n, timestamp: 100 };
+    // At the minimum price: 512 a second, so 1,024 more takes 2 s and 1,025 takes 3.
+    assert.equal(secondsUntilAccrued(config, start, 2n, 2_024n, 60), 2);
+    assert.equal(secondsUntilAccrued(config, start, 2n, 2_025n, 60), 3);
+    assert.equal(secondsUntilAccrued(config, start, 2n, 1_000n, 60), 0);
+    assert.equal(secondsUntilAccrued(config, start, 2n, 10n ** 18n, 60), 60);
+    // Above target and with excess to decay the price moves every second: the answer is the
+    // first second the accrual the chain itself computes reaches the balance.
+    for (const [active, excess] of [
+      [9n, 0n],
+      [1n, 30_000n],
+    ] as const) {
+      const from = { ...start, excess };
+      const target = advanceValidatorFee(config, from, active, 100 + 17).accrued - 1n;
+      assert.equal(secondsUntilAccrued(config, from, active, target, 60), 17);
+      assert.ok(advanceValidatorFee(config, from, active, 100 + 16).accrued < target);
+    }
   });
 });

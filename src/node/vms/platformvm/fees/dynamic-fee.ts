@@ -10,6 +10,7 @@ import { fakeExponential } from '../../../../shared/validator-fee.js';
 export {
   advanceValidatorFee,
   fakeExponential,
+  secondsUntilAccrued,
   validatorFeePrice,
   type ValidatorFeeState,
 } from '../../../../shared/validator-fee.js';

@@ -364,13 +364,14 @@ export class PlatformState {
     return BigInt(row?.n ?? 0);
   }
 
+  /** The L1 validators paying the continuous fee. */
+  activeL1Validators(): L1ValidatorRecord[] {
+    return this.db.prepare(`SELECT * FROM p_l1_validators WHERE status = 'active'`).all().map(toL1);
+  }
+
   /** Active L1 validators whose balance ran out by the time the accrued counter reached `accrued`. */
   exhaustedL1Validators(accrued: bigint): L1ValidatorRecord[] {
-    return this.db
-      .prepare(`SELECT * FROM p_l1_validators WHERE status = 'active'`)
-      .all()
-      .map(toL1)
-      .filter((v) => v.endAccumulatedFee <= accrued);
+    return this.activeL1Validators().filter((v) => v.endAccumulatedFee <= accrued);
   }
 
   expiryUsed(validationId: Uint8Array): boolean {
