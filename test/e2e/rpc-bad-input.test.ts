@@ -614,6 +614,16 @@ describe('node JSON-RPC refuses bad input clearly', () => {
       code: -32602,
       message: `invalid argument 0: invalid hex or decimal integer ${JSON.stringify(deep)}`,
     });
+    // A JavaScript tracer's setup gets its tracerConfig's JSON text (as geth's does), however deep.
+    const depthOf =
+      '{setup: function(t) { var c = JSON.parse(t); this.d = 0; while (c.a !== undefined) { c = c.a; this.d++; } },' +
+      ' result: function() { return this.d; }, fault: function() {}}';
+    const traced = await post(
+      '/ext/bc/C/rpc',
+      '{"jsonrpc":"2.0","id":1,"method":"debug_traceCall","params":[{"to":"0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC"},' +
+        `"latest",{"tracer":${JSON.stringify(depthOf)},"tracerConfig":${deepObject}}]}`,
+    );
+    assert.equal(traced.body.result, 9_000, traced.text.slice(0, 200));
   });
 
   it('answers every method, whatever its params, with a result or an error object of its flavour', async () => {
