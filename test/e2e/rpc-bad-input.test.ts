@@ -663,6 +663,67 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     assert.equal(ok.body.result, '0x');
   });
 
+  it("answers JSON nested deeper than JSON.stringify recurses, within Go's 10,000 levels, as any other value", async () => {
+    // 9,000 levels decode in Go (and pass the body decoder) but overflow V8's recursive
+    // JSON.stringify: quoting or echoing such a value must not become "Maximum call stack size
+    // exceeded" or a 500.
+    const deep = '['.repeat(9_000) + '1' + ']'.repeat(9_000);
+    const deepObject = '{"a":'.repeat(9_000) + '1' + '}'.repeat(9_000);
+    const post = async (path: string, body: string) => {
+      const res = await fetch(`${net.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      const text = await res.text();
+      assert.equal(res.status, 200, text.slice(0, 200));
+      return { text, body: JSON.parse(text) };
+    };
+    // Params of no argument's shape, whole or as one member: the unmarshal error naming them.
+    for (const [path, method, params] of [
+      ['/ext/bc/X', 'avm.getHeight', deep],
+      ['/ext/info', 'info.getNodeID', deep],
+      ['/ext/bc/P', 'platform.getBlockByHeight', `{"height":${deepObject}}`],
+      ['/ext/bc/X', 'avm.getBalance', `{"address":${deep}}`],
+    ]) {
+      const { body } = await post(path, `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`);
+      assert.equal(body.error?.code, -32000, method);
+      assert.match(body.error.message, /^couldn't unmarshal an argument.* got [[{]/, method);
+    }
+    // A request the reference echoes in the error's data, and an id it echoes as sent.
+    const echoed = await post(
+      '/ext/bc/X',
+      `{"jsonrpc":"1.0","id":1,"method":"avm.getHeight","params":${deep}}`,
+    );
+    assert.deepEqual(
+      { code: echoed.body.error.code, message: echoed.body.error.message },
+      { code: -32600, message: 'jsonrpc must be 2.0' },
+    );
+    assert.ok(echoed.text.includes(`"params":${deep}`));
+    const deepId = await post('/ext/bc/X', `{"jsonrpc":"2.0","id":${deepObject},"method":"avm.getHeight"}`);
+    assert.ok(deepId.body.result.height, deepId.text.slice(0, 200));
+    assert.ok(deepId.text.includes(`"id":${deepObject}`));
+    // geth quotes a HexOrDecimal64's raw JSON text whatever it holds.
+    const { body } = await post(
+      '/ext/bc/C/rpc',
+      `{"jsonrpc":"2.0","id":1,"method":"eth_feeHistory","params":[${deep},"latest",[]]}`,
+    );
+    assert.deepEqual(body.error, {
+      code: -32602,
+      message: `invalid argument 0: invalid hex or decimal integer ${JSON.stringify(deep)}`,
+    });
+    // A JavaScript tracer's setup gets its tracerConfig's JSON text (as geth's does), however deep.
+    const depthOf =
+      '{setup: function(t) { var c = JSON.parse(t); this.d = 0; while (c.a !== undefined) { c = c.a; this.d++; } },' +
+      ' result: function() { return this.d; }, fault: function() {}}';
+    const traced = await post(
+      '/ext/bc/C/rpc',
+      '{"jsonrpc":"2.0","id":1,"method":"debug_traceCall","params":[{"to":"0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC"},' +
+        `"latest",{"tracer":${JSON.stringify(depthOf)},"tracerConfig":${deepObject}}]}`,
+    );
+    assert.equal(traced.body.result, 9_000, traced.text.slice(0, 200));
+  });
+
   it('answers every method, whatever its params, with a result or an error object of its flavour', async () => {
     // Every method the public SDKs call, on its endpoint, with params of every wrong shape and
     // values a careless or hostile client sends: an oversized string (ids and addresses are

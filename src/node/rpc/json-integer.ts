@@ -5,6 +5,7 @@
  * JSON.rawJSON, so a JsonInteger serialises as a marked string that `stringifyJson` unquotes.
  */
 import { randomBytes } from 'node:crypto';
+import { jsonText, type JsonReplacer } from './json-text.js';
 
 /** Per process, so no string a client sent can pass for a mark. */
 const NONCE = randomBytes(8).toString('hex');
@@ -29,11 +30,8 @@ export function jsonInteger(value: bigint | number): JsonInteger {
 }
 
 /** JSON.stringify that writes JsonIntegers as bare numbers. */
-export function stringifyJson(
-  value: unknown,
-  replacer?: (this: unknown, key: string, value: unknown) => unknown,
-): string {
+export function stringifyJson(value: unknown, replacer?: JsonReplacer): string {
   const before = marksWritten;
-  const text = JSON.stringify(value, replacer);
+  const text = jsonText(value, replacer);
   return marksWritten === before ? text : text.replace(QUOTED_MARK, '$1');
 }

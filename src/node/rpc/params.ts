@@ -3,6 +3,7 @@
  * case-insensitively, unknown keys are ignored, and 64-bit integers arrive as numbers or strings.
  */
 import { fromCb58 } from '../../shared/encoding.js';
+import { jsonText } from './json-text.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -145,7 +146,7 @@ function expected(name: string, what: string, got: unknown): ParamsShapeError {
 
 /** A short rendering of a JSON value for error messages (long values are cut). */
 function describe(v: unknown): string {
-  const text = JSON.stringify(v) ?? String(v);
+  const text = jsonText(v) ?? String(v);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 

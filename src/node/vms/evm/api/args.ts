@@ -3,6 +3,7 @@
  * `missing value for required argument N`, `too many arguments, want at most N`).
  */
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
+import { jsonText } from '../../../rpc/json-text.js';
 
 export function bad(index: number, message: string): never {
   throw new RpcError(RpcCode.invalidParams, `invalid argument ${index}: ${message}`);
@@ -93,7 +94,7 @@ export function quantityValue(
  */
 export function hexOrDecimal64(params: unknown[], i: number): bigint {
   const v = params[i];
-  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  const text = typeof v === 'string' ? v : jsonText(v);
   let value: bigint | undefined;
   if (text === '') value = 0n;
   else if (/^0[xX][0-9a-fA-F]+$/.test(text)) value = BigInt('0x' + text.slice(2));

@@ -30,6 +30,7 @@ import { precompileCheck } from './small-tracers.js';
 import { frameOfMessage, onCallOpcodes, type Tracer } from './tracers.js';
 import type { TraceContext } from './flat-call-tracer.js';
 import { JsSandbox, type HostValue, type SandboxAnswer } from './js-sandbox.js';
+import { jsonText } from '../../../rpc/json-text.js';
 
 /** A JavaScript tracer's failure, in geth's words: the trace's (or that transaction's) error. */
 export class JsTracerError extends Error {
@@ -122,7 +123,7 @@ export class JsTracer implements Tracer {
   ) {
     this.sandbox = new JsSandbox((op, a, b, c) => this.answer(op, a, b, c));
     this.job = 'init';
-    const config = tracerConfig === undefined ? '{}' : JSON.stringify(tracerConfig);
+    const config = tracerConfig === undefined ? '{}' : jsonText(tracerConfig);
     this.configText = config;
     const made = this.sandbox.init(code, timeoutMs);
     if (!made.ok) throw new JsTracerError(made.error);
