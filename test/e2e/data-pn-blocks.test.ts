@@ -527,6 +527,9 @@ describe('chain-data primary-network blocks, network details, activity, pending 
       [`${base}/fuji/blockchains/x-chain/blocks?pageToken=${token}`],
       [`${base}/fuji/blockchains/p-chain/blocks?startTimestamp=-1`],
       [`${base}/fuji/blockchains/p-chain/blocks?startTimestamp=10&endTimestamp=5`],
+      // Past 2^53 - 1 (and past PostgreSQL's bigint, a 500 there where SQLite compared it).
+      [`${base}/fuji/blockchains/p-chain/blocks?endTimestamp=9223372036854775808`],
+      [`${base}/fuji/blockchains/p-chain/nodes/${validatorNode}/blocks?startTimestamp=1e23`],
       [`${base}/fuji/blockchains/p-chain/blocks/not-a-block`],
       [`${base}/fuji/blockchains/p-chain/nodes/NodeID-nope/blocks`],
       [`${base}/fuji/blockchains/p-chain/nodes/${validatorNode}/blocks?pageSize=0`],

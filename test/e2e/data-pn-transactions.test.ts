@@ -613,6 +613,10 @@ describe('primary-network transactions in the chain-data service', () => {
       ['/p-chain/transactions:listStaking?addresses=' + EWOQ_EVM, 400],
       ['/p-chain/transactions?txTypes=NotATx', 400],
       ['/p-chain/transactions?startTimestamp=20&endTimestamp=10', 400],
+      // Past 2^53 - 1 (and past PostgreSQL's bigint, a 500 there where SQLite compared it).
+      ['/p-chain/transactions?endTimestamp=9223372036854775808', 400],
+      ['/p-chain/transactions?startTimestamp=1e23', 400],
+      ['/p-chain/transactions:listStaking?endTimestamp=9223372036854775808', 400],
       ['/p-chain/transactions?pageToken=forged', 400],
       [`/p-chain/transactions?pageToken=${token.slice(0, -2)}xx`, 400],
       [`/x-chain/transactions?pageToken=${encodeURIComponent(token)}`, 400],

@@ -1255,6 +1255,9 @@ describe('chain-data service over the primary network', () => {
       [`${primary}/validators:getAddresses?startTimestamp=5&pageToken=${first.nextPageToken}`, 400],
       [`${primary}/validators:getAddresses?startTimestamp=10&endTimestamp=5`, 400],
       [`${primary}/validators:getAddresses?network=devnet`, 400],
+      // Past 2^53 - 1: no exact JSON number, and past PostgreSQL's bigint (a 500 there, not SQLite).
+      [`${primary}/validators:getAddresses?endTimestamp=9223372036854775808`, 400],
+      [`${primary}/validators:getAddresses?startTimestamp=1e23`, 400],
       [`${primary}/validators:getAddresses?network=mainnet`, 404],
     ] as const) {
       const res = await fetch(`${metrics}/v2/subnets/${query}`);
@@ -1295,5 +1298,18 @@ describe('chain-data service over the primary network', () => {
     assert.equal(badAsset.status, 400, 'a malformed assetId filter is refused, not an empty page');
     const mainnet = await fetch(`${data}/v1/networks/mainnet/subnets`);
     assert.equal(mainnet.status, 404);
+    // Integers past 2^53 - 1 are no exact JSON number, and past PostgreSQL's bigint: refused on
+    // both stores (PostgreSQL answered 500 where SQLite compared them).
+    for (const path of [
+      `x-chain/assets/${ctx.avaxAssetID}/transactions?endTimestamp=9223372036854775808`,
+      `x-chain/assets/${ctx.avaxAssetID}/transactions?startTimestamp=1e23`,
+      `p-chain/balances?addresses=${bare(EWOQ_ADDR)}&blockTimestamp=9223372036854775808`,
+    ]) {
+      const res = await fetch(`${data}/v1/networks/fuji/blockchains/${path}`);
+      const body = (await res.json()) as any;
+      assert.equal(res.status, 400, `${path}: ${JSON.stringify(body)}`);
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'message', 'statusCode'], path);
+      assert.match(body.message, /^querystring\.\w+ must be <= 9007199254740991$/, path);
+    }
   });
 });

@@ -1801,5 +1801,18 @@ describe('contracts, NFTs and chains', () => {
       `${stack.api.url}/v1/chains/${chainId}/addresses/${alice}/transactions:listNative?startBlock=5&endBlock=2`,
     );
     assert.equal(range.status, 400);
+    // Past 2^53 - 1 (and past PostgreSQL's bigint, a 500 there where SQLite compared it).
+    for (const query of ['startBlock=9223372036854775808', 'endBlock=1e23']) {
+      for (const list of ['transactions:listNative', 'transactions', 'transactions:listErc20']) {
+        const res = await fetch(`${stack.api.url}/v1/chains/${chainId}/addresses/${alice}/${list}?${query}`);
+        const body = (await res.json()) as any;
+        assert.equal(res.status, 400, `${list}?${query}: ${JSON.stringify(body)}`);
+        assert.equal(body.error, 'Bad Request');
+      }
+      const transfers = await fetch(
+        `${stack.api.url}/v2/chains/${chainId}/addresses/${alice}/transactions?${query}`,
+      );
+      assert.equal(transfers.status, 400, `v2 transactions?${query}`);
+    }
   });
 });

@@ -4,7 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
-import { StringEnum } from '../api/schemas/common.js';
+import { storedInteger, StringEnum } from '../api/schemas/common.js';
 import { SPANS } from './buckets.js';
 import { ICM_GROUP_BY } from './icm.js';
 const ErrorBody = Type.Object({
@@ -59,8 +59,8 @@ export const V1Response = Type.Object({
 export const V2Params = Type.Object({ chainId: Type.String(), metric: Type.String() });
 export const V2Query = Type.Object(
   {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    startTimestamp: Type.Optional(storedInteger()),
+    endTimestamp: Type.Optional(storedInteger()),
     timeInterval: Type.Optional(StringEnum(SPANS)),
     pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
     pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
@@ -74,8 +74,8 @@ export const V2Response = Type.Object({
 export const StakingParams = Type.Object({ network: Type.String(), metric: Type.String() });
 export const StakingQuery = Type.Object(
   {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    startTimestamp: Type.Optional(storedInteger()),
+    endTimestamp: Type.Optional(storedInteger()),
     pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
     pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
     subnetId: Type.String({ default: PRIMARY_NETWORK_ID, maxLength: 100 }),
@@ -84,8 +84,8 @@ export const StakingQuery = Type.Object(
 );
 export const L1FeeQuery = Type.Object(
   {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    startTimestamp: Type.Optional(storedInteger()),
+    endTimestamp: Type.Optional(storedInteger()),
   },
   { additionalProperties: false },
 );
@@ -98,8 +98,8 @@ const IcmFilterQuery = {
 };
 export const IcmSeriesQuery = Type.Object(
   {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    startTimestamp: Type.Optional(storedInteger()),
+    endTimestamp: Type.Optional(storedInteger()),
     timeInterval: Type.Optional(StringEnum(SPANS)),
     pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
     pageSize: Type.Integer({ minimum: 1, maximum: 2160, default: 100 }),
@@ -129,8 +129,8 @@ export const IcmSummaryResponse = Type.Object({
 export const ValidatorAddressesParams = Type.Object({ subnetId: Type.String({ maxLength: 100 }) });
 export const ValidatorAddressesQuery = Type.Object(
   {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    startTimestamp: Type.Optional(storedInteger()),
+    endTimestamp: Type.Optional(storedInteger()),
     pageToken: Type.Optional(Type.String({ maxLength: 2048 })),
     pageSize: Type.Integer({ minimum: 1, maximum: 5000, default: 1000 }),
     network: Type.Optional(NetworkParam),

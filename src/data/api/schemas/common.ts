@@ -29,6 +29,20 @@ export function pageSize(max: number, dflt: number) {
   });
 }
 
+/**
+ * A non-negative integer filter the store compares with its integer columns (timestamps, block
+ * numbers). At most 2^53 - 1: past it a JSON number is no longer exact, and PostgreSQL refuses a
+ * bind past its bigint range where SQLite compares it, so the same query was a 500 on one store
+ * and a page on the other; refused here, it is the same 400 on both.
+ */
+export function storedInteger(description?: string) {
+  return Type.Integer({
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    ...(description ? { description } : {}),
+  });
+}
+
 export const ErrorBody = Type.Object({
   message: Type.String(),
   statusCode: Type.Integer(),

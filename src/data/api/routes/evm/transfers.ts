@@ -8,7 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseEvmAddress, rangeCheck, resolveEvmChain } from '../../../evm/read-model.js';
 import { addressTransactions } from '../../../evm/transaction-detail.js';
-import { ERROR_RESPONSES, PageToken, SortOrder, pageSize } from '../../schemas/common.js';
+import { ERROR_RESPONSES, PageToken, SortOrder, pageSize, storedInteger } from '../../schemas/common.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 import type { EvmRouteDeps } from './deps.js';
 import {
@@ -25,8 +25,8 @@ import {
 const Params = Type.Object({ chainId: Type.String(), address: Type.String() });
 const Query = Type.Object(
   {
-    startBlock: Type.Optional(Type.Integer({ minimum: 0, description: 'inclusive' })),
-    endBlock: Type.Optional(Type.Integer({ minimum: 0, description: 'exclusive' })),
+    startBlock: Type.Optional(storedInteger('inclusive')),
+    endBlock: Type.Optional(storedInteger('exclusive')),
     pageToken: Type.Optional(PageToken),
     pageSize: pageSize(100, 10),
   },

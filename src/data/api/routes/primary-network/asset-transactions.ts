@@ -3,7 +3,14 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidParameterError } from '../../../internal/errors.js';
 import { parseCb58Id, reportedNetworkName, resolveChain, resolveNetwork } from '../../../networks.js';
-import { ERROR_RESPONSES, Network, StringEnum, PageToken, pageSize } from '../../schemas/common.js';
+import {
+  ERROR_RESPONSES,
+  Network,
+  StringEnum,
+  PageToken,
+  pageSize,
+  storedInteger,
+} from '../../schemas/common.js';
 import { AssetTransactionList } from '../../schemas/primary-network.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 
@@ -43,8 +50,8 @@ const TxType = StringEnum(PRIMARY_NETWORK_TX_TYPES);
 const Query = Type.Object(
   {
     txTypes: Type.Optional(Type.Array(TxType, { maxItems: 23 })),
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    startTimestamp: Type.Optional(storedInteger()),
+    endTimestamp: Type.Optional(storedInteger()),
     pageToken: Type.Optional(PageToken),
     pageSize: pageSize(100, 10),
   },

@@ -2,14 +2,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { parseAddresses, reportedNetworkName, resolveChain, resolveNetwork } from '../../../networks.js';
-import { ERROR_RESPONSES, Network } from '../../schemas/common.js';
+import { ERROR_RESPONSES, Network, storedInteger } from '../../schemas/common.js';
 import { Balances } from '../../schemas/primary-network.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 
 const Params = Type.Object({ network: Network, blockchainId: Type.String({ minLength: 1, maxLength: 64 }) });
 const Query = Type.Object(
   {
-    blockTimestamp: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds; default now' })),
+    blockTimestamp: Type.Optional(storedInteger('Unix seconds; default now')),
     addresses: Type.String({ minLength: 1, description: 'comma-separated addresses' }),
   },
   { additionalProperties: false },

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { InvalidParameterError } from '../../../internal/errors.js';
 import { parseCb58Id, parseNodeIdParam, resolveChain, resolveNetwork } from '../../../networks.js';
 import { chainInfo } from '../../repositories/format.js';
-import { ERROR_RESPONSES, Network, PageToken, pageSize } from '../../schemas/common.js';
+import { ERROR_RESPONSES, Network, PageToken, pageSize, storedInteger } from '../../schemas/common.js';
 import { PrimaryNetworkBlock, PrimaryNetworkBlockList } from '../../schemas/primary-network-blocks.js';
 import { WEIGHT, type RouteDeps } from '../deps.js';
 
@@ -30,8 +30,8 @@ const NodeParams = Type.Object({
 });
 const Query = Type.Object(
   {
-    startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-    endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+    startTimestamp: Type.Optional(storedInteger()),
+    endTimestamp: Type.Optional(storedInteger()),
     pageToken: Type.Optional(PageToken),
     pageSize: pageSize(100, 10),
   },

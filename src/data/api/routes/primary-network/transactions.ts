@@ -18,6 +18,7 @@ import {
   SortOrder,
   StringEnum,
   pageSize,
+  storedInteger,
 } from '../../schemas/common.js';
 import {
   PChainTransactionList,
@@ -45,8 +46,8 @@ const filters = {
     Type.String({ minLength: 1, description: `comma-separated, at most ${MAX_ADDRESSES}` }),
   ),
   txTypes: Type.Optional(Type.Array(StringEnum(PRIMARY_NETWORK_TX_TYPES), { maxItems: 23 })),
-  startTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
-  endTimestamp: Type.Optional(Type.Integer({ minimum: 0 })),
+  startTimestamp: Type.Optional(storedInteger()),
+  endTimestamp: Type.Optional(storedInteger()),
   pageToken: Type.Optional(PageToken),
   pageSize: pageSize(100, 10),
   sortOrder: Type.Optional(SortOrder),
