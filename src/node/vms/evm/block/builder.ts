@@ -26,6 +26,7 @@ import {
   type EvmHeader,
 } from './evm-block.js';
 import { orderedTrieRoot } from './ordered-trie.js';
+import { txBytes } from '../tx-bytes.js';
 
 /** What a block adds besides its EVM transactions (the C-chain's atomic transactions). */
 export interface ExtraBlockPart {
@@ -184,7 +185,7 @@ export async function buildBlock(
   const stateRoot = await plan.state.getStateRoot();
   const txs = included.map((i) => i.tx);
   // Serialised once: the transactions root, the stored rows and the block body all use them.
-  const rawTxs = txs.map((tx) => tx.serialize());
+  const rawTxs = txs.map(txBytes);
   const transactionsRoot = orderedTrieRoot(rawTxs);
   const bloom = new Uint8Array(256);
   for (const { result } of included) {

@@ -9,6 +9,7 @@ import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex } from '@ethereumjs/util';
 import { keccak256 } from '../keccak.js';
+import { txBytes } from '../tx-bytes.js';
 
 export const EMPTY_UNCLE_HASH = keccak256(RLP.encode([]));
 export const EMPTY_ROOT = keccak256(RLP.encode(new Uint8Array()));
@@ -129,7 +130,7 @@ export function extDataHash(extData: Uint8Array): Uint8Array {
 
 /** A transaction as it sits in a block body: legacy as its field list, typed as bytes. */
 function bodyTx(tx: TypedTransaction): Uint8Array | Uint8Array[] {
-  return tx.type === 0 ? (tx.raw() as Uint8Array[]) : tx.serialize();
+  return tx.type === 0 ? (tx.raw() as Uint8Array[]) : txBytes(tx);
 }
 
 export function encodeBlock(

@@ -11,6 +11,7 @@ import { Account, bytesToBigInt, toChecksumAddress, type Address } from '@ethere
 import type { ChainContext } from '../../../chains/chain.js';
 import type { EvmChainConfig } from '../chain-config.js';
 import { EvmTxError } from '../vm-errors.js';
+import { txBytes } from '../tx-bytes.js';
 import { feeCaps, type PooledTx, type TxPool } from './txpool.js';
 
 /** coreth's txpool bound on one transaction's encoding (txMaxSize, 4 slots of 32 KiB). */
@@ -80,7 +81,7 @@ export async function checkAdmission(chain: AdmittingChain, tx: TypedTransaction
   } catch {
     throw new EvmTxError('invalid sender');
   }
-  const size = tx.serialize().length;
+  const size = txBytes(tx).length;
   if (size > TX_MAX_SIZE)
     throw new EvmTxError(`oversized data: transaction size ${size}, limit ${TX_MAX_SIZE}`);
   if (tx.to === undefined && tx.data.length > MAX_INIT_CODE_SIZE)

@@ -21,6 +21,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import { DEFAULT_TX_POOL_LIMITS, pendingTrims, queueTrims, txSlots, type TxPoolLimits } from './limits.js';
 import { comparePay, feeCaps } from './price-order.js';
+import { txBytes } from '../tx-bytes.js';
 
 export { feeCaps };
 
@@ -124,7 +125,7 @@ export class TxPool {
     if (this.byHash.has(hash)) throw new Error(`already known`);
     const known = this.stateNonces.get(sender);
     const stateNonce = known !== undefined && known > at.stateNonce ? known : at.stateNonce;
-    const slotsNeeded = txSlots(tx.serialize().length);
+    const slotsNeeded = txSlots(txBytes(tx).length);
     const gapped = tx.nonce > this.nextNonce(sender, stateNonce);
     const discarded = this.makeRoom(tx, slotsNeeded, gapped, at.baseFee);
     let slots = this.bySender.get(sender);
