@@ -17,6 +17,8 @@ import { RLP } from '@ethereumjs/rlp';
 import type { Common } from '@ethereumjs/common';
 import type { TrieDb } from './trie-db.js';
 import { keccak256 } from '../keccak.js';
+// Asks once whether the engine's loggers colour their output, not once per trie made here.
+import '../engine-debug.js';
 
 /**
  * A state trie (account or, as the state manager copies it, storage) on `db`. Its keys are

@@ -12,6 +12,7 @@ import type { ChainContext } from '../../../chains/chain.js';
 import type { EvmChainConfig } from '../chain-config.js';
 import { EvmTxError } from '../vm-errors.js';
 import { txBytes } from '../tx-bytes.js';
+import { freezeWithSender } from '../tx-sender.js';
 import { feeCaps, type PooledTx, type TxPool } from './txpool.js';
 
 /** coreth's txpool bound on one transaction's encoding (txMaxSize, 4 slots of 32 KiB). */
@@ -49,14 +50,15 @@ export function decodeRawTx(raw: Uint8Array, common: Common, chainId: number): T
   let tx: TypedTransaction;
   try {
     // Init code over the limit is the pool's refusal (submit), in its words and order.
-    tx = createTxFromRLP(raw, { common, allowUnlimitedInitCodeSize: true });
+    // Decoded unfrozen so that its sender is derived once for admission and execution both.
+    tx = createTxFromRLP(raw, { common, allowUnlimitedInitCodeSize: true, freeze: false });
   } catch (err) {
     const signedFor = signedChainId(raw);
     if (signedFor !== undefined && signedFor !== BigInt(chainId))
       throw new EvmTxError(`invalid chain id for signer: have ${signedFor} want ${chainId}`);
     throw new EvmTxError(`invalid transaction: ${(err as Error).message.split('\n')[0].split(' (')[0]}`);
   }
-  return tx;
+  return freezeWithSender(tx);
 }
 
 /**
