@@ -35,6 +35,8 @@ function median(values: number[]): number {
 export async function pchainBench(): Promise<BenchResult[]> {
   const devnet = await startDevnet({
     args: ['--validators', String(VALIDATORS)],
+    // e.g. FLURRY_BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the node
+    nodeOptions: (process.env.FLURRY_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
     env: { FLURRY_LOG_LEVEL: 'error' },
   });
   try {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { utils } from '@avalabs/avalanchejs';
 import {
   fromCheckedHex,
   parseNodeId,
@@ -30,6 +32,24 @@ describe('cb58 and NodeIDs', () => {
   it('encodes the empty id as the P-chain id', () => {
     assert.equal(toCb58(new Uint8Array(32)), '11111111111111111111111111111111LpoYY');
     assert.deepEqual(fromCb58('11111111111111111111111111111111LpoYY'), new Uint8Array(32));
+  });
+
+  it('encodes as the generic base58check encoder does, leading zero bytes included', () => {
+    const cases = [
+      new Uint8Array(0),
+      new Uint8Array(32),
+      new Uint8Array(20),
+      new Uint8Array([0, 0, 1]),
+      new Uint8Array(32).fill(255),
+      new Uint8Array(1000).fill(171),
+    ];
+    for (let i = 0; i < 300; i++) cases.push(new Uint8Array(randomBytes(i % 70)));
+    for (let zeros = 1; zeros < 5; zeros++) {
+      const led = new Uint8Array(randomBytes(32));
+      led.fill(0, 0, zeros);
+      cases.push(led);
+    }
+    for (const c of cases) assert.equal(toCb58(c), utils.base58check.encode(c));
   });
 
   it('parses what it formats and rejects other prefixes', () => {

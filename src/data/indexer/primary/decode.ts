@@ -6,6 +6,7 @@
  */
 import { Address, BigIntPr, Id, Int, OutputOwners, TransferOutput, utils, Utxo } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { toCb58 } from '../../../shared/encoding.js';
 import type { NodeClient } from '../../internal/node-client.js';
 import { amountKey } from '../../store/amounts.js';
 import type { Insertable } from 'kysely';
@@ -56,8 +57,11 @@ export interface DecodeContext {
 }
 
 const val = (x: any): any => (x && typeof x.value === 'function' ? x.value() : x);
-const cb58 = (b: Uint8Array) => utils.base58check.encode(b);
-const idText = (x: any): string => (typeof x?.toString === 'function' ? x.toString() : String(x));
+const cb58 = toCb58;
+// An Id's text is its cb58, made by the shared encoder: avalanchejs's generic base58 costs the
+// indexer about as much as the rest of a tx's decoding.
+const idText = (x: any): string =>
+  x instanceof Id ? toCb58(x.toBytes()) : typeof x?.toString === 'function' ? x.toString() : String(x);
 
 /** Where an output or a spend happened: block height and time, and the order key. */
 export interface Place {

@@ -6,6 +6,7 @@
 import { avaxSerial, Id, Utxo, utils } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import secp256k1 from 'secp256k1';
+import { toCb58 } from '../../../shared/encoding.js';
 
 export interface OutputInfo {
   amount: bigint;
@@ -75,7 +76,7 @@ export function utxoIdOf(txId: Uint8Array, outputIndex: number): string {
   const buf = new Uint8Array(40);
   new DataView(buf.buffer).setBigUint64(0, BigInt(outputIndex));
   buf.set(txId, 8);
-  return utils.base58check.encode(sha256(buf));
+  return toCb58(sha256(buf));
 }
 
 /**

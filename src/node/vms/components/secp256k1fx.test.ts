@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import secp from 'secp256k1';
-import { FxError, recoverPublicKey } from './secp256k1fx.js';
+import { FxError, recoverPublicKey, recoverSigner } from './secp256k1fx.js';
 
 const N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
 const key = sha256(new TextEncoder().encode('secp256k1fx test key'));
@@ -50,5 +51,30 @@ describe('recoverPublicKey', () => {
     assert.equal(refusal(withS(sig, N)), 'invalid signature');
     assert.equal(refusal(withS(sig, N + 1n)), 'invalid signature');
     assert.equal(refusal(withS(sig, 2n ** 256n - 1n)), 'invalid signature');
+  });
+});
+
+describe('recoverSigner', () => {
+  const address = (publicKey: Uint8Array) => ripemd160(sha256(publicKey));
+
+  it('names the same signer when a signature is recovered again, and tells signatures apart', () => {
+    const sig = sign();
+    const signer = address(secp.publicKeyCreate(key, true));
+    assert.deepEqual(recoverSigner(hash, sig), signer);
+    assert.deepEqual(recoverSigner(hash, sig), signer);
+    // The same signature over another hash recovers another key, not the one recovered before.
+    const other = sha256(new TextEncoder().encode('another message'));
+    assert.notDeepEqual(recoverSigner(other, sig), signer);
+  });
+
+  it('refuses a bad signature every time, even after its valid form was recovered', () => {
+    const sig = sign();
+    recoverSigner(hash, sig);
+    const mutated = withS(sig, N - BigInt('0x' + Buffer.from(sig.subarray(32, 64)).toString('hex')));
+    for (let i = 0; i < 2; i++)
+      assert.throws(() => recoverSigner(hash, mutated), {
+        name: 'FxError',
+        message: 'signature was mutated from its original format',
+      });
   });
 });

@@ -55,9 +55,25 @@ export function recoverPublicKey(hash: Uint8Array, signature: Uint8Array, compre
   return publicKey;
 }
 
+/**
+ * Signers recovered lately, by hash and signature; the oldest leaves first. The P-chain verifies a tx
+ * when it is issued and again when its block is built, so without them every signature of a tx
+ * is recovered twice; the reference's fx keeps such a cache too (`secp256k1.RecoverCache`). A
+ * signature that fails to recover is not kept: it throws again, as dearly, each time.
+ */
+const recoveredSigners = new Map<string, Uint8Array>();
+const RECOVERED_SIGNERS_KEPT = 2048;
+
 /** The short address that signed `hash` (`recoverPublicKey`'s refusals). */
 export function recoverSigner(hash: Uint8Array, signature: Uint8Array): Uint8Array {
-  return ripemd160(sha256(recoverPublicKey(hash, signature, true)));
+  const key = Buffer.from(hash).toString('hex') + Buffer.from(signature).toString('hex');
+  const known = recoveredSigners.get(key);
+  if (known) return known;
+  const signer = ripemd160(sha256(recoverPublicKey(hash, signature, true)));
+  if (recoveredSigners.size >= RECOVERED_SIGNERS_KEPT)
+    recoveredSigners.delete(recoveredSigners.keys().next().value!);
+  recoveredSigners.set(key, signer);
+  return signer;
 }
 
 /**

@@ -16,7 +16,6 @@ import type { SharedMemory } from '../components/shared-memory.js';
 import { inputIdOf } from '../components/utxo-id.js';
 import { blockIdOf, decodeBlock, EMPTY_ID, encodeBlock } from './block/standard-block.js';
 import { CodecError, idOf, packUtxo } from './codec.js';
-import { fastCb58 } from './ids.js';
 import { FX, MAX_BLOCK_TX_BYTES, NATIVE_ASSET } from './constants.js';
 import { genesisTxBytes, genesisUtxos } from './genesis.js';
 import { XState, type StoredBlock } from './state/x-state.js';
@@ -322,7 +321,7 @@ export class XVM {
       merkleRoot: EMPTY_ID,
       txs: batch.map((p) => p.tx.bytes),
     });
-    const id = fastCb58(blockIdOf(bytes));
+    const id = toCb58(blockIdOf(bytes));
     const acceptedMs = this.o.clock.nowMs();
     const block: StoredBlock = { height, id, bytes, time, acceptedMs };
     const { db, sharedMemory, chainId } = this.o;

@@ -208,7 +208,7 @@ export function spend(
     outputs,
     unsignedHash: c.hash,
     now: BigInt(env.chainTime),
-    avaxAssetId: toCb58(env.ids.avax),
+    avaxAssetId: env.ids.avax,
     fee: c.fee,
     extraBurn,
   });

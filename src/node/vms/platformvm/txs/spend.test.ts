@@ -52,7 +52,7 @@ const check = (inputs: SpendInput[], outputs: TransferableOutput[], fee = 10n, c
     outputs,
     unsignedHash: HASH,
     now: NOW,
-    avaxAssetId: AVAX_TEXT,
+    avaxAssetId: AVAX,
     fee,
     extraBurn: 0n,
   });
@@ -62,7 +62,9 @@ describe('P-chain spend rule', () => {
     const i = await input(100n, 0n, 0n);
     check([i], [out(90n)]);
     // 95 out and a fee of 10 need 105 of the 100 in, worded as the reference's flow check.
-    assert.throws(() => check([i], [out(95n)]), /insufficient unlocked funds: needs 5 more \w+/);
+    assert.throws(() => check([i], [out(95n)]), {
+      message: `insufficient unlocked funds: needs 5 more ${AVAX_TEXT}`,
+    });
   });
 
   it('keeps stakeable-locked funds locked to the same owners and lock time', async () => {
@@ -106,6 +108,20 @@ describe('P-chain spend rule', () => {
       () => check([{ ...i, utxo: undefined }], [out(90n)]),
       new RegExp(`^TxVerifyError: failed to read consumed UTXO ${name} due to: not found$`),
     );
+  });
+
+  it('names both assets in cb58 when an input spends a UTXO of another asset, and a shortfall by its asset', async () => {
+    const i = await input(100n, 0n, 0n);
+    const other = new Uint8Array(32).fill(7);
+    const utxo = makeUtxo(i.input.utxoID.txID.toBytes(), 0, other, i.utxo!.output);
+    assert.throws(() => check([{ ...i, utxo }], [out(90n)]), {
+      message: `input asset ID does not match UTXO asset ID: ${AVAX_TEXT} != ${new Id(other).toString()}`,
+    });
+    // An output of an asset no input brings is short by its whole amount, named in cb58.
+    const foreign = new TransferableOutput(new Id(other), new TransferOutput(new BigIntPr(3n), owners()));
+    assert.throws(() => check([i], [out(50n), foreign]), {
+      message: `insufficient unlocked funds: needs 3 more ${new Id(other).toString()}`,
+    });
   });
 
   it('reads every UTXO before it counts the credentials, as the reference VerifySpend', async () => {

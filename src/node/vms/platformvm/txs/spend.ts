@@ -5,6 +5,7 @@
  * burns (the fee, and the balances it moves into L1 validators).
  */
 import type { TransferableInput, TransferableOutput, Utxo } from '@avalabs/avalanchejs';
+import { toCb58 } from '../../../../shared/encoding.js';
 import { FxError, verifySpend, type Owners } from '../../components/secp256k1fx.js';
 import { inputIdOf } from '../../components/utxo-id.js';
 import { TxVerifyError, inputInfo, outputInfo } from './utxo-kinds.js';
@@ -23,7 +24,7 @@ export interface SpendCheck {
   readonly outputs: readonly TransferableOutput[];
   readonly unsignedHash: Uint8Array;
   readonly now: bigint;
-  readonly avaxAssetId: string;
+  readonly avaxAssetId: Uint8Array;
   /** The minimum fee by the dynamic fee model. */
   readonly fee: bigint;
   /** Other AVAX the tx must burn (L1 validator balances). */
@@ -31,6 +32,11 @@ export interface SpendCheck {
 }
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+/**
+ * Assets are told apart by their bytes' hex: cb58 (a base58 conversion and a checksum hash) is
+ * several times dearer and a tx is verified twice, so only the refusals spell an asset in cb58.
+ */
+const assetKey = hex;
 
 function ownersKey(asset: string, locktime: bigint, owners: Owners): string {
   return `${asset}|${locktime}|${owners.threshold}|${owners.locktime}|${owners.addresses.map(hex).join(',')}`;
@@ -49,8 +55,10 @@ export function verifyUtxoSpend(check: SpendCheck): void {
   const consumedLocked = new Map<string, bigint>();
   // As the reference's VerifySpend: every UTXO is read, then the credentials are counted.
   for (const { input, utxo } of check.inputs) {
-    const name = `${input.utxoID.txID.toString()}:${input.utxoID.outputIdx.value()}`;
-    if (!utxo) throw new TxVerifyError(`failed to read consumed UTXO ${name} due to: not found`);
+    if (!utxo) {
+      const name = `${input.utxoID.txID.toString()}:${input.utxoID.outputIdx.value()}`;
+      throw new TxVerifyError(`failed to read consumed UTXO ${name} due to: not found`);
+    }
   }
   if (check.credentials !== check.inputs.length)
     throw new TxVerifyError(
@@ -58,10 +66,10 @@ export function verifyUtxoSpend(check: SpendCheck): void {
     );
   for (const { input, utxo: found, signatures } of check.inputs) {
     const utxo = found!;
-    const asset = input.assetId.toString();
-    if (utxo.assetId.toString() !== asset)
+    const asset = assetKey(input.assetId.toBytes());
+    if (assetKey(utxo.assetId.toBytes()) !== asset)
       throw new TxVerifyError(
-        `input asset ID does not match UTXO asset ID: ${asset} != ${utxo.assetId.toString()}`,
+        `input asset ID does not match UTXO asset ID: ${input.assetId.toString()} != ${utxo.assetId.toString()}`,
       );
     const out = outputInfo(utxo.output);
     const inp = inputInfo(input.input);
@@ -93,7 +101,7 @@ export function verifyUtxoSpend(check: SpendCheck): void {
   const producedLocked = new Map<string, { asset: string; amount: bigint }>();
   // Each output's own Verify is the tx's syntactic check, made before the spend.
   for (const output of check.outputs) {
-    const asset = output.assetId.toString();
+    const asset = assetKey(output.assetId.toBytes());
     const out = outputInfo(output.output);
     if (out.stakeableLocktime > check.now) {
       const key = ownersKey(asset, out.stakeableLocktime, out.owners);
@@ -109,10 +117,12 @@ export function verifyUtxoSpend(check: SpendCheck): void {
   }
   // As the reference's flow check: the fee and the balances moved into L1 validators count as
   // AVAX the tx produces, and any shortfall is worded `needs <n> more <asset>`.
-  add(producedUnlocked, check.avaxAssetId, check.fee + check.extraBurn);
+  add(producedUnlocked, assetKey(check.avaxAssetId), check.fee + check.extraBurn);
   for (const [asset, produced] of producedUnlocked) {
     const consumed = consumedUnlocked.get(asset) ?? 0n;
     if (consumed < produced)
-      throw new TxVerifyError(`insufficient unlocked funds: needs ${produced - consumed} more ${asset}`);
+      throw new TxVerifyError(
+        `insufficient unlocked funds: needs ${produced - consumed} more ${toCb58(Buffer.from(asset, 'hex'))}`,
+      );
   }
 }

@@ -11,7 +11,7 @@ import {
   Utxo,
   type OutputOwners,
 } from '@avalabs/avalanchejs';
-import { fastCb58 } from '../ids.js';
+import { toCb58 } from '../../../../shared/encoding.js';
 import {
   avmClass,
   avmCodec,
@@ -149,7 +149,7 @@ export function readTxWithAvalanchejs(bytes: Uint8Array): XTx {
   const tx: XTx = {
     kind,
     id,
-    idString: fastCb58(id),
+    idString: toCb58(id),
     bytes,
     unsignedBytes: signed.unsignedBytes,
     networkId: base.NetworkId.value(),

@@ -6,7 +6,7 @@
  * undefined or throw CodecError, and `readTx` falls back to avalanchejs for the other types.
  */
 import { ByteReader } from '../../../../shared/byte-reader.js';
-import { fastCb58 } from '../ids.js';
+import { toCb58 } from '../../../../shared/encoding.js';
 import { CodecError, idOf, readCredentials } from '../codec.js';
 import { CODEC_VERSION, FX, TYPE_ID } from '../constants.js';
 import type { Owners, TxInput, TxKind, TxOutput, XTx, XUtxo } from './model.js';
@@ -103,7 +103,7 @@ export function readSimpleTx(bytes: Uint8Array): XTx | undefined {
     return {
       kind,
       id,
-      idString: fastCb58(id),
+      idString: toCb58(id),
       bytes,
       unsignedBytes,
       networkId,
