@@ -2,15 +2,15 @@
  * Staking metrics (`GET /v2/networks/{network}/metrics/{metric}`, chainkit
  * metrics.networks.getStakingMetrics): per UTC day, how many validators or delegators of a subnet
  * (the Primary Network by default) were staking and with what weight, read from the stakers the
- * primary-network indexer keeps.
+ * primary-network indexer keeps and, for an L1, its validations' weight history.
  *
  * A day's value is the state at its end (for the current day: now), a staker counting from its
  * start until its end or its removal. An L1's ACP-77 validators count as validators beside any
  * permissioned ones it kept (`l1-validations.ts`: each at its weight of the time, inactive ones
- * included, until its weight is set to 0); an L1 has no delegators. Days run from the first staker's start to the current day,
- * newest first, each day present (0 where nobody staked). "Now" is the validation status clock of
- * the chain-data service: the later of the wall clock and the newest indexed P-chain block (the
- * devnet clock can run ahead of the wall clock).
+ * included, until its weight is set to 0); an L1 has no delegators. Days run from the first
+ * staker's start to the current day, newest first, each day present (0 where nobody staked).
+ * "Now" is the validation status clock of the chain-data service: the later of the wall clock and
+ * the newest indexed P-chain block (the devnet clock can run ahead of the wall clock).
  */
 import type { Kysely } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
