@@ -16,6 +16,7 @@ import { postgresUnavailable, startPostgres, type PostgresCluster } from '../hel
 import { collectPages, lastIndex, startRole, waitIndexed } from './data-helpers.js';
 import {
   blsKey,
+  convertedL1,
   EWOQ_ADDR,
   EWOQ_KEY,
   EWOQ_P,
@@ -81,38 +82,15 @@ describe('L1 validator fees through chainkit', () => {
       utxos: (await api.getUTXOs({ addresses: [EWOQ_P] })).utxos,
     });
     const now = async () => BigInt(Math.floor(Date.parse((await api.getTimestamp()).timestamp) / 1000));
-    subnetId = await signAndIssue(
-      api,
-      pvm.newCreateSubnetTx({ ...(await base()), subnetOwners: [EWOQ_ADDR] }, ctx),
-    );
-    const chainTx = pvm.newCreateChainTx(
-      {
-        ...(await base()),
-        chainName: 'feechain',
-        subnetId,
-        subnetAuth: [0],
-        vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy',
-        fxIds: [],
-        genesisData: {},
-      },
-      ctx,
-    );
-    const chainId = await signAndIssue(api, chainTx, [EWOQ_KEY], EWOQ_KEY);
-
     // Three validators: 1 AVAX, 1 AVAX and 5,000 nAVAX (1 nAVAX a second on local: 5,000 s).
     const balances = [AVAX, AVAX, 5_000n];
-    const convert = pvm.newConvertSubnetToL1Tx(
-      {
-        ...(await base()),
-        subnetId,
-        chainId,
-        address: MANAGER,
-        subnetAuth: [0],
-        validators: balances.map((b, i) => l1Validator(testNodeId(90 + i), 10n, b, keys[i]!)),
-      },
-      ctx,
-    );
-    txs.convert = await signAndIssue(api, convert, [EWOQ_KEY], EWOQ_KEY);
+    const l1 = await convertedL1(api, ctx, {
+      chainName: 'feechain',
+      manager: MANAGER,
+      validators: balances.map((b, i) => l1Validator(testNodeId(90 + i), 10n, b, keys[i]!)),
+    });
+    ({ subnetId, convertTx: txs.convert } = l1);
+    const chainId = l1.chainId;
     const current = (await pResult(net.url, 'platform.getCurrentL1Validators', { subnetID: subnetId }))
       .validators as { validationID: string; nodeID: string; balance: string }[];
     for (const v of current) paidIn.set(v.validationID, BigInt(v.balance));

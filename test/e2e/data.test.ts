@@ -266,6 +266,8 @@ describe('chain-data service over the primary network', () => {
   });
 
   let subnetId: string;
+  /** A subnet with no validators and no conversion. */
+  let bareSubnet: string;
   let chainId: string;
   let conversionTx: string;
   const feeState = () => pApi.getFeeState();
@@ -380,7 +382,7 @@ describe('chain-data service over the primary network', () => {
     // One subnet by id, as the list shows it; a subnet with no chains; unknown and malformed ids.
     const one = await sdk.data.primaryNetwork.getSubnetById({ subnetId }, at());
     assert.deepEqual(JSON.parse(JSON.stringify(one)), JSON.parse(JSON.stringify(mine)));
-    const bareSubnet = await createSubnet();
+    bareSubnet = await createSubnet();
     await indexed();
     const empty = await sdk.data.primaryNetwork.getSubnetById({ subnetId: bareSubnet }, at());
     assert.equal(empty.subnetId, bareSubnet);
@@ -1149,17 +1151,26 @@ describe('chain-data service over the primary network', () => {
       assert.ok(days.length >= 2, 'the devnet clock has moved over a day since genesis');
       for (let i = 1; i < days.length; i++) assert.equal(days[i].timestamp, days[i - 1].timestamp - 86_400);
     }
-    // Filters: a window of days, another subnet (a subnet without primary stakers has none).
+    // Filters: a window of days, another subnet (the L1 counts its own validators, not the
+    // primary stakers; a subnet without validators has none).
     const window = await sdk.metrics.networks.getStakingMetrics(
       { network: 'testnet', metric: 'validatorCount', startTimestamp: today, endTimestamp: today + 10 },
       { serverURL: metrics },
     );
     assert.deepEqual(window.result.results, [{ timestamp: today, value: expected.validatorCount }]);
-    const other = await sdk.metrics.networks.getStakingMetrics(
+    const l1 = await sdk.metrics.networks.getStakingMetrics(
       { network: 'fuji', metric: 'validatorCount', subnetId: subnetId as any },
       { serverURL: metrics },
     );
-    assert.deepEqual(other.result.results, []);
+    const l1Current = (await call(`${url}/ext/bc/P`, 'platform.getCurrentValidators', { subnetID: subnetId }))
+      .validators as unknown[];
+    assert.equal(l1.result.results[0]?.timestamp, today);
+    assert.equal(l1.result.results[0]?.value, l1Current.length);
+    const none = await sdk.metrics.networks.getStakingMetrics(
+      { network: 'fuji', metric: 'validatorCount', subnetId: bareSubnet as any },
+      { serverURL: metrics },
+    );
+    assert.deepEqual(none.result.results, []);
     for (const [path, status] of [
       ['/v2/networks/mainnet/metrics/validatorCount', 404],
       ['/v2/networks/devnet/metrics/validatorCount', 400],

@@ -155,6 +155,55 @@ export function l1Validator(nodeId: string, weight: bigint, balance: bigint, key
   );
 }
 
+/**
+ * A subnet of the test key with one Subnet-EVM chain `chainName` (empty genesis), converted to an
+ * L1 managed at `manager` on that chain with `validators` (see `l1Validator`).
+ */
+export async function convertedL1(
+  api: pvm.PVMApi,
+  ctx: Context.Context,
+  l1: { chainName: string; manager: Uint8Array; validators: L1Validator[] },
+): Promise<{ subnetId: string; chainId: string; convertTx: string }> {
+  const subnetId = await signAndIssue(
+    api,
+    pvm.newCreateSubnetTx({ ...(await builderBase(api)), subnetOwners: [EWOQ_ADDR] }, ctx),
+  );
+  const chainId = await signAndIssue(
+    api,
+    pvm.newCreateChainTx(
+      {
+        ...(await builderBase(api)),
+        chainName: l1.chainName,
+        subnetId,
+        subnetAuth: [0],
+        vmId: 'srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy',
+        fxIds: [],
+        genesisData: {},
+      },
+      ctx,
+    ),
+    [EWOQ_KEY],
+    EWOQ_KEY,
+  );
+  const convertTx = await signAndIssue(
+    api,
+    pvm.newConvertSubnetToL1Tx(
+      {
+        ...(await builderBase(api)),
+        subnetId,
+        chainId,
+        address: l1.manager,
+        subnetAuth: [0],
+        validators: l1.validators,
+      },
+      ctx,
+    ),
+    [EWOQ_KEY],
+    EWOQ_KEY,
+  );
+  return { subnetId, chainId, convertTx };
+}
+
 /** A deterministic NodeID for a test validator. */
 export function testNodeId(n: number): string {
   const bytes = new Uint8Array(20);

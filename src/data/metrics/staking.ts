@@ -2,18 +2,21 @@
  * Staking metrics (`GET /v2/networks/{network}/metrics/{metric}`, chainkit
  * metrics.networks.getStakingMetrics): per UTC day, how many validators or delegators of a subnet
  * (the Primary Network by default) were staking and with what weight, read from the stakers the
- * primary-network indexer keeps.
+ * primary-network indexer keeps and, for an L1, its validations' weight history.
  *
  * A day's value is the state at its end (for the current day: now), a staker counting from its
- * start until its end or its removal. Days run from the first staker's start to the current day,
- * newest first, each day present (0 where nobody staked). "Now" is the validation status clock of
- * the chain-data service: the later of the wall clock and the newest indexed P-chain block (the
- * devnet clock can run ahead of the wall clock).
+ * start until its end or its removal. An L1's ACP-77 validators count as validators beside any
+ * permissioned ones it kept (`l1-validations.ts`: each at its weight of the time, inactive ones
+ * included, until its weight is set to 0); an L1 has no delegators. Days run from the first
+ * staker's start to the current day, newest first, each day present (0 where nobody staked).
+ * "Now" is the validation status clock of the chain-data service: the later of the wall clock and
+ * the newest indexed P-chain block (the devnet clock can run ahead of the wall clock).
  */
 import type { Kysely } from 'kysely';
 import type { DataSchema } from '../store/schema.js';
 import { PRIMARY_NETWORK_ID } from '../../shared/networks.js';
 import { bucketStart, nextBucket, previousBucket } from './buckets.js';
+import { readL1ValidationSpans } from './l1-validations.js';
 
 /** The real API's NetworkMetric enum. */
 export const STAKING_METRICS = [
@@ -54,6 +57,10 @@ export async function readStakingSeries(
     // A removed staker stops counting at its removal.
     end: s.removed_ts === null ? Number(s.end_ts) : Math.min(Number(s.end_ts), Number(s.removed_ts)),
   }));
+  // The Primary Network has no L1 validators.
+  if (q.subnetId !== PRIMARY_NETWORK_ID)
+    for (const span of await readL1ValidationSpans(db, q.subnetId))
+      stakers.push({ kind: 'validator', ...span });
   if (stakers.length === 0) return { results: [] };
   // The P-chain's blockchain id is the Primary Network's subnet id.
   const newestBlock = await db

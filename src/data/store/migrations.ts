@@ -442,6 +442,20 @@ async function l1ValidatorRefundOwner(db: AnyDb): Promise<void> {
   await db.schema.alterTable('l1_validator_balances').addColumn('remaining_balance_owner', 'text').execute();
 }
 
+/**
+ * The staking metrics of one L1 (`metrics/l1-validations.ts`) read its validations' weight
+ * history by the L1, not by a scan of every L1 validator change. The rows are there since
+ * 0016_l1_validator_fees: a store that indexed the P-chain before has none (the indexer logs it at
+ * start; re-index to count those L1 validators).
+ */
+async function l1ValidatorTxsBySubnet(db: AnyDb): Promise<void> {
+  await db.schema
+    .createIndex('l1_validator_tx_details_by_subnet')
+    .on('l1_validator_tx_details')
+    .columns(['subnet_id'])
+    .execute();
+}
+
 /** Every migration by name; names sort in the order they run. Append only. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': { up: initial },
@@ -467,4 +481,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021_l1_validator_txs_by_validation': { up: l1ValidatorTxsByValidation },
   '0022_validator_orders': { up: validatorOrders },
   '0023_l1_validator_refund_owner': { up: l1ValidatorRefundOwner },
+  '0024_l1_validator_txs_by_subnet': { up: l1ValidatorTxsBySubnet },
 };

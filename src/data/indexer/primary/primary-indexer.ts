@@ -114,7 +114,7 @@ export async function startPrimaryIndexer(config: PrimaryIndexerConfig): Promise
   const feeRules = await readValidatorFeeRules(node);
   if (feeRules && !(await feeState(db, network.pChainID, await readCheckpoint(db, 'P/block'))))
     logger?.warn(
-      'this store indexed the P-chain before L1 validator fees were followed: the fees they paid are not indexed (re-index to get them)',
+      'this store indexed the P-chain before L1 validator fees were followed: the fees they paid and their validations (the staking metrics of an L1) are not indexed (re-index to get them)',
     );
   // The node answered: a health check made before the first poll must not read the heartbeats
   // of an earlier run as a stalled indexer.

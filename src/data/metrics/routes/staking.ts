@@ -1,4 +1,4 @@
-/** `GET /v2/networks/{network}/metrics/{metric}`: staking metrics from the indexed stakers. */
+/** `GET /v2/networks/{network}/metrics/{metric}`: staking metrics from the indexed stakers and L1 validations. */
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidParameterError } from '../../internal/errors.js';
