@@ -229,12 +229,20 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       const cfg = traceConfigOf(params, 1);
       const stored = chain.store.txByHash(txHash);
       if (!stored) throw new RpcError(RpcCode.server, 'transaction not found');
-      tracerFrom(cfg);
+      const replay = acceptedReplay(chain, stored.blockNumber);
+      // coreth's traceTx makes the transaction's tracer once (a JavaScript tracer's setup runs
+      // once), before it reads the timeout: its errors come first, and the replay reuses it.
+      const tracer = tracerFrom(cfg, {
+        blockHash: bytesToHex(replay.hash),
+        blockNumber: replay.number,
+        txHash: bytesToHex(txHash),
+        txIndex: stored.index,
+      });
       const [trace] = await traceReplay(
         chain,
-        acceptedReplay(chain, stored.blockNumber),
+        replay,
         (i) => i === stored.index,
-        (ctx) => tracerFrom(cfg, ctx),
+        () => tracer,
         traceTimeoutOf(cfg),
       );
       if ('error' in trace) throw new RpcError(RpcCode.server, trace.error);
