@@ -29,7 +29,8 @@ import {
 } from './call.js';
 import { resolveBlockNumber, stateBlockOf } from './eth/block-ref.js';
 import { rawTxByHash, txBloom } from './eth/blocks.js';
-import { decodeStoredTx, txTypeAndTo } from './format.js';
+import { txTypeAndTo } from './format.js';
+import { replayTx } from './replay-tx.js';
 
 /**
  * geth's TraceConfig fields (eth/tracers/api.go: an embedded *logger.Config, Tracer, Timeout,
@@ -153,7 +154,7 @@ async function traceReplay(
   for (const t of replay.txs) {
     if (t.index > last) break;
     const txHash = bytesToHex(t.hash);
-    const tx = decodeStoredTx(chain.common, t);
+    const tx = replayTx(chain.common, t);
     if (!want(t.index)) {
       gasUsed += (await run(t, tx, false)).totalGasSpent;
       continue;
@@ -313,7 +314,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       const roots: string[] = [];
       let gasUsed = 0n;
       for (const t of replay.txs) {
-        gasUsed += (await replay.execute(vm, decodeStoredTx(chain.common, t), gasUsed)).totalGasSpent;
+        gasUsed += (await replay.execute(vm, replayTx(chain.common, t), gasUsed)).totalGasSpent;
         roots.push(bytesToHex(await state.getStateRoot()));
       }
       return roots;
