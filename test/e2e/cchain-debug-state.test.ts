@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fromRlp, getAddress, keccak256, toRlp, type Hex } from 'viem';
+import { concatHex, fromRlp, getAddress, hexToBigInt, keccak256, numberToHex, toRlp, type Hex } from 'viem';
 import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
 import { rpc } from '../helpers/devnet.js';
 import { compileSolidity } from '../helpers/evm-contracts.js';
@@ -17,6 +17,9 @@ contract Store {
   uint256 public value = 7;
   function set(uint256 v) external payable { value = v; }
 }`;
+
+/** secp256k1's group order. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 const RECIPIENT = '0x00000000000000000000000000000000000000a1';
 
@@ -298,6 +301,46 @@ describe('C-chain debug_ state methods', () => {
         code: -32000,
         message: `could not decode block: ${why}`,
       });
+  });
+
+  it('replays a transaction whose signature recovers no sender from the zero address, as coreth', async () => {
+    const { url } = suite;
+    const [header, txs, ...rest] = fromRlp(
+      (await rpc(url, 'debug_getRawBlock', [`0x${state.transferBlock.toString(16)}`])).body.result,
+      'hex',
+    );
+    const [transfer] = txs as Hex[];
+    assert.equal(transfer.slice(0, 4), '0x02');
+    // An EIP-1559 tx: [chainId, nonce, …, yParity, r, s], here with the zero address's nonce (0).
+    const fields = fromRlp(`0x${transfer.slice(4)}`, 'hex') as Hex[];
+    const resigned = (yParity: Hex, r: Hex, s: Hex) =>
+      concatHex(['0x02', toRlp([fields[0], '0x', ...fields.slice(2, 9), yParity, r, s])]);
+    const [yParity, r, s] = fields.slice(9) as Hex[];
+    const unrecoverable = [
+      // The signature with the high s (secp256k1's n - s, the other parity): geth's decoder
+      // takes it, types.Sender refuses it.
+      resigned(yParity === '0x' ? '0x01' : '0x', r, numberToHex(SECP256K1_N - hexToBigInt(s))),
+      // No r at all.
+      resigned(yParity, '0x', s),
+    ];
+    for (const tx of unrecoverable) {
+      const blob = toRlp([
+        (header as Hex[]).map((f, i) => (i === 12 ? '0x0102' : f)),
+        [tx],
+        ...rest,
+      ] as Hex[]);
+      // coreth's TransactionToMessage leaves From zero, and the zero address holds nothing. (The
+      // amount wanted is the engine's upfront cost, not geth's gas × fee cap + value: see
+      // docs/compatibility.md.)
+      const { error } = (await rpc(url, 'debug_traceBlock', [blob, { tracer: 'callTracer' }])).body;
+      assert.equal(error.code, -32000);
+      assert.match(
+        error.message,
+        new RegExp(
+          `^tracing failed: insufficient funds for gas \\* price \\+ value: address 0x${'00'.repeat(20)} have 0 want \\d+$`,
+        ),
+      );
+    }
   });
 
   it('finds no bad block to trace', async () => {

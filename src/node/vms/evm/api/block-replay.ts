@@ -8,7 +8,7 @@ import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
 import type { StoredTx } from '../state/chain-store.js';
-import { decodeStoredTx } from './format.js';
+import { replayTx } from './replay-tx.js';
 
 /** What a replay needs of a transaction: an accepted one's StoredTx has it all. */
 export type ReplayTx = Pick<StoredTx, 'index' | 'hash' | 'sender' | 'raw'>;
@@ -68,7 +68,7 @@ export function replayOf(chain: EvmChain, block: ReplayBlock): BlockReplay {
     async runPrefix(vm, count) {
       let gasUsed = 0n;
       for (const t of block.txs.slice(0, count))
-        gasUsed += (await execute(vm, decodeStoredTx(chain.common, t), gasUsed)).totalGasSpent;
+        gasUsed += (await execute(vm, replayTx(chain.common, t), gasUsed)).totalGasSpent;
       return gasUsed;
     },
   };

@@ -10,7 +10,7 @@ import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { ExecutionHeader } from '../evm-chain.js';
 import { keccak256 } from '../keccak.js';
 import type { ReplayTx } from './block-replay.js';
-import { decodeStoredTx } from './format.js';
+import { replaySender } from './replay-tx.js';
 
 export interface RlpBlock {
   hash: Uint8Array;
@@ -59,7 +59,7 @@ export function decodeRlpBlock(common: Common, blob: Uint8Array): RlpBlock {
     const raw = Array.isArray(entry) ? RLP.encode(entry as Uint8Array[]) : (entry as Uint8Array);
     let sender: Uint8Array;
     try {
-      sender = decodeStoredTx(common, { raw }).getSenderAddress().bytes;
+      sender = replaySender(common, raw);
     } catch (err) {
       undecodable(`transaction ${index}: ${(err as Error).message}`);
     }

@@ -29,7 +29,8 @@ import {
 } from './call.js';
 import { resolveBlockNumber, stateBlockOf } from './eth/block-ref.js';
 import { rawTxByHash, txBloom } from './eth/blocks.js';
-import { decodeStoredTx, txTypeAndTo } from './format.js';
+import { txTypeAndTo } from './format.js';
+import { replayTx } from './replay-tx.js';
 
 /**
  * geth's TraceConfig fields (eth/tracers/api.go: an embedded *logger.Config, Tracer, Timeout,
@@ -153,7 +154,7 @@ async function traceReplay(
   for (const t of replay.txs) {
     if (t.index > last) break;
     const txHash = bytesToHex(t.hash);
-    const tx = decodeStoredTx(chain.common, t);
+    const tx = replayTx(chain.common, t);
     if (!want(t.index)) {
       gasUsed += (await run(t, tx, false)).totalGasSpent;
       continue;
@@ -229,12 +230,20 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       const cfg = traceConfigOf(params, 1);
       const stored = chain.store.txByHash(txHash);
       if (!stored) throw new RpcError(RpcCode.server, 'transaction not found');
-      tracerFrom(cfg);
+      const replay = acceptedReplay(chain, stored.blockNumber);
+      // coreth's traceTx makes the transaction's tracer once (a JavaScript tracer's setup runs
+      // once), before it reads the timeout: its errors come first, and the replay reuses it.
+      const tracer = tracerFrom(cfg, {
+        blockHash: bytesToHex(replay.hash),
+        blockNumber: replay.number,
+        txHash: bytesToHex(txHash),
+        txIndex: stored.index,
+      });
       const [trace] = await traceReplay(
         chain,
-        acceptedReplay(chain, stored.blockNumber),
+        replay,
         (i) => i === stored.index,
-        (ctx) => tracerFrom(cfg, ctx),
+        () => tracer,
         traceTimeoutOf(cfg),
       );
       if ('error' in trace) throw new RpcError(RpcCode.server, trace.error);
@@ -305,7 +314,7 @@ export function createDebugApi(chain: EvmChain): Record<string, EvmHandler> {
       const roots: string[] = [];
       let gasUsed = 0n;
       for (const t of replay.txs) {
-        gasUsed += (await replay.execute(vm, decodeStoredTx(chain.common, t), gasUsed)).totalGasSpent;
+        gasUsed += (await replay.execute(vm, replayTx(chain.common, t), gasUsed)).totalGasSpent;
         roots.push(bytesToHex(await state.getStateRoot()));
       }
       return roots;
