@@ -105,8 +105,7 @@ export class PlatformVM {
    * The time a tx issued now is verified at: the clock's (never before the last block). The
    * block that takes it comes after the blocks of the staker changes up to then, at this time.
    */
-  nextBlockTime(): number {
-    const last = this.state.lastBlock()!;
+  nextBlockTime(last = this.state.lastBlock()!): number {
     return Math.max(last.time, this.ctx.clock.nowSeconds());
   }
 
@@ -177,7 +176,8 @@ export class PlatformVM {
     if (waiting) return waiting;
     const reason = this.mempool.dropReason(tx.id);
     if (reason !== undefined) throw refused(reason);
-    const time = this.nextBlockTime();
+    const last = this.state.lastBlock()!;
+    const time = this.nextBlockTime(last);
     const gas = this.currentGasState(time);
     let executed: Executed;
     try {
@@ -186,7 +186,7 @@ export class PlatformVM {
       // counted) is refused before it runs, not kept waiting for the capacity to refill.
       executed = executeTx(
         tx,
-        this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)),
+        this.env(time, last.height + 1n, gasPrice(this.config.gasFee, gas)),
         gas.capacity,
       );
     } catch (err) {
