@@ -370,15 +370,16 @@ export class PlatformVM {
   private nextStakerChangeTime(bound: number): number {
     const end = this.state.nextStakerEnd();
     let next = end === undefined ? bound : Math.min(end, bound);
-    const active = this.state.activeL1Validators();
-    if (active.length === 0) return next;
-    const firstDry = active.reduce((a, b) => (b.endAccumulatedFee < a.endAccumulatedFee ? b : a));
+    // The first balance to run out, at the fee the whole active set pays: two indexed reads,
+    // not every active validator (this runs once a second and at least once per build).
+    const firstDry = this.state.firstL1FeeEnd();
+    if (firstDry === undefined) return next;
     const fee = this.state.validatorFeeState()!;
     const seconds = secondsUntilAccrued(
       this.config.validatorFee,
       fee,
-      BigInt(active.length),
-      firstDry.endAccumulatedFee,
+      this.state.activeL1ValidatorCount(),
+      firstDry,
       Math.max(0, next - fee.timestamp),
     );
     next = Math.min(next, fee.timestamp + seconds);

@@ -109,3 +109,85 @@ describe('PlatformState values kept in memory', () => {
     assert.deepEqual(fromStore(), before);
   });
 });
+
+describe('PlatformState L1 validators by the fee their balance ends at', () => {
+  let dir: string;
+  let db: NodeDatabase;
+  let state: PlatformState;
+  // Decimal texts of every length around the bounds, past 2^63 - 1 (where a CAST would stop)
+  // and up to uint64's largest, in an order that is neither numeric nor by text.
+  const ends = [
+    18_446_744_073_709_551_615n,
+    9n,
+    1_000n,
+    9_223_372_036_854_775_808n,
+    10n,
+    999n,
+    9_223_372_036_854_775_807n,
+    100n,
+    1_001n,
+  ];
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-pstate-'));
+    db = new NodeDatabase(path.join(dir, 'node.db'));
+    state = new PlatformState(db, 'P');
+    db.transaction(() => {
+      ends.forEach((end, i) =>
+        state.putL1Validator({ ...l1(ends.length - i, 'active'), endAccumulatedFee: end }),
+      );
+      // Inactive and removed validators pay nothing, whatever their row holds.
+      state.putL1Validator(l1(50, 'inactive'));
+      state.putL1Validator({ ...l1(51, 'removed'), endAccumulatedFee: 1n });
+    });
+  });
+  after(() => {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers the first to run dry by numeric order of the fee end', () => {
+    assert.equal(state.firstL1FeeEnd(), 9n);
+    const nine = l1(ends.length - ends.indexOf(9n), 'active');
+    db.transaction(() => state.putL1Validator({ ...nine, endAccumulatedFee: 5_000n }));
+    assert.equal(state.firstL1FeeEnd(), 10n);
+    db.transaction(() => state.putL1Validator({ ...nine, endAccumulatedFee: 9n }));
+  });
+
+  it('lists as run dry exactly the active ones ending at or below the accrued fee, by validation id', () => {
+    const active = state.l1Validators().filter((v) => v.status === 'active');
+    const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+    for (const accrued of [
+      0n,
+      8n,
+      9n,
+      10n,
+      99n,
+      100n,
+      999n,
+      1_000n,
+      1_001n,
+      9_223_372_036_854_775_807n,
+      2n ** 64n,
+    ]) {
+      const expected = active
+        .filter((v) => v.endAccumulatedFee <= accrued)
+        .map((v) => hex(v.validationId))
+        .sort();
+      assert.deepEqual(
+        state.exhaustedL1Validators(accrued).map((v) => hex(v.validationId)),
+        expected,
+        `accrued ${accrued}`,
+      );
+    }
+  });
+
+  it('is empty with no validator paying', () => {
+    db.transaction(() => {
+      for (const v of state.l1Validators())
+        state.putL1Validator({ ...v, endAccumulatedFee: 0n, status: 'inactive' });
+    });
+    assert.equal(state.firstL1FeeEnd(), undefined);
+    assert.deepEqual(state.exhaustedL1Validators(10n ** 30n), []);
+    assert.equal(state.activeL1ValidatorCount(), 0n);
+  });
+});

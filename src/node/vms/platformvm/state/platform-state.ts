@@ -386,14 +386,38 @@ export class PlatformState {
     return (this.kept.activeL1Count = BigInt(row?.n ?? 0));
   }
 
-  /** The L1 validators paying the continuous fee. */
-  activeL1Validators(): L1ValidatorRecord[] {
-    return this.db.prepare(`SELECT * FROM p_l1_validators WHERE status = 'active'`).all().map(toL1);
+  /**
+   * The lowest accrued-fee value at which an active L1 validator's balance runs out (the first to
+   * run dry), or undefined when none is active. One step down the fee-end index: the decimal
+   * text ordered by length, then digits, is numeric order.
+   */
+  firstL1FeeEnd(): bigint | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT end_accumulated_fee AS fee_end FROM p_l1_validators WHERE status = 'active'
+         ORDER BY length(end_accumulated_fee), end_accumulated_fee LIMIT 1`,
+      )
+      .get();
+    return row ? BigInt(row.fee_end) : undefined;
   }
 
-  /** Active L1 validators whose balance ran out by the time the accrued counter reached `accrued`. */
+  /**
+   * Active L1 validators whose balance ran out by the time the accrued counter reached `accrued`,
+   * by validation id. Two ranges of the fee-end index (shorter numbers; as long and not greater),
+   * so the validators still paying are not read.
+   */
   exhaustedL1Validators(accrued: bigint): L1ValidatorRecord[] {
-    return this.activeL1Validators().filter((v) => v.endAccumulatedFee <= accrued);
+    const bound = accrued.toString();
+    return this.db
+      .prepare(
+        `SELECT * FROM p_l1_validators WHERE status = 'active' AND length(end_accumulated_fee) < ?1
+         UNION ALL
+         SELECT * FROM p_l1_validators
+           WHERE status = 'active' AND length(end_accumulated_fee) = ?1 AND end_accumulated_fee <= ?2
+         ORDER BY validation_id`,
+      )
+      .all(bound.length, bound)
+      .map(toL1);
   }
 
   expiryUsed(validationId: Uint8Array): boolean {
