@@ -1,7 +1,8 @@
 /**
  * P-chain figures: BaseTxs accepted per second (a burst of independent signed txs issued with
  * bounded concurrency; `platform.issueTx` answers once the tx's block is accepted), and the
- * latency of `platform.getValidatorsAt` at a past height on a network with 1,000 validators.
+ * latency of `platform.getValidatorsAt` at a past height on a network with 1,000 validators; then
+ * the per-block cost of 1,000 active L1 validators, timed in-process (pchain-l1.ts).
  *
  * The burst stays within the ACP-103 gas capacity (1,000,000 gas, about 190 BaseTxs); beyond it a
  * real P-chain — and this one — refuses txs until capacity refills at 100,000 gas/s.
@@ -10,6 +11,7 @@ import fs from 'node:fs';
 import { pvm } from '@avalabs/avalanchejs';
 import { startDevnet } from '../test/helpers/devnet.js';
 import type { BenchResult } from './index.js';
+import { pchainL1Bench } from './pchain-l1.js';
 import { BURST, issuePTxs, preparePBaseTxs } from './pchain-txs.js';
 
 const CONCURRENCY = 16;
@@ -82,6 +84,7 @@ export async function pchainBench(): Promise<BenchResult[]> {
         value: median(allLatencies),
         unit: 'ms',
       },
+      ...pchainL1Bench(),
     ];
   } finally {
     await devnet.stop();

@@ -46,3 +46,37 @@ describe('NodeDatabase statement cache', () => {
     }
   });
 });
+
+describe('NodeDatabase rollback listeners', () => {
+  it('hear every transaction that rolls back (once, after the outermost), never one that commits', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-db-'));
+    const db = new NodeDatabase(path.join(dir, 'node.db'));
+    try {
+      let heard = 0;
+      db.onRollback(() => {
+        // Heard once the rollback is done: the store no longer holds what the transaction wrote.
+        assert.equal(db.getMeta('k'), undefined);
+        heard++;
+      });
+      db.transaction(() => db.setMeta('other', 'x'));
+      assert.equal(heard, 0);
+      assert.throws(
+        () =>
+          db.transaction(() => {
+            db.setMeta('k', 'v');
+            db.transaction(() => {
+              throw new Error('inner');
+            });
+          }),
+        /inner/,
+      );
+      assert.equal(heard, 1);
+      // A statement failing outside any transaction rolls nothing back.
+      assert.throws(() => db.prepare('SELECT nope FROM meta').get());
+      assert.equal(heard, 1);
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -35,6 +35,7 @@ export const MAX_CACHED_STATEMENTS = 500;
 export class NodeDatabase {
   private readonly db: InstanceType<typeof Database>;
   private readonly statements = new Map<string, Statement>();
+  private readonly rollbackListeners: (() => void)[] = [];
   private depth = 0;
 
   constructor(readonly file: string) {
@@ -97,11 +98,24 @@ export class NodeDatabase {
       this.db.exec('COMMIT');
       return result;
     } catch (err) {
-      this.db.exec('ROLLBACK');
+      try {
+        this.db.exec('ROLLBACK');
+      } finally {
+        this.depth = 0;
+        for (const listener of this.rollbackListeners) listener();
+      }
       throw err;
     } finally {
       this.depth = 0;
     }
+  }
+
+  /**
+   * Calls `listener` after every transaction that rolls back, so a reader keeping stored values
+   * in memory (written inside the transaction) can forget them and read the store again.
+   */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
   }
 
   getMeta(key: string): Buffer | undefined {

@@ -105,8 +105,7 @@ export class PlatformVM {
    * The time a tx issued now is verified at: the clock's (never before the last block). The
    * block that takes it comes after the blocks of the staker changes up to then, at this time.
    */
-  nextBlockTime(): number {
-    const last = this.state.lastBlock()!;
+  nextBlockTime(last = this.state.lastBlock()!): number {
     return Math.max(last.time, this.ctx.clock.nowSeconds());
   }
 
@@ -177,7 +176,8 @@ export class PlatformVM {
     if (waiting) return waiting;
     const reason = this.mempool.dropReason(tx.id);
     if (reason !== undefined) throw refused(reason);
-    const time = this.nextBlockTime();
+    const last = this.state.lastBlock()!;
+    const time = this.nextBlockTime(last);
     const gas = this.currentGasState(time);
     let executed: Executed;
     try {
@@ -186,7 +186,7 @@ export class PlatformVM {
       // counted) is refused before it runs, not kept waiting for the capacity to refill.
       executed = executeTx(
         tx,
-        this.env(time, this.height() + 1n, gasPrice(this.config.gasFee, gas)),
+        this.env(time, last.height + 1n, gasPrice(this.config.gasFee, gas)),
         gas.capacity,
       );
     } catch (err) {
@@ -370,15 +370,16 @@ export class PlatformVM {
   private nextStakerChangeTime(bound: number): number {
     const end = this.state.nextStakerEnd();
     let next = end === undefined ? bound : Math.min(end, bound);
-    const active = this.state.activeL1Validators();
-    if (active.length === 0) return next;
-    const firstDry = active.reduce((a, b) => (b.endAccumulatedFee < a.endAccumulatedFee ? b : a));
+    // The first balance to run out, at the fee the whole active set pays: two indexed reads,
+    // not every active validator (this runs once a second and at least once per build).
+    const firstDry = this.state.firstL1FeeEnd();
+    if (firstDry === undefined) return next;
     const fee = this.state.validatorFeeState()!;
     const seconds = secondsUntilAccrued(
       this.config.validatorFee,
       fee,
-      BigInt(active.length),
-      firstDry.endAccumulatedFee,
+      this.state.activeL1ValidatorCount(),
+      firstDry,
       Math.max(0, next - fee.timestamp),
     );
     next = Math.min(next, fee.timestamp + seconds);

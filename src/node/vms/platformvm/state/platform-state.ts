@@ -1,7 +1,10 @@
 /**
  * The P-chain's durable state: blocks, transactions, UTXOs, stakers, subnets, blockchains, L1
  * validators, reward UTXOs, validator-set history and the fee states. Reads are plain; writes are
- * made by the block acceptor inside its database transaction.
+ * made by the block acceptor inside its database transaction. The values every issued tx and
+ * every block asks for (the last block, the fee states, the active L1 validator count) are kept
+ * in memory as last read or written, and forgotten when a transaction rolls back: the store stays
+ * the only durable copy.
  */
 import type { OutputOwners, Utxo } from '@avalabs/avalanchejs';
 import { fitsSqlInteger, type NodeDatabase } from '../../../storage/database.js';
@@ -94,9 +97,18 @@ const GAS_KEY = 'p/gas-state';
 const VALIDATOR_FEE_KEY = 'p/validator-fee-state';
 const SUPPLY_KEY = 'p/current-supply';
 
+/** What the state keeps in memory of the store; absent: read it from the store. */
+interface Kept {
+  lastBlock?: StoredBlock;
+  gas?: GasState;
+  validatorFee?: ValidatorFeeState;
+  activeL1Count?: bigint;
+}
+
 export class PlatformState {
   readonly utxos: UtxoStore;
   readonly validators: ValidatorSets;
+  private kept: Kept = {};
 
   constructor(
     readonly db: NodeDatabase,
@@ -105,13 +117,17 @@ export class PlatformState {
     createPlatformSchema(db);
     this.utxos = new UtxoStore(db, chainId);
     this.validators = new ValidatorSets(db);
+    // What a rolled-back block wrote is not the store's any more.
+    db.onRollback(() => (this.kept = {}));
   }
 
   // ---- blocks and txs -------------------------------------------------------------------------
 
   lastBlock(): StoredBlock | undefined {
+    if (this.kept.lastBlock) return this.kept.lastBlock;
     const row = this.db.prepare('SELECT * FROM p_blocks ORDER BY height DESC LIMIT 1').get();
-    return row ? toBlock(row) : undefined;
+    if (row) this.kept.lastBlock = toBlock(row);
+    return this.kept.lastBlock;
   }
 
   blockByHeight(height: bigint): StoredBlock | undefined {
@@ -138,6 +154,9 @@ export class PlatformState {
     this.db
       .prepare('INSERT INTO p_blocks (height, id, bytes, time, kind, accepted_ms) VALUES (?, ?, ?, ?, ?, ?)')
       .run(b.height, B(b.id), B(b.bytes), b.time, b.kind, b.acceptedMs);
+    // Unknown stays unknown (read when asked); a block above the kept one is the new last.
+    const kept = this.kept.lastBlock;
+    if (kept && b.height > kept.height) this.kept.lastBlock = { ...b };
   }
 
   putTx(tx: StoredTx): void {
@@ -334,6 +353,8 @@ export class PlatformState {
         v.height,
         v.status,
       );
+    // Its status may have changed: count again when asked.
+    this.kept.activeL1Count = undefined;
   }
 
   l1Validator(validationId: Uint8Array): L1ValidatorRecord | undefined {
@@ -360,18 +381,43 @@ export class PlatformState {
   }
 
   activeL1ValidatorCount(): bigint {
+    if (this.kept.activeL1Count !== undefined) return this.kept.activeL1Count;
     const row = this.db.prepare(`SELECT COUNT(*) AS n FROM p_l1_validators WHERE status = 'active'`).get();
-    return BigInt(row?.n ?? 0);
+    return (this.kept.activeL1Count = BigInt(row?.n ?? 0));
   }
 
-  /** The L1 validators paying the continuous fee. */
-  activeL1Validators(): L1ValidatorRecord[] {
-    return this.db.prepare(`SELECT * FROM p_l1_validators WHERE status = 'active'`).all().map(toL1);
+  /**
+   * The lowest accrued-fee value at which an active L1 validator's balance runs out (the first to
+   * run dry), or undefined when none is active. One step down the fee-end index: the decimal
+   * text ordered by length, then digits, is numeric order.
+   */
+  firstL1FeeEnd(): bigint | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT end_accumulated_fee AS fee_end FROM p_l1_validators WHERE status = 'active'
+         ORDER BY length(end_accumulated_fee), end_accumulated_fee LIMIT 1`,
+      )
+      .get();
+    return row ? BigInt(row.fee_end) : undefined;
   }
 
-  /** Active L1 validators whose balance ran out by the time the accrued counter reached `accrued`. */
+  /**
+   * Active L1 validators whose balance ran out by the time the accrued counter reached `accrued`,
+   * by validation id. Two ranges of the fee-end index (shorter numbers; as long and not greater),
+   * so the validators still paying are not read.
+   */
   exhaustedL1Validators(accrued: bigint): L1ValidatorRecord[] {
-    return this.activeL1Validators().filter((v) => v.endAccumulatedFee <= accrued);
+    const bound = accrued.toString();
+    return this.db
+      .prepare(
+        `SELECT * FROM p_l1_validators WHERE status = 'active' AND length(end_accumulated_fee) < ?1
+         UNION ALL
+         SELECT * FROM p_l1_validators
+           WHERE status = 'active' AND length(end_accumulated_fee) = ?1 AND end_accumulated_fee <= ?2
+         ORDER BY validation_id`,
+      )
+      .all(bound.length, bound)
+      .map(toL1);
   }
 
   expiryUsed(validationId: Uint8Array): boolean {
@@ -407,10 +453,15 @@ export class PlatformState {
   // ---- fee states and supply ------------------------------------------------------------------
 
   gasState(): GasState | undefined {
+    if (this.kept.gas) return this.kept.gas;
     const text = this.db.getMetaString(GAS_KEY);
     if (!text) return undefined;
     const j = JSON.parse(text) as { capacity: string; excess: string; timestamp: number };
-    return { capacity: BigInt(j.capacity), excess: BigInt(j.excess), timestamp: j.timestamp };
+    return (this.kept.gas = {
+      capacity: BigInt(j.capacity),
+      excess: BigInt(j.excess),
+      timestamp: j.timestamp,
+    });
   }
 
   setGasState(s: GasState): void {
@@ -422,13 +473,19 @@ export class PlatformState {
         timestamp: s.timestamp,
       }),
     );
+    this.kept.gas = { ...s };
   }
 
   validatorFeeState(): ValidatorFeeState | undefined {
+    if (this.kept.validatorFee) return this.kept.validatorFee;
     const text = this.db.getMetaString(VALIDATOR_FEE_KEY);
     if (!text) return undefined;
     const j = JSON.parse(text) as { excess: string; accrued: string; timestamp: number };
-    return { excess: BigInt(j.excess), accrued: BigInt(j.accrued), timestamp: j.timestamp };
+    return (this.kept.validatorFee = {
+      excess: BigInt(j.excess),
+      accrued: BigInt(j.accrued),
+      timestamp: j.timestamp,
+    });
   }
 
   setValidatorFeeState(s: ValidatorFeeState): void {
@@ -436,6 +493,7 @@ export class PlatformState {
       VALIDATOR_FEE_KEY,
       JSON.stringify({ excess: s.excess.toString(), accrued: s.accrued.toString(), timestamp: s.timestamp }),
     );
+    this.kept.validatorFee = { ...s };
   }
 
   currentSupply(): bigint {

@@ -32,6 +32,10 @@ export function createPlatformSchema(db: NodeDatabase): void {
       end_accumulated_fee TEXT NOT NULL, remaining_owner BLOB NOT NULL, deactivation_owner BLOB NOT NULL,
       height INTEGER NOT NULL, status TEXT NOT NULL) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS p_l1_by_subnet ON p_l1_validators (subnet, node_id);
+    -- Active validators by the accrued fee their balance ends at, in numeric order: the decimal
+    -- text's length first, then its digits (a CAST to INTEGER stops at 2^63 - 1; uint64 goes on).
+    CREATE INDEX IF NOT EXISTS p_l1_by_fee_end
+      ON p_l1_validators (status, length(end_accumulated_fee), end_accumulated_fee);
     CREATE TABLE IF NOT EXISTS p_reward_utxos (
       staker_tx BLOB NOT NULL, input_id BLOB NOT NULL, bytes BLOB NOT NULL,
       PRIMARY KEY (staker_tx, input_id)) WITHOUT ROWID;
