@@ -18,6 +18,11 @@ interface ReadyMessage {
   flurryWorkerReady: DataReadyFacts;
 }
 
+/** The message a worker sends when it cannot start: why, in the words of the role's one line. */
+interface FailedMessage {
+  flurryWorkerFailed: string;
+}
+
 /** Replacements allowed per minute before the primary gives up (a worker that cannot start). */
 const MAX_RESTARTS_PER_MINUTE = 10;
 
@@ -31,6 +36,17 @@ export function reportWorkerReady(facts: DataReadyFacts): void {
   process.send?.(message);
 }
 
+/**
+ * In a worker: tell the primary why this worker cannot start (it prints the line once for all
+ * workers). Resolves once the message is written, so the worker may exit right after.
+ */
+export function reportWorkerFailed(reason: string): Promise<void> {
+  const message: FailedMessage = { flurryWorkerFailed: reason };
+  return new Promise((resolve) => {
+    if (!process.send?.(message, undefined, {}, () => resolve())) resolve();
+  });
+}
+
 export interface ApiWorkersOptions {
   workers: number;
   logger: Logger;
@@ -38,6 +54,8 @@ export interface ApiWorkersOptions {
   prepare(): Promise<void>;
   /** Prints the ready line (facts of the first worker, with the worker count). */
   announce(facts: DataReadyFacts & { workers: number }): void;
+  /** Says why the workers could not start (the first worker's reason). */
+  refused(reason: string): void;
 }
 
 /** The primary's side: fork, announce, keep N running, stop on a signal. Resolves with the exit code. */
@@ -61,10 +79,12 @@ export async function runApiWorkers(options: ApiWorkersOptions): Promise<number>
       });
     };
     const ready = new Map<number, DataReadyFacts>();
+    let refusal: string | undefined;
     const fork = () => {
       const worker = cluster.fork();
       live.add(worker);
-      worker.on('message', (message: Partial<ReadyMessage>) => {
+      worker.on('message', (message: Partial<ReadyMessage & FailedMessage>) => {
+        if (typeof message?.flurryWorkerFailed === 'string') refusal ??= message.flurryWorkerFailed;
         if (!message?.flurryWorkerReady) return;
         ready.set(worker.id, message.flurryWorkerReady);
         if (!announced && ready.size >= workers) {
@@ -78,7 +98,8 @@ export async function runApiWorkers(options: ApiWorkersOptions): Promise<number>
         if (stopping) return;
         if (!announced) {
           // A worker that cannot start (port taken, store unreadable) stops the whole role.
-          logger.error({ code, signal }, 'an API worker did not start');
+          if (refusal !== undefined) options.refused(refusal);
+          else logger.error({ code, signal }, 'an API worker did not start');
           return stopAll(1);
         }
         const now = Date.now();

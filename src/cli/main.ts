@@ -9,7 +9,8 @@ import { DataDirLockedError, dataDirUser, registerDataDirUser } from '../node/st
 import type { RunningDataService } from '../data/service.js';
 import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts, type DataReadyFacts } from './banner.js';
 import { parseOptions, UsageError } from './options.js';
-import { isApiWorker, reportWorkerReady, runApiWorkers } from './api-workers.js';
+import { isApiWorker, reportWorkerFailed, reportWorkerReady, runApiWorkers } from './api-workers.js';
+import { startFailure, type PortFlags } from './start-failure.js';
 
 export async function main(argv: string[]): Promise<number> {
   const t0 = performance.now();
@@ -88,7 +89,7 @@ export async function main(argv: string[]): Promise<number> {
     // A port or address the node cannot listen on (in use, not on this host, not resolvable,
     // privileged) is the operator's setting, not a crash: one line, as for the data roles.
     if (err instanceof NodeStartError || (err as NodeJS.ErrnoException)?.syscall) {
-      process.stderr.write(`flurry: ${(err as Error).message}\n`);
+      process.stderr.write(`flurry: ${startFailure(err, portFlags(options))}\n`);
       return 1;
     }
     throw err;
@@ -127,7 +128,9 @@ export async function main(argv: string[]): Promise<number> {
       });
     } catch (err) {
       await node.close();
-      process.stderr.write(`flurry: the data platform did not start: ${(err as Error).message}\n`);
+      process.stderr.write(
+        `flurry: the data platform did not start: ${startFailure(err, portFlags(options))}\n`,
+      );
       return 1;
     }
   }
@@ -189,6 +192,8 @@ async function serveDataRole(
         }
       },
       announce: (facts) => print({ ...facts, startupMs: Math.round(performance.now() - t0) }),
+      // The workers' reason, once: each would otherwise print the same line.
+      refused: (reason) => process.stderr.write(`flurry: ${options.command} did not start: ${reason}\n`),
     }).catch((err: Error) => {
       // The store could not be prepared (wrong URL, password, database): one line, as without workers.
       process.stderr.write(`flurry: ${options.command} did not start: ${err.message}\n`);
@@ -229,7 +234,10 @@ async function serveDataRole(
     });
   } catch (err) {
     if (abort.signal.aborted) return 0;
-    process.stderr.write(`flurry: ${options.command} did not start: ${(err as Error).message}\n`);
+    const reason = startFailure(err, portFlags(options));
+    // A worker leaves the saying to its primary, which says it once for all of them.
+    if (isApiWorker()) await reportWorkerFailed(reason);
+    else process.stderr.write(`flurry: ${options.command} did not start: ${reason}\n`);
     return 1;
   }
   const facts = dataReadyFacts(options.command, data, Math.round(performance.now() - t0));
@@ -239,6 +247,17 @@ async function serveDataRole(
   forceExitAfter(SHUTDOWN_GRACE_MS);
   await data.close();
   return 0;
+}
+
+/** The ports this role listens on, by the flag that set each (for a port-in-use message). */
+function portFlags(options: ReturnType<typeof parseOptions>): PortFlags {
+  const ports: Record<string, number> = {};
+  if (options.command === 'start' || options.command === 'node') ports['--node-port'] = options.nodePort;
+  if (options.command === 'start' || options.command === 'api') {
+    ports['--data-port'] = options.dataPort;
+    ports['--metrics-port'] = options.metricsPort;
+  }
+  return ports;
 }
 
 /** How long a graceful shutdown may take before the process gives up on it. */

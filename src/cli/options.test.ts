@@ -17,9 +17,10 @@ describe('parseOptions', () => {
 
   it('reads FLURRY_<FLAG>, a flag winning over its variable, and refuses bad values', () => {
     const env = { FLURRY_DATA_PORT: '1234', FLURRY_WORKERS: '3', FLURRY_NODE_URL: 'http://n:9650' };
-    const o = parseOptions(['indexer'], env);
+    const o = parseOptions(['api'], env);
     assert.equal(o.dataPort, 1234);
     assert.equal(o.workers, 3);
+    assert.equal(o.nodeUrl, 'http://n:9650');
     assert.equal(parseOptions(['api', '--data-port', '99'], env).dataPort, 99);
     assert.throws(() => parseOptions(['node', '--node-port', '70000'], {}), /between 0 and 65535/);
     assert.throws(() => parseOptions(['api', '--workers=-1'], {}), /whole number/);
@@ -80,7 +81,11 @@ describe('parseOptions', () => {
       FLURRY_LOG_LEVEL: 'warn',
     };
     for (const command of ['start', 'node', 'indexer', 'api'])
-      assert.equal(parseOptions([command], env).dataPort, 2, command);
+      assert.equal(parseOptions([command], env).logLevel, 'warn', command);
+    assert.equal(parseOptions(['api'], env).dataPort, 2);
+    // A variable the role does not read is not read at all: its default stands, a bad value is no error.
+    assert.equal(parseOptions(['node'], env).dataPort, 9700);
+    assert.equal(parseOptions(['indexer'], { ...env, FLURRY_VALIDATORS: 'many' }).validators, 5);
   });
 
   it("prints a named role's help with the options it reads, and everything's without one", () => {

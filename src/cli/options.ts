@@ -270,13 +270,6 @@ ${optionLines((flag) => ROLE_FLAGS[command].has(flag))}`;
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
-/** pino throws on an unknown level deep in start-up: refuse it here as the bad value it is. */
-function logLevel(level: string): string {
-  if (!LOG_LEVELS.includes(level))
-    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
-  return level;
-}
-
 function envName(flag: string): string {
   return 'FLURRY_' + flag.toUpperCase().replace(/-/g, '_');
 }
@@ -292,31 +285,6 @@ export function parseOptions(
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   const { values, positionals } = parsed;
-  const get = (flag: keyof typeof FLAGS): string | boolean | undefined =>
-    (values as Record<string, string | boolean | undefined>)[flag] ?? env[envName(flag)];
-  const str = (flag: keyof typeof FLAGS, fallback: string): string => {
-    const v = get(flag);
-    return v === undefined || v === '' ? fallback : String(v);
-  };
-  const bool = (flag: keyof typeof FLAGS, fallback: boolean): boolean => {
-    const v = get(flag);
-    if (v === undefined || v === '') return fallback;
-    if (typeof v === 'boolean') return v;
-    if (/^(1|true|yes|on)$/i.test(v)) return true;
-    if (/^(0|false|no|off)$/i.test(v)) return false;
-    throw new UsageError(`--${flag} must be true or false, got "${v}"`);
-  };
-  const int = (flag: keyof typeof FLAGS, fallback: number, min: number, max: number): number => {
-    const text = str(flag, String(fallback));
-    if (!/^\d+$/.test(text)) throw new UsageError(`--${flag} must be a whole number, got "${text}"`);
-    const n = Number(text);
-    if (n < min || n > max) throw new UsageError(`--${flag} must be between ${min} and ${max}, got ${n}`);
-    return n;
-  };
-
-  const networkName = str('network', 'local');
-  const network = networkByName(networkName);
-  if (!network) throw new UsageError(`--network must be local, fuji or mainnet, got "${networkName}"`);
   // `flurry help` and `flurry version`, as many CLIs take them, are the flags by another name.
   const word = positionals[0];
   if (word === 'help') values.help = true;
@@ -326,25 +294,59 @@ export function parseOptions(
   if (!(command in COMMANDS)) throw new UsageError(`unknown command "${command}"`);
   // `flurry <command> --help` is that command's help; `flurry --help` everything's.
   const usage = named ? roleUsage(command) : USAGE;
+  const reads = ROLE_FLAGS[command];
   // A flag its role does not read is refused rather than silently ignored (`flurry node
-  // --data-port 1` serves no data port). Its FLURRY_ variable is not: one environment may
-  // configure every role.
-  const unread = Object.keys(values).find((flag) => !ROLE_FLAGS[command].has(flag as Flag));
+  // --data-port 1` serves no data port). Its FLURRY_ variable is not even looked at: one
+  // environment may configure every role, and another role's bad value is that role's error.
+  const unread = Object.keys(values).find((flag) => !reads.has(flag as Flag));
   if (unread !== undefined && values.help !== true)
     throw new UsageError(`--${unread} is not an option of the ${command} command`, usage);
-  const optional = (flag: keyof typeof FLAGS): string | undefined => {
+  const flagValue = (flag: Flag) => (values as Record<string, string | boolean | undefined>)[flag];
+  const get = (flag: Flag): string | boolean | undefined =>
+    flagValue(flag) ?? (reads.has(flag) ? env[envName(flag)] : undefined);
+  /** Where a bad value came from, so the message names what the operator has to change. */
+  const origin = (flag: Flag) => (flagValue(flag) === undefined ? envName(flag) : `--${flag}`);
+  const refuse = (message: string) => new UsageError(message, usage);
+  const str = (flag: Flag, fallback: string): string => {
+    const v = get(flag);
+    return v === undefined || v === '' ? fallback : String(v);
+  };
+  const bool = (flag: Flag, fallback: boolean): boolean => {
+    const v = get(flag);
+    if (v === undefined || v === '') return fallback;
+    if (typeof v === 'boolean') return v;
+    if (/^(1|true|yes|on)$/i.test(v)) return true;
+    if (/^(0|false|no|off)$/i.test(v)) return false;
+    throw refuse(`${origin(flag)} must be true or false, got "${v}"`);
+  };
+  const int = (flag: Flag, fallback: number, min: number, max: number): number => {
+    const text = str(flag, String(fallback));
+    if (!/^\d+$/.test(text)) throw refuse(`${origin(flag)} must be a whole number, got "${text}"`);
+    const n = Number(text);
+    if (n < min || n > max) throw refuse(`${origin(flag)} must be between ${min} and ${max}, got ${n}`);
+    return n;
+  };
+  const optional = (flag: Flag): string | undefined => {
     const v = str(flag, '');
     return v === '' ? undefined : v;
   };
+
+  const networkName = str('network', 'local');
+  const network = networkByName(networkName);
+  if (!network) throw refuse(`${origin('network')} must be local, fuji or mainnet, got "${networkName}"`);
+  // pino throws on an unknown level deep in start-up: refuse it here as the bad value it is.
+  const logLevel = str('log-level', 'info');
+  if (!LOG_LEVELS.includes(logLevel))
+    throw refuse(`${origin('log-level')} must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   const databaseUrl = optional('database-url');
   if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl))
-    throw new UsageError('--database-url must be a postgres:// URL');
+    throw refuse(`${origin('database-url')} must be a postgres:// URL`);
   const nodeUrl = optional('node-url');
   if (nodeUrl && !/^https?:\/\/[^/]+/i.test(nodeUrl))
-    throw new UsageError('--node-url must be an http(s):// URL');
+    throw refuse(`${origin('node-url')} must be an http(s):// URL`);
   // `flurry indexer --help` asks how to give it a node: answer that, not the missing flag.
   if (command === 'indexer' && !nodeUrl && values.help !== true && values.version !== true)
-    throw new UsageError('the indexer command needs --node-url', usage);
+    throw refuse('the indexer command needs --node-url');
   return {
     command,
     usage,
@@ -361,7 +363,7 @@ export function parseOptions(
     dataPort: int('data-port', 9700, 0, 65535),
     metricsPort: int('metrics-port', 9701, 0, 65535),
     json: bool('json', false),
-    logLevel: logLevel(str('log-level', 'info')),
+    logLevel,
     indexEnabled: bool('index-enabled', true),
     indexAllowIncomplete: bool('index-allow-incomplete', false),
     debugApi: bool('debug-api', true),

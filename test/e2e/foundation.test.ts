@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -377,6 +378,44 @@ describe('devnet durability', () => {
     );
   });
 
+  it('says in one line which flag names a port already in use, for the node and the data platform', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as net.AddressInfo;
+    const bin = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+    const inUse = (flag: string) =>
+      `port ${port} on 127.0.0.1 is in use (${flag}); stop what listens there or pick another port\n`;
+    try {
+      const node = spawnSync(
+        process.execPath,
+        [bin, 'node', '--data-dir', tempDir(), '--node-port', String(port)],
+        { encoding: 'utf8' },
+      );
+      assert.equal(node.status, 1);
+      assert.equal(node.stderr, `flurry: ${inUse('--node-port')}`);
+      const start = spawnSync(
+        process.execPath,
+        [
+          bin,
+          'start',
+          '--data-dir',
+          tempDir(),
+          '--node-port',
+          '0',
+          '--data-port',
+          '0',
+          '--metrics-port',
+          String(port),
+        ],
+        { encoding: 'utf8', env: { ...process.env, FLURRY_LOG_LEVEL: 'warn' } },
+      );
+      assert.equal(start.status, 1);
+      assert.equal(start.stderr, `flurry: the data platform did not start: ${inUse('--metrics-port')}`);
+    } finally {
+      blocker.close();
+    }
+  });
+
   it('serves on an IPv6 host with bracketed URLs and peer addresses', async () => {
     // `--host ::1` was written `http://::1:port`, which no URL parser takes: the data platform,
     // reading the node at that URL, failed the start.
@@ -452,6 +491,22 @@ describe('flurry binary', () => {
     const shared = { FLURRY_DATA_PORT: '1', FLURRY_WORKERS: '2', FLURRY_NODE_URL: 'http://127.0.0.1:1' };
     const version = flurry(['node', '--version'], shared);
     assert.equal(version.status, 0, version.stderr);
+  });
+
+  it('ignores a bad variable its role does not read, and names the variable of a bad one it reads', () => {
+    const bin = path.resolve(import.meta.dirname, '../../bin/flurry.js');
+    const flurry = (args: string[], env: Record<string, string>) =>
+      spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+    // One environment for every role: the node's variables are none of the indexer's business.
+    const nodeOnly = { FLURRY_VALIDATORS: 'many', FLURRY_NODE_PORT: '99999', FLURRY_WORKERS: 'x' };
+    const indexer = flurry(['indexer', '--version'], nodeOnly);
+    assert.equal(indexer.status, 0, indexer.stderr);
+    const api = flurry(['api', '--data-dir', tempDir()], { FLURRY_WORKERS: 'x' });
+    assert.equal(api.status, 2);
+    assert.equal(api.stderr.split('\n')[0], 'flurry: FLURRY_WORKERS must be a whole number, got "x"');
+    assert.match(api.stderr, /\nUsage: flurry api \[options\]\n/);
+    const flag = flurry(['api', '--workers', 'y', '--data-dir', tempDir()], { FLURRY_WORKERS: 'x' });
+    assert.equal(flag.stderr.split('\n')[0], 'flurry: --workers must be a whole number, got "y"');
   });
 
   it('in a checkout that was never built, says to build it instead of a module-not-found stack', () => {

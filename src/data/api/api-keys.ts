@@ -6,7 +6,7 @@
  *   {
  *     "anonymous": "unauthenticated",
  *     "tiers": { "pro": { "cuPerMinute": 20000, "cuPerDay": 25000000 } },
- *     "keys": [ { "key": "s3cret", "tier": "pro", "name": "ci", "networks": ["fuji"] } ],
+ *     "keys": [ { "key": "k-ci-7d1e2f", "tier": "pro", "name": "ci", "networks": ["fuji"] } ],
  *     "prices": { "usd": 21.5, "eur": 19.8 },
  *     "tierScale": 1
  *   }

@@ -64,9 +64,10 @@ export default async function healthRoute(app: FastifyInstance, deps: RouteDeps)
         else
           error.indexer = {
             status: 'down',
-            // A heartbeat is written when the node answered: its absence is a node that does
-            // not answer or a store that takes no writes (one CI stall was the latter).
-            message: `no heartbeat for over ${HEARTBEAT_STALE_MS / 1000} s (the node does not answer or the store takes no writes): ${silent.join(', ')}`,
+            // A running indexer writes a heartbeat whenever the node answered: its absence is an
+            // indexer that is not running (stopped, crashed), a node that does not answer, or a
+            // store that takes no writes (one CI stall was the last).
+            message: `no heartbeat for over ${HEARTBEAT_STALE_MS / 1000} s (no indexer runs, its node does not answer, or the store takes no writes): ${silent.join(', ')}`,
             checkpoints,
             lastSeen,
           };
