@@ -11,10 +11,20 @@ import { createDebugApi } from './debug.js';
 
 const TX = `0x${'ab'.repeat(32)}`;
 
-/** A chain that knows one transaction; a trace refused up front never reaches its blocks. */
+/**
+ * A chain that knows one transaction and its block. The block is looked up before the tracer is
+ * made (coreth's traceTx makes it once the state is ready), but a refused config never runs it.
+ */
 const chain = {
   latest: { number: 1n },
-  store: { txByHash: () => ({ blockNumber: 1n, index: 0 }), numberOfHash: () => undefined },
+  store: {
+    txByHash: () => ({ blockNumber: 1n, index: 0 }),
+    numberOfHash: () => undefined,
+    txsOfBlock: () => [],
+  },
+  headerAt: () => ({ header: { number: 1n, timestamp: 1n }, hash: new Uint8Array(32) }),
+  executionHeaderOf: (header: unknown) => header,
+  executionBlock: () => ({}),
 } as unknown as EvmChain;
 const api = createDebugApi(chain);
 
