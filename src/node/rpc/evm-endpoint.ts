@@ -8,7 +8,7 @@ import { isObject } from './params.js';
 import type { CallContext, RpcResponse } from './types.js';
 import { MAX_BATCH_ITEMS } from './avalanche-endpoint.js';
 import { stringifyJson } from './json-integer.js';
-import { linkSource } from './json-literals.js';
+import { attachRequestText } from './json-literals.js';
 
 /** coreth's `batch-response-max-size` default (25 MB): the most result bytes one batch returns. */
 export const BATCH_RESPONSE_MAX_BYTES = 25 * 1000 * 1000;
@@ -52,7 +52,6 @@ export class EvmEndpoint {
       let resultBytes = 0;
       // Sequential, so a batch of dependent calls (send, then read) sees its own effects in order.
       for (let i = 0; i < body.length; i++) {
-        linkSource(body, body[i]);
         const answer = await this.handleOne(body[i], ctx);
         if (!answer) continue;
         answers.push(answer);
@@ -115,11 +114,10 @@ export class EvmEndpoint {
       if (ctx.connection && request.method.endsWith('_subscribe'))
         return isNotification ? undefined : errorResponse(id, RpcCode.invalidParams, 'non-array args');
       params = [];
-    } else if (Array.isArray(request.params)) {
-      params = request.params;
-      // Handlers get the params alone: they find the body's text through them.
-      linkSource(request, params);
-    } else return isNotification ? undefined : errorResponse(id, RpcCode.invalidParams, 'non-array args');
+    } else if (Array.isArray(request.params)) params = request.params;
+    else return isNotification ? undefined : errorResponse(id, RpcCode.invalidParams, 'non-array args');
+    // Handlers get the params alone: a decoder finds the request's text through them.
+    const detach = attachRequestText(params, ctx.request);
     try {
       const result = await handler(params, ctx);
       if (isNotification) return undefined;
@@ -128,6 +126,8 @@ export class EvmEndpoint {
       if (isNotification) return undefined;
       if (err instanceof RpcError) return errorResponse(id, err.code, err.message, err.data);
       return errorResponse(id, RpcCode.server, err instanceof Error ? err.message : String(err));
+    } finally {
+      detach();
     }
   }
 }

@@ -3,70 +3,76 @@
  * literal (strconv.ParseInt/ParseUint on the digits as sent): it refuses `1e3`, `1.0` and, for an
  * unsigned type, `-0`, takes every uint64 exactly, and quotes the literal when it refuses one.
  * JSON.parse has already turned the literal into a double by then (`1e3` is 1000, `1e400`
- * Infinity, 2^64-1 rounded). Requests are not re-read for this: the body decoder only remembers
- * each body's text, and the first time a decoder asks for a literal in that body, the text is
+ * Infinity, 2^64-1 rounded). Requests are not re-read for this: the servers hand each request's
+ * text along with the call, and the first time a decoder asks for a literal in it, the text is
  * tokenized once (without validating: JSON.parse already did) into a tree of literals, paired with
- * JSON.parse's containers, and kept for the rest of the request.
+ * JSON.parse's containers, and kept until the call ends.
  */
 
 /** A container's number literals by key; nested containers are only paired, not stored. */
 type LiteralNode = Map<string, string | LiteralNode>;
 
-interface Source {
+/** A request as the server received it: its text and what JSON.parse made of it. */
+export interface RequestText {
   readonly text: string;
-  readonly root: object;
-  paired: boolean;
-}
-
-/** The body a parsed container came from (its root, and what the endpoint linked to it). */
-const sourceOf = new WeakMap<object, Source>();
-/** Each parsed container's literal node, once its body was tokenized. */
-const literalsOf = new WeakMap<object, LiteralNode>();
-
-const isContainer = (v: unknown): v is object => typeof v === 'object' && v !== null;
-
-/** Remembers the text a parsed body came from (a scalar body has no number to look up later). */
-export function rememberSource(value: unknown, text: string): void {
-  if (isContainer(value)) sourceOf.set(value, { text, root: value, paired: false });
-}
-
-/** Lets `child` (a container inside `parent`) find the body's text on its own (one map write). */
-export function linkSource(parent: object, child: unknown): void {
-  if (!isContainer(child)) return;
-  const source = sourceOf.get(parent);
-  if (source) sourceOf.set(child, source);
+  readonly body: unknown;
 }
 
 /**
+ * The request each call's params came from, while the call runs. A Map with an explicit delete,
+ * not a WeakMap: weak entries made every request pay in garbage collection, several times what
+ * JSON.parse costs on a large batch.
+ */
+const running = new Map<object, RequestText>();
+/** Each request's parsed containers with their literal nodes, once a literal was asked for (rare). */
+const paired = new WeakMap<RequestText, Map<object, LiteralNode>>();
+
+const isContainer = (v: unknown): v is object => typeof v === 'object' && v !== null;
+
+/**
+ * Lets the decoders of a call find the text of the request its `params` came in, until the
+ * returned function is called (when the call has settled).
+ */
+export function attachRequestText(params: object, request: RequestText | undefined): () => void {
+  if (!request) return detachNothing;
+  running.set(params, request);
+  return () => running.delete(params);
+}
+
+const detachNothing = () => {};
+
+/**
  * The literal of the JSON number at `container[key]` as the client sent it; undefined when the
- * container came from no remembered body (a value built in code). `within` is a linked container
- * holding `container` (a handler's params, for an object nested in them).
+ * container came from no running call (a value built in code). `within` is the params array of
+ * the call, for a container nested in it.
  */
 export function numberLiteral(container: object, key: string | number, within?: object): string | undefined {
-  let node = literalsOf.get(container);
-  if (!node) {
-    const source = sourceOf.get(container) ?? (within && sourceOf.get(within));
-    if (!source || source.paired) return undefined;
-    source.paired = true;
-    pair(source.root, tokenize(source.text));
-    node = literalsOf.get(container);
+  const request = running.get(container) ?? (within && running.get(within));
+  if (!request || !isContainer(request.body)) return undefined;
+  let nodes = paired.get(request);
+  if (!nodes) {
+    // Once per request: a batch's calls share it.
+    nodes = pair(request.body, tokenize(request.text));
+    paired.set(request, nodes);
   }
-  const literal = node?.get(String(key));
+  const literal = nodes.get(container)?.get(String(key));
   return typeof literal === 'string' ? literal : undefined;
 }
 
 /** Pairs each parsed container with its literal node (an explicit stack: bodies nest 10,000 deep). */
-function pair(root: object, literals: LiteralNode | undefined): void {
-  if (!literals) return;
+function pair(root: object, literals: LiteralNode | undefined): Map<object, LiteralNode> {
+  const nodes = new Map<object, LiteralNode>();
+  if (!literals) return nodes;
   const stack: [object, LiteralNode][] = [[root, literals]];
   while (stack.length > 0) {
     const [value, node] = stack.pop()!;
-    literalsOf.set(value, node);
+    nodes.set(value, node);
     for (const [key, child] of Object.entries(value)) {
       const childNode = node.get(key);
       if (isContainer(child) && childNode instanceof Map) stack.push([child, childNode]);
     }
   }
+  return nodes;
 }
 
 const isNumberChar = (c: number) =>
@@ -109,9 +115,8 @@ function tokenize(text: string): LiteralNode | undefined {
       stack.pop();
       i++;
     } else if (c === 0x22) {
-      const start = i++;
-      while (text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
-      i++;
+      const start = i;
+      i = afterString(text, i);
       const top = stack[stack.length - 1];
       // A string is an object's key when a colon follows it.
       let j = i;
@@ -131,4 +136,17 @@ function tokenize(text: string): LiteralNode | undefined {
     } else i++; // whitespace, commas
   }
   return root;
+}
+
+/** The index after the string that opens at `open` (indexOf, then its escapes counted). */
+function afterString(text: string, open: number): number {
+  let from = open + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    // An odd run of backslashes escapes the quote.
+    if (backslashes % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
 }
