@@ -339,6 +339,23 @@ describe('Subnet-EVM chain', () => {
     });
     const { body: bad } = await rpc(rpcUrl, 'eth_getActiveRulesAt', ['soon']);
     assert.equal(bad.error.code, -32602);
+    // A number timestamp is subnet-evm's *uint64, read from the literal as sent (not JavaScript's value).
+    for (const literal of ['1e3', '1.0', '-0']) {
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"jsonrpc":"2.0","id":1,"method":"eth_getActiveRulesAt","params":[${literal}]}`,
+      });
+      const { error } = (await res.json()) as { error: { code: number; message: string } };
+      assert.deepEqual(
+        error,
+        {
+          code: -32602,
+          message: `invalid argument 0: json: cannot unmarshal number ${literal} into Go value of type uint64`,
+        },
+        literal,
+      );
+    }
     // Extra arguments are refused, as geth refuses them, not ignored.
     for (const [method, params] of [
       ['eth_feeConfig', ['latest', 1]],

@@ -8,6 +8,7 @@ import { isObject } from './params.js';
 import type { CallContext, RpcResponse } from './types.js';
 import { MAX_BATCH_ITEMS } from './avalanche-endpoint.js';
 import { stringifyJson } from './json-integer.js';
+import { attachRequestText } from './json-literals.js';
 
 /** coreth's `batch-response-max-size` default (25 MB): the most result bytes one batch returns. */
 export const BATCH_RESPONSE_MAX_BYTES = 25 * 1000 * 1000;
@@ -115,6 +116,8 @@ export class EvmEndpoint {
       params = [];
     } else if (Array.isArray(request.params)) params = request.params;
     else return isNotification ? undefined : errorResponse(id, RpcCode.invalidParams, 'non-array args');
+    // Handlers get the params alone: a decoder finds the request's text through them.
+    const detach = attachRequestText(params, ctx.request);
     try {
       const result = await handler(params, ctx);
       if (isNotification) return undefined;
@@ -123,6 +126,8 @@ export class EvmEndpoint {
       if (isNotification) return undefined;
       if (err instanceof RpcError) return errorResponse(id, err.code, err.message, err.data);
       return errorResponse(id, RpcCode.server, err instanceof Error ? err.message : String(err));
+    } finally {
+      detach();
     }
   }
 }

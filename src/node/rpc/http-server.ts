@@ -211,7 +211,7 @@ export class NodeHttpServer {
     const parsed = parseJsonBody(body);
     if (!parsed.ok)
       return sendJson(res, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
-    const ctx: CallContext = {};
+    const ctx: CallContext = { request: { text: parsed.text, body: parsed.value } };
     const answer = await route.endpoint.handle(parsed.value, ctx);
     if (answer === undefined) return void res.writeHead(200).end();
     return sendJson(res, answer);

@@ -9,13 +9,14 @@
 /** encoding/json's maxNestingDepth. */
 export const MAX_JSON_DEPTH = 10_000;
 
-export type ParsedBody = { ok: true; value: unknown } | { ok: false; message: string };
+export type ParsedBody = { ok: true; value: unknown; text: string } | { ok: false; message: string };
 
 export function parseJsonBody(body: Buffer | string): ParsedBody {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (nestingExceeds(text, MAX_JSON_DEPTH)) return { ok: false, message: 'exceeded max depth' };
   try {
-    return { ok: true, value: JSON.parse(text) };
+    // The text goes along: a decoder may read a number as the client wrote it (json-literals.ts).
+    return { ok: true, value: JSON.parse(text), text };
   } catch (err) {
     return { ok: false, message: err instanceof Error ? err.message : 'invalid JSON' };
   }

@@ -1,4 +1,5 @@
 /** Shapes shared by the two JSON-RPC flavours. */
+import type { RequestText } from './json-literals.js';
 
 export interface RpcErrorObject {
   code: number;
@@ -15,6 +16,8 @@ export interface RpcResponse {
 
 /** What a handler may know about the call it serves. */
 export interface CallContext {
+  /** The request as received (its text read again only for a number's literal, json-literals.ts). */
+  readonly request?: RequestText;
   /** Present when the call arrived over a WebSocket connection (subscriptions need it). */
   readonly connection?: {
     send(message: unknown): void;

@@ -3,6 +3,7 @@
  * `missing value for required argument N`, `too many arguments, want at most N`).
  */
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
+import { numberLiteral } from '../../../rpc/json-literals.js';
 import { jsonText } from '../../../rpc/json-text.js';
 
 export function bad(index: number, message: string): never {
@@ -15,6 +16,46 @@ export function jsonKind(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'boolean') return 'bool';
   return typeof v === 'object' ? 'object' : typeof v; // 'number' | 'string'
+}
+
+/** The Go integer types arguments and trace configs decode JSON numbers into. */
+export type GoInteger = 'int' | 'uint64';
+
+const GO_INTEGER_RANGE: Record<GoInteger, readonly [bigint, bigint]> = {
+  int: [-(1n << 63n), (1n << 63n) - 1n],
+  uint64: [0n, (1n << 64n) - 1n],
+};
+
+/**
+ * The literal of the JSON number at `container[key]`, as the client wrote it (`within`: the
+ * params holding `container`). A value built in code has none: its JavaScript text stands in.
+ */
+export function jsonNumberText(container: object, key: string | number, within?: object): string {
+  return numberLiteral(container, key, within) ?? String((container as Record<string, unknown>)[key]);
+}
+
+/**
+ * A JSON number's literal as encoding/json stores it in a Go integer: strconv.ParseInt (or
+ * ParseUint, which takes no sign, not even `-0`) of the digits as sent, so no fraction or
+ * exponent; undefined when Go refuses it (it then names `number <literal>`).
+ */
+export function goIntegerOf(literal: string, type: GoInteger): bigint | undefined {
+  if (!(type === 'int' ? /^-?[0-9]+$/ : /^[0-9]+$/).test(literal)) return undefined;
+  const value = BigInt(literal);
+  const [min, max] = GO_INTEGER_RANGE[type];
+  return value < min || value > max ? undefined : value;
+}
+
+/** A Go integer argument as encoding/json reads it (null leaves the zero value). */
+export function goInteger(params: unknown[], i: number, type: GoInteger): bigint {
+  const v = params[i];
+  if (v === null || v === undefined) return 0n;
+  const into = `into Go value of type ${type}`;
+  if (typeof v !== 'number') bad(i, `json: cannot unmarshal ${jsonKind(v)} ${into}`);
+  const literal = jsonNumberText(params, i);
+  const value = goIntegerOf(literal, type);
+  if (value === undefined) bad(i, `json: cannot unmarshal number ${literal} ${into}`);
+  return value;
 }
 
 /**
@@ -94,7 +135,8 @@ export function quantityValue(
  */
 export function hexOrDecimal64(params: unknown[], i: number): bigint {
   const v = params[i];
-  const text = typeof v === 'string' ? v : jsonText(v);
+  // A number is read from its literal, as Go reads the raw JSON.
+  const text = typeof v === 'string' ? v : typeof v === 'number' ? jsonNumberText(params, i) : jsonText(v);
   let value: bigint | undefined;
   if (text === '') value = 0n;
   else if (/^0[xX][0-9a-fA-F]+$/.test(text)) value = BigInt('0x' + text.slice(2));

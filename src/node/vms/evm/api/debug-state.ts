@@ -24,13 +24,12 @@ import type { EvmChain } from '../evm-chain.js';
 import { changedLeaves, leavesFrom, rootRef, unpackNibbles } from '../state/trie-walk.js';
 import {
   arity,
-  bad,
   blockNumberRef,
   blockRefOrNeither,
   bool,
   data,
+  goInteger,
   hash,
-  jsonKind,
   type BlockRef,
 } from './args.js';
 
@@ -38,16 +37,6 @@ const server = (message: string) => new RpcError(RpcCode.server, message);
 
 /** coreth's AccountRangeMaxResults: the most accounts one dump answers with. */
 const ACCOUNT_RANGE_MAX = 256;
-
-/** A Go integer parameter as encoding/json reads it (null leaves the zero value). */
-function goInteger(params: unknown[], i: number, type: 'int' | 'uint64'): number {
-  const v = params[i];
-  if (v === null || v === undefined) return 0;
-  if (typeof v !== 'number') bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type ${type}`);
-  if (!Number.isSafeInteger(v) || (type === 'uint64' && v < 0))
-    bad(i, `json: cannot unmarshal number ${v} into Go value of type ${type}`);
-  return v;
-}
 
 interface DumpConfig {
   skipCode: boolean;
@@ -169,19 +158,19 @@ export function createDebugStateApi(chain: EvmChain): Record<string, EvmHandler>
         skipStorage: nostorage,
         onlyWithAddresses: !incompletes,
         start,
-        max: maxResults > ACCOUNT_RANGE_MAX || maxResults <= 0 ? ACCOUNT_RANGE_MAX : maxResults,
+        max: maxResults > ACCOUNT_RANGE_MAX || maxResults <= 0 ? ACCOUNT_RANGE_MAX : Number(maxResults),
       });
     },
     debug_getModifiedAccountsByNumber: async (params) => {
       arity(params, 2, 1);
-      const startNum = BigInt(goInteger(params, 0, 'uint64'));
+      const startNum = goInteger(params, 0, 'uint64');
       const head = chain.latest.number;
       if (startNum > head) throw server(`start block ${startNum.toString(16)} not found`);
       if (params[1] === undefined || params[1] === null) {
         if (startNum === 0n) throw server('block 0 has no parent');
         return modifiedAccounts(chain, startNum - 1n, startNum);
       }
-      const endNum = BigInt(goInteger(params, 1, 'uint64'));
+      const endNum = goInteger(params, 1, 'uint64');
       if (endNum > head) throw server(`end block ${endNum} not found`);
       return modifiedAccounts(chain, startNum, endNum);
     },

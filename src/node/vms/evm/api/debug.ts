@@ -56,8 +56,8 @@ type TraceConfig = Record<string, unknown>;
 function traceConfigOf(params: unknown[], i: number, call = false): TraceConfig {
   try {
     return call
-      ? decodeGoStruct(params[i], 'tracers.TraceCallConfig', TRACE_CALL_CONFIG)
-      : decodeGoStruct(params[i], 'tracers.TraceConfig', TRACE_CONFIG);
+      ? decodeGoStruct(params[i], 'tracers.TraceCallConfig', TRACE_CALL_CONFIG, params)
+      : decodeGoStruct(params[i], 'tracers.TraceConfig', TRACE_CONFIG, params);
   } catch (err) {
     bad(i, (err as Error).message);
   }

@@ -18,28 +18,20 @@ import {
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import type { EvmChain } from '../evm-chain.js';
-import { address, arity, bad, blockRefOrNeither, data, jsonKind, neitherBlockNorHash } from './args.js';
+import { address, arity, blockRefOrNeither, data, goInteger, neitherBlockNorHash } from './args.js';
 import { blockReplay } from './block-replay.js';
 import { resolveBlockNumber } from './eth/block-ref.js';
-
-/** A Go `int` parameter as encoding/json reads it (a null leaves it 0). */
-function goInt(params: unknown[], i: number): number {
-  const v = params[i] ?? 0;
-  if (typeof v !== 'number') bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type int`);
-  if (!Number.isSafeInteger(v)) bad(i, `json: cannot unmarshal number ${v} into Go value of type int`);
-  return v;
-}
 
 export function storageRangeAt(chain: EvmChain): EvmHandler {
   return async (params) => {
     // Every argument is a Go value: all five are required, a null is decoded, never missing.
     arity(params, 5, 5);
     const block = blockRefOrNeither(params, 0);
-    const txIndex = goInt(params, 1);
+    const txIndex = goInteger(params, 1, 'int');
     const contract = new Address(address(params, 2));
     // The trie iterator seeks to the first key at or after the given bytes (a prefix).
     const start = setLengthRight(data(params, 3).slice(0, 32), 32);
-    const maxResult = goInt(params, 4);
+    const maxResult = goInteger(params, 4, 'int');
     const ref = block ?? neitherBlockNorHash();
     const n = resolveBlockNumber(chain, ref);
     if (n === undefined) {
@@ -50,7 +42,7 @@ export function storageRangeAt(chain: EvmChain): EvmHandler {
     // coreth's stateAtTransaction.
     if (n === 0n) throw new RpcError(RpcCode.server, 'no transaction in genesis');
     const replay = blockReplay(chain, n)!;
-    if (txIndex < 0 || txIndex >= replay.txs.length) {
+    if (txIndex < 0n || txIndex >= replay.txs.length) {
       const hash = chain.headerAt(n)!.hash;
       throw new RpcError(
         RpcCode.server,
@@ -58,10 +50,14 @@ export function storageRangeAt(chain: EvmChain): EvmHandler {
       );
     }
     const { vm, state } = await replay.fresh();
-    await replay.runPrefix(vm, txIndex);
+    await replay.runPrefix(vm, Number(txIndex));
     const account = await state.getAccount(contract);
     if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return { storage: null, nextKey: null };
-    const page = await state.dumpStorageRange(contract, BigInt(bytesToHex(start)), Math.max(maxResult, 0));
+    const page = await state.dumpStorageRange(
+      contract,
+      BigInt(bytesToHex(start)),
+      Math.max(Number(maxResult), 0),
+    );
     const storage: Record<string, { key: string | null; value: string }> = {};
     for (const [key, { value }] of Object.entries(page.storage)) {
       const slot = chain.preimage(hexToBytes(key as `0x${string}`));

@@ -112,6 +112,7 @@ export function createWsUpgrade(
       const body = parsed.value;
       const replied: (() => void)[] = [];
       const ctx: CallContext = {
+        request: { text: parsed.text, body },
         connection: { send, onClose, afterReply: (l) => replied.push(l), subscriptions },
       };
       endpoint

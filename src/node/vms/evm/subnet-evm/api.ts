@@ -6,7 +6,7 @@
  * Timestamps may be omitted, "latest", a JSON number or a hex/decimal string.
  */
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
-import { arity, optionalBlockRef } from '../api/args.js';
+import { arity, goInteger, optionalBlockRef } from '../api/args.js';
 import { stateBlockOf } from '../api/eth/block-ref.js';
 import type { EvmHandler } from '../../../rpc/evm-endpoint.js';
 import { feeConfigJson } from './fee-config.js';
@@ -21,8 +21,10 @@ function timestampParam(chain: SubnetEvmChain, params: unknown[]): number {
   if (v === undefined || v === null || v === 'latest' || v === 'accepted' || v === 'pending')
     return Number(chain.latest.header.timestamp);
   if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v) || v < 0) invalid(0, 'timestamp must be a non-negative integer');
-    return v;
+    // subnet-evm's `*uint64`: the literal as sent, in encoding/json's words when it is not one.
+    const timestamp = goInteger(params, 0, 'uint64');
+    if (timestamp > BigInt(Number.MAX_SAFE_INTEGER)) invalid(0, 'timestamp is too large');
+    return Number(timestamp);
   }
   if (typeof v === 'string' && /^(0x[0-9a-fA-F]{1,16}|[0-9]{1,20})$/.test(v)) {
     const n = BigInt(v);

@@ -5,7 +5,7 @@
  * null leaving the field as it was. geth decodes a trace config, and each native tracer its
  * `tracerConfig`, this way; the words are what a client sees when it sends a wrong type.
  */
-import { jsonKind } from '../api/args.js';
+import { goIntegerOf, jsonKind, jsonNumberText } from '../api/args.js';
 
 /** The Go field types the trace configs have. */
 export type GoScalar = 'bool' | 'int' | 'uint64' | 'string';
@@ -18,28 +18,33 @@ export interface GoField {
   type: GoScalar;
 }
 
-/** The word Go's error uses for `v` when it cannot become a `type`; undefined when it can. */
-function mismatch(v: unknown, type: GoScalar): string | undefined {
+/**
+ * The word Go's error uses for `struct[key]` when it cannot become a `type`; undefined when it
+ * can. `within` is the params array the struct came in.
+ */
+function mismatch(struct: object, key: string, type: GoScalar, within?: object): string | undefined {
+  const v = (struct as Record<string, unknown>)[key];
   if (v === null) return undefined;
   if (type === 'bool') return typeof v === 'boolean' ? undefined : jsonKind(v);
   if (type === 'string') return typeof v === 'string' ? undefined : jsonKind(v);
   if (typeof v !== 'number') return jsonKind(v);
-  // A number an integer field cannot hold (a fraction, a sign for uint64, out of range) is named
-  // with its text.
-  const fits =
-    Number.isInteger(v) && (type === 'int' ? v >= -(2 ** 63) && v < 2 ** 63 : v >= 0 && v < 2 ** 64);
-  return fits ? undefined : `number ${String(v)}`;
+  // An integer field takes the number by its literal (no fraction, no exponent, in range), and
+  // names it by its literal when it cannot.
+  const literal = jsonNumberText(struct, key, within);
+  return goIntegerOf(literal, type) === undefined ? `number ${literal}` : undefined;
 }
 
 /**
  * `v` decoded as the Go struct `goType` (`package.Name`) with `fields`: a copy with each known
  * field under its `name`, other keys kept as given. Throws Go's error for a value that is not an
- * object, or the first field of the wrong type (Go reports the first one it meets).
+ * object, or the first field of the wrong type (Go reports the first one it meets). `within`: the
+ * params array `v` came in, where a number's literal is looked up.
  */
 export function decodeGoStruct(
   v: unknown,
   goType: string,
   fields: readonly GoField[],
+  within?: object,
 ): Record<string, unknown> {
   if (v === undefined || v === null) return {};
   if (typeof v !== 'object' || Array.isArray(v))
@@ -52,7 +57,7 @@ export function decodeGoStruct(
       out[key] = value;
       continue;
     }
-    const kind = mismatch(value, field.type);
+    const kind = mismatch(v, key, field.type, within);
     if (kind !== undefined)
       throw new Error(
         `json: cannot unmarshal ${kind} into Go struct field ${struct}.${field.path} of type ${field.type}`,

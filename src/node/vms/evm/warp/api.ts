@@ -21,7 +21,7 @@ import type { PlatformChain } from '../../platformvm/chain.js';
 import type { EvmChain } from '../evm-chain.js';
 import type { WarpBackend } from './backend.js';
 import { encodeSignedMessage } from './predicate.js';
-import { arity, bad, jsonKind } from '../api/args.js';
+import { arity, bad, goInteger, jsonKind } from '../api/args.js';
 import { decodeGoId } from '../../../rpc/go-id-json.js';
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
@@ -43,13 +43,10 @@ function idParam(params: unknown[], i: number): Uint8Array {
  * null or 0 it is the default 67, as icm-services reads 0; above 100 no set could meet it.
  */
 function quorumParam(params: unknown[], i: number): bigint {
-  const v = params[i];
-  if (v === undefined || v === null || v === 0) return WARP_DEFAULT_QUORUM_NUMERATOR;
-  if (typeof v !== 'number') bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type uint64`);
-  if (!Number.isInteger(v) || v < 0)
-    bad(i, `json: cannot unmarshal number ${v} into Go value of type uint64`);
-  if (v > 100) bad(i, 'quorum numerator must be an integer in 1..100');
-  return BigInt(v);
+  const quorum = goInteger(params, i, 'uint64');
+  if (quorum === 0n) return WARP_DEFAULT_QUORUM_NUMERATOR;
+  if (quorum > 100n) bad(i, 'quorum numerator must be an integer in 1..100');
+  return quorum;
 }
 
 /** The signing subnet, a Go string: left out, null or empty means the chain's own subnet. */
