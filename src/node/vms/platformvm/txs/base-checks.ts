@@ -229,7 +229,7 @@ export function flowCheckedSpend(...args: Parameters<typeof spend>): void {
 }
 
 export function consumeAndProduce(env: ExecEnv, txId: Uint8Array, base: AnyBaseTx): void {
-  env.state.utxos.remove(base.inputs.map(inputIdOfInput));
+  env.state.spendUtxos(base.inputs.map(inputIdOfInput));
   base.outputs.forEach((out, i) => env.state.addUtxo(makeUtxo(txId, i, out.assetId.toBytes(), out.output)));
 }
 
