@@ -42,7 +42,12 @@ export class TxParseError extends Error {
   override readonly name = 'TxParseError';
 }
 
-/** Parses a signed P-chain transaction; refuses trailing or non-canonical bytes. */
+/**
+ * Parses a signed P-chain transaction; refuses trailing or non-canonical bytes. The canonical
+ * check encodes the tx once, in the two parts `SignedTx.toBytes` joins (the unsigned tx, then the
+ * credentials), so the unsigned part is also the unsigned bytes signatures cover: encoding the
+ * whole tx and then the unsigned tx again cost a second walk of every input and output.
+ */
 export function parseSignedTx(bytes: Uint8Array): ParsedTx {
   let signed: avaxSerial.SignedTx;
   try {
@@ -50,25 +55,48 @@ export function parseSignedTx(bytes: Uint8Array): ParsedTx {
   } catch (err) {
     throw new TxParseError(`couldn't parse tx: ${err instanceof Error ? err.message : String(err)}`);
   }
-  let again: Uint8Array;
+  const unsigned = signed.unsignedTx;
+  let unsignedBody: Uint8Array;
+  let credentialBytes: Uint8Array;
   try {
-    again = signed.toBytes();
+    // The codec SignedTx.toBytes picks: the tx's VM's (it throws `unknown VM` for a decoded
+    // value that is no tx, as toBytes did).
+    const codec = utils.getManagerForVM(unsigned.vm).getDefaultCodec();
+    unsignedBody = codec.PackPrefix(unsigned);
+    credentialBytes = codec.PackPrefixList(signed.credentials);
   } catch (err) {
     throw new TxParseError(`couldn't parse tx: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (!Buffer.from(again).equals(Buffer.from(bytes)))
+  const unsignedLength = CODEC_VERSION_BYTES + unsignedBody.length;
+  const given = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  if (
+    bytes.length !== unsignedLength + credentialBytes.length ||
+    given.readUInt16BE(0) !== DEFAULT_CODEC_VERSION ||
+    !given.subarray(CODEC_VERSION_BYTES, unsignedLength).equals(unsignedBody) ||
+    !given.subarray(unsignedLength).equals(credentialBytes)
+  )
     throw new TxParseError("couldn't parse tx: bytes are not in canonical form or have trailing data");
-  const unsigned = signed.unsignedTx;
-  const unsignedBytes = pvmManager.packCodec(unsigned);
   const credentials = signed.credentials.map((c) => {
     if (!(c instanceof Credential)) throw new TxParseError('credential is not a secp256k1fx credential');
-    return c.getSignatures().map((s) => hexBytes(s));
+    return signaturesOf(c);
   });
-  return { id: sha256(bytes), bytes, unsigned, unsignedBytes, credentials };
+  return {
+    id: sha256(bytes),
+    bytes,
+    unsigned,
+    unsignedBytes: bytes.slice(0, unsignedLength),
+    credentials,
+  };
 }
 
-function hexBytes(text: string): Uint8Array {
-  return new Uint8Array(Buffer.from(text.replace(/^0x/, ''), 'hex'));
+/** The codec version every signed tx starts with (2 bytes), the only one the PVM codec has. */
+const CODEC_VERSION_BYTES = 2;
+const DEFAULT_CODEC_VERSION = 0;
+
+/** A credential's 65-byte signatures as bytes (avalanchejs hands them out as hex text). */
+function signaturesOf(credential: Credential): Uint8Array[] {
+  const signatures = (credential as unknown as { signatures: { toBytes(): Uint8Array }[] }).signatures;
+  return signatures.map((s) => new Uint8Array(s.toBytes()));
 }
 
 /** Plain owners of an avalanchejs OutputOwners. */

@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { OutputOwners } from '@avalabs/avalanchejs';
+import { BigIntPr, OutputOwners, TransferOutput } from '@avalabs/avalanchejs';
 
 import { NodeDatabase } from '../../../storage/database.js';
+import { makeUtxo } from '../codec.js';
 import { PlatformState, type L1ValidatorRecord, type StoredBlock } from './platform-state.js';
 
 const block = (height: bigint, time: number): StoredBlock => ({
@@ -107,6 +108,62 @@ describe('PlatformState values kept in memory', () => {
     );
     assert.deepEqual(kept(), before);
     assert.deepEqual(fromStore(), before);
+  });
+});
+
+describe('PlatformState UTXOs kept in memory', () => {
+  let dir: string;
+  let db: NodeDatabase;
+  let state: PlatformState;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flurry-pstate-utxos-'));
+    db = new NodeDatabase(path.join(dir, 'node.db'));
+    state = new PlatformState(db, 'P');
+  });
+  after(() => {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const utxo = (n: number) =>
+    makeUtxo(
+      new Uint8Array(32).fill(n),
+      0,
+      new Uint8Array(32).fill(1),
+      new TransferOutput(new BigIntPr(BigInt(n)), OutputOwners.fromNative([new Uint8Array(20).fill(n)])),
+    );
+  /** Amounts of the UTXOs `ids` name, as this state and as a node starting on the store read them. */
+  const amounts = (ids: Uint8Array[]) =>
+    [state, new PlatformState(db, 'P')].map((s) =>
+      ids.map((id) => (s.getUtxo(id)?.output as TransferOutput | undefined)?.amount()),
+    );
+
+  it('answers what the store holds after spends, and forgets what a rolled-back block wrote', () => {
+    const [a, b] = db.transaction(() => [state.addUtxo(utxo(1)), state.addUtxo(utxo(2))]);
+    assert.deepEqual(amounts([a, b]), [
+      [1n, 2n],
+      [1n, 2n],
+    ]);
+    let c: Uint8Array | undefined;
+    assert.throws(() =>
+      db.transaction(() => {
+        state.spendUtxos([a]);
+        c = state.addUtxo(utxo(3));
+        assert.equal(state.getUtxo(a), undefined);
+        assert.equal((state.getUtxo(c)?.output as TransferOutput).amount(), 3n);
+        throw new Error('build failed');
+      }),
+    );
+    assert.deepEqual(amounts([a, b, c!]), [
+      [1n, 2n, undefined],
+      [1n, 2n, undefined],
+    ]);
+    db.transaction(() => state.spendUtxos([b]));
+    assert.deepEqual(amounts([a, b]), [
+      [1n, undefined],
+      [1n, undefined],
+    ]);
+    assert.throws(() => db.transaction(() => state.spendUtxos([b])), /is not in the UTXO set/);
   });
 });
 

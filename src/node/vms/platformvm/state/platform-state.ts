@@ -93,6 +93,9 @@ export interface L1ValidatorRecord {
   readonly status: 'active' | 'inactive' | 'removed';
 }
 
+/** UTXOs kept in memory at most (the reference's UTXO cache size). */
+const UTXOS_KEPT = 8192;
+
 const GAS_KEY = 'p/gas-state';
 const VALIDATOR_FEE_KEY = 'p/validator-fee-state';
 const SUPPLY_KEY = 'p/current-supply';
@@ -109,6 +112,14 @@ export class PlatformState {
   readonly utxos: UtxoStore;
   readonly validators: ValidatorSets;
   private kept: Kept = {};
+  /**
+   * UTXOs lately written or read, by input id (hex), as the reference's UTXO state keeps a cache
+   * of them: a tx reads each of its UTXOs when issued and again when its block is built, and
+   * most spend what a recent block made. A store read and a decode each time cost more than the
+   * rest of a BaseTx's checks but its signature. Forgotten with the other kept values when a
+   * transaction rolls back.
+   */
+  private readonly utxoCache = new Map<string, Utxo>();
 
   constructor(
     readonly db: NodeDatabase,
@@ -118,7 +129,10 @@ export class PlatformState {
     this.utxos = new UtxoStore(db, chainId);
     this.validators = new ValidatorSets(db);
     // What a rolled-back block wrote is not the store's any more.
-    db.onRollback(() => (this.kept = {}));
+    db.onRollback(() => {
+      this.kept = {};
+      this.utxoCache.clear();
+    });
   }
 
   // ---- blocks and txs -------------------------------------------------------------------------
@@ -182,12 +196,31 @@ export class PlatformState {
   addUtxo(utxo: Utxo): Uint8Array {
     const inputId = inputIdOf(utxo.utxoId.txID.toBytes(), utxo.utxoId.outputIdx.value());
     this.utxos.put([{ inputId, bytes: packUtxo(utxo), addresses: utxoOwners(utxo.output).addresses }]);
+    this.keepUtxo(B(inputId).toString('hex'), utxo);
     return inputId;
   }
 
   getUtxo(inputId: Uint8Array): Utxo | undefined {
+    const key = B(inputId).toString('hex');
+    const known = this.utxoCache.get(key);
+    if (known) return known;
     const bytes = this.utxos.get(inputId);
-    return bytes ? unpackUtxo(bytes) : undefined;
+    if (!bytes) return undefined;
+    const utxo = unpackUtxo(bytes);
+    this.keepUtxo(key, utxo);
+    return utxo;
+  }
+
+  /** Removes spent UTXOs (throws if one is missing, so the block's transaction rolls back). */
+  spendUtxos(inputIds: readonly Uint8Array[]): void {
+    this.utxos.remove(inputIds);
+    for (const id of inputIds) this.utxoCache.delete(B(id).toString('hex'));
+  }
+
+  private keepUtxo(key: string, utxo: Utxo): void {
+    this.utxoCache.delete(key);
+    if (this.utxoCache.size >= UTXOS_KEPT) this.utxoCache.delete(this.utxoCache.keys().next().value!);
+    this.utxoCache.set(key, utxo);
   }
 
   // ---- stakers --------------------------------------------------------------------------------

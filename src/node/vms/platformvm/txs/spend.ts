@@ -46,8 +46,20 @@ function add(map: Map<string, bigint>, key: string, amount: bigint): void {
   map.set(key, (map.get(key) ?? 0n) + amount);
 }
 
+/**
+ * Input ids of parsed inputs. An issued tx's inputs are named by id six times (the mempool's
+ * conflict check, its add and its settle, the UTXO reads when issued and in the block, the
+ * spend), each a sha256; the input objects live as long as the parsed tx.
+ */
+const inputIds = new WeakMap<TransferableInput, Uint8Array>();
+
 export function inputIdOfInput(input: TransferableInput): Uint8Array {
-  return inputIdOf(input.utxoID.txID.toBytes(), input.utxoID.outputIdx.value());
+  let id = inputIds.get(input);
+  if (!id) {
+    id = inputIdOf(input.utxoID.txID.toBytes(), input.utxoID.outputIdx.value());
+    inputIds.set(input, id);
+  }
+  return id;
 }
 
 export function verifyUtxoSpend(check: SpendCheck): void {
