@@ -15,7 +15,7 @@ import {
   type Encoding,
 } from '../../../rpc/encoding-param.js';
 import { fail } from '../../../rpc/errors.js';
-import { ParamsShapeError, type Params } from '../../../rpc/params.js';
+import type { Params } from '../../../rpc/params.js';
 import { packStruct, parseSignedTx, unpackUtxo } from '../codec.js';
 import type { StoredBlock } from '../state/platform-state.js';
 import { gasPrice, validatorFeePrice } from '../fees/dynamic-fee.js';
@@ -253,7 +253,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     getUTXOs: (params) => {
       const encoding = encodingParam(params);
       const addresses = parseAddresses(params.strings('addresses'), book, 'utxos');
-      let limit = Number(params.uint64('limit', BigInt(MAX_UTXOS)));
+      let limit = params.uint32('limit', MAX_UTXOS);
       if (limit <= 0 || limit > MAX_UTXOS) limit = MAX_UTXOS;
       const after = parseStartIndex(book, params.object('startIndex'));
       const source = sourceChainId(params.optionalString('sourceChain'));
@@ -526,11 +526,9 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     sampleValidators: (params) => {
       const subnet = subnetParam(params);
-      const size = params.uint64('size');
-      // The reference reads `size` as a json.Uint16: a larger one does not decode.
-      if (size > 65_535n) throw new ParamsShapeError(`size: ${size} overflows uint16`);
+      const size = params.uint16('size');
       try {
-        const drawn = sampleByWeight(state.validators.at(subnet), Number(size));
+        const drawn = sampleByWeight(state.validators.at(subnet), size);
         // The reference sorts the sample, so its order says nothing about the draw.
         const ids = drawn.map((d) => d.nodeId).sort((a, b) => Buffer.compare(a, b));
         return { validators: ids.map(nodeIdString) };
