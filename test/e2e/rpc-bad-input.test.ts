@@ -114,6 +114,15 @@ describe('node JSON-RPC refuses bad input clearly', () => {
         parseUint('limit', '4294967296', 'value out of range'),
       ],
       [p, 'platform.sampleValidators', '{"size":65536}', parseUint('size', '65536', 'value out of range')],
+      // A platformapi.Height: the largest uint64 stands for "proposed" and is refused as a number.
+      ...['platform.getValidatorsAt', 'platform.getAllValidatorsAt'].map(
+        (method): [string, string, string, string] => [
+          p,
+          method,
+          `{"height":${UINT64_MAX}}`,
+          unmarshal(`height: invalid height: ${UINT64_MAX} stands for "proposed"`),
+        ],
+      ),
     ];
     for (const [url, method, params, message] of cases)
       assert.equal((await raw(url, call(method, params))).error?.message, message, `${method} ${params}`);

@@ -15,7 +15,7 @@ import {
   type Encoding,
 } from '../../../rpc/encoding-param.js';
 import { fail } from '../../../rpc/errors.js';
-import type { Params } from '../../../rpc/params.js';
+import { ParamsShapeError, type Params } from '../../../rpc/params.js';
 import { packStruct, parseSignedTx, unpackUtxo } from '../codec.js';
 import type { StoredBlock } from '../state/platform-state.js';
 import { gasPrice, validatorFeePrice } from '../fees/dynamic-fee.js';
@@ -40,6 +40,8 @@ import {
 import { noIdWithAlias, parseStartIndex, type AddressBook } from '../../components/service-address.js';
 
 const MAX_UTXOS = 1024;
+/** The height platformapi.Height means by "proposed". */
+const MAX_UINT64 = (1n << 64n) - 1n;
 type BalanceKind = 'balance' | 'unlocked' | 'lockedStakeable' | 'lockedNotStakeable';
 const P_ALIASES = ['P', 'platform', '11111111111111111111111111111111LpoYY'];
 
@@ -69,6 +71,8 @@ function heightParam(params: Params, vm: PlatformVM, what: string, subnet?: Uint
   const raw = params.get('height');
   if (raw === 'proposed') return vm.height();
   const h = params.uint64('height');
+  // platformapi.Height keeps the largest uint64 for "proposed": written out, it does not decode.
+  if (h === MAX_UINT64) throw new ParamsShapeError(`height: invalid height: ${h} stands for "proposed"`);
   if (h > vm.height())
     fail(
       `${what} at ${h}: failed to fetch validator set at unfinalized height` +
