@@ -323,24 +323,31 @@ describe('C-chain debug_ state methods', () => {
       // No r at all.
       resigned(yParity, '0x', s),
     ];
-    for (const tx of unrecoverable) {
+    const traceWith = async (tx: Hex) => {
       const blob = toRlp([
         (header as Hex[]).map((f, i) => (i === 12 ? '0x0102' : f)),
         [tx],
         ...rest,
       ] as Hex[]);
-      // coreth's TransactionToMessage leaves From zero, and the zero address holds nothing. (The
-      // amount wanted is the engine's upfront cost, not geth's gas × fee cap + value: see
-      // docs/compatibility.md.)
-      const { error } = (await rpc(url, 'debug_traceBlock', [blob, { tracer: 'callTracer' }])).body;
-      assert.equal(error.code, -32000);
-      assert.match(
-        error.message,
-        new RegExp(
-          `^tracing failed: insufficient funds for gas \\* price \\+ value: address 0x${'00'.repeat(20)} have 0 want \\d+$`,
-        ),
-      );
-    }
+      return (await rpc(url, 'debug_traceBlock', [blob, { tracer: 'callTracer' }])).body.error;
+    };
+    // coreth's TransactionToMessage leaves From zero, and the zero address holds nothing: buyGas
+    // wants gas × fee cap + value (not the gas at the price the block would charge).
+    const [maxFee, gas, value] = [fields[3], fields[4], fields[6]].map((f) =>
+      f === '0x' ? 0n : hexToBigInt(f),
+    );
+    const zero = `0x${'00'.repeat(20)}`;
+    for (const tx of unrecoverable)
+      assert.deepEqual(await traceWith(tx), {
+        code: -32000,
+        message: `tracing failed: insufficient funds for gas * price + value: address ${zero} have 0 want ${gas * maxFee + value}`,
+      });
+    // coreth checks the nonce before the funds: the zero address has nonce 0.
+    const gapped = concatHex(['0x02', toRlp([fields[0], '0x05', ...fields.slice(2, 9), '0x', '0x', s])]);
+    assert.deepEqual(await traceWith(gapped), {
+      code: -32000,
+      message: `tracing failed: nonce too high: address ${zero}, tx: 5 state: 0`,
+    });
   });
 
   it('finds no bad block to trace', async () => {

@@ -89,6 +89,27 @@ describe('C-chain integer arguments sent as JSON number literals', () => {
     assert.ok(widest.result.baseFeePerGas.length >= 1);
   });
 
+  it("reads eth_feeHistory's reward percentiles as a Go []float64, quoting a number past float64", async () => {
+    const float = (what: string, type = 'float64') =>
+      invalid(`invalid argument 2: json: cannot unmarshal ${what} into Go value of type ${type}`);
+    const cases: [percentiles: string, error: ReturnType<typeof invalid>][] = [
+      ['[1e400]', float('number 1e400')],
+      // The first element Go fails on is the one it names.
+      ['[10,-1E+400,"a"]', float('number -1E+400')],
+      ['[10,"a",1e400]', float('string')],
+      ['[[1]]', float('array')],
+      ['"10"', float('string', '[]float64')],
+      ['{}', float('object', '[]float64')],
+    ];
+    for (const [percentiles, error] of cases)
+      assert.deepEqual(await refusal('eth_feeHistory', `[1,"latest",${percentiles}]`), error, percentiles);
+    // A null element is the zero value, a percentile like any other; one too small to hold is 0 too.
+    const zeroes = await raw('eth_feeHistory', '[1,"latest",[null,1e-400,50]]');
+    assert.equal(zeroes.error?.message, 'invalid reward percentile: #0:0.000000 >= #1:0.000000');
+    const taken = await raw('eth_feeHistory', '[1,"latest",[null,50]]');
+    assert.equal(taken.result?.reward?.[0]?.length, 2, JSON.stringify(taken));
+  });
+
   it('reads trace config integers by their literal', async () => {
     assert.deepEqual(
       await refusal('debug_traceTransaction', `["${ZERO_HASH}",{"limit":1e3}]`),

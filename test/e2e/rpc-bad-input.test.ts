@@ -63,10 +63,78 @@ describe('node JSON-RPC refuses bad input clearly', () => {
     const body = (await res.json()) as any;
     assert.match(
       body.error.message,
-      /couldn't unmarshal an argument.*\(height: expected an unsigned 64-bit integer/,
+      /couldn't unmarshal an argument.*\(height: strconv\.ParseUint: parsing "-0": invalid syntax\)/,
     );
     const zero = await rpc(p, 'platform.getBlockByHeight', { height: 0, encoding: 'hex' });
     assert.ok(zero.body.result.block);
+  });
+
+  it("decides Avalanche integer params by the literal sent, as utils/json's strconv.ParseUint does", async () => {
+    /** The answer to a request written out as text (JSON.stringify would rewrite the literals). */
+    const raw = async (url: string, text: string): Promise<any> => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: text,
+      });
+      return res.json();
+    };
+    const call = (method: string, params: string) =>
+      `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`;
+    const unmarshal = (detail: string) =>
+      `couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls (${detail})`;
+    const parseUint = (name: string, text: string, reason = 'invalid syntax') =>
+      unmarshal(`${name}: strconv.ParseUint: parsing "${text}": ${reason}`);
+    const index = `${net.url}/ext/index/X/block`;
+    const owner = net.facts.keys[0];
+    const cases: [url: string, method: string, params: string, message: string][] = [
+      // An exponent or a fraction is not a uint64's syntax, whatever its value.
+      ...['0e0', '0.0', '1e0'].map((literal): [string, string, string, string] => [
+        p,
+        'platform.getBlockByHeight',
+        `{"height":${literal},"encoding":"hex"}`,
+        parseUint('height', literal),
+      ]),
+      // Wrapped in an array, with the key in another case, and quoted, the same.
+      [x, 'avm.getBlockByHeight', '[{"HEIGHT":1E2}]', parseUint('height', '1E2')],
+      [x, 'avm.getBlockByHeight', '{"height":"1e2"}', parseUint('height', '1e2')],
+      // Every uint64 sent as a number is taken with every digit; one past it is out of range.
+      [index, 'index.getContainerByIndex', `{"index":${UINT64_MAX}}`, `no container at index ${UINT64_MAX}`],
+      [
+        index,
+        'index.getContainerByIndex',
+        '{"index":18446744073709551616}',
+        parseUint('index', '18446744073709551616', 'value out of range'),
+      ],
+      // getUTXOs' limit is a json.Uint32, sampleValidators' size a json.Uint16.
+      [
+        p,
+        'platform.getUTXOs',
+        `{"addresses":["P-${owner.xAddress.slice(2)}"],"limit":4294967296}`,
+        parseUint('limit', '4294967296', 'value out of range'),
+      ],
+      [p, 'platform.sampleValidators', '{"size":65536}', parseUint('size', '65536', 'value out of range')],
+      // A platformapi.Height: the largest uint64 stands for "proposed" and is refused as a number.
+      ...['platform.getValidatorsAt', 'platform.getAllValidatorsAt'].map(
+        (method): [string, string, string, string] => [
+          p,
+          method,
+          `{"height":${UINT64_MAX}}`,
+          unmarshal(`height: invalid height: ${UINT64_MAX} stands for "proposed"`),
+        ],
+      ),
+    ];
+    for (const [url, method, params, message] of cases)
+      assert.equal((await raw(url, call(method, params))).error?.message, message, `${method} ${params}`);
+    // In a batch, each call's own literal.
+    const batch = await raw(
+      index,
+      `[${call('index.getContainerRange', '{"startIndex":0,"numToFetch":1e0}')},${call('index.getContainerByIndex', `{"index":${UINT64_MAX}}`)}]`,
+    );
+    assert.deepEqual(
+      batch.map((b: any) => b.error?.message),
+      [parseUint('numToFetch', '1e0'), `no container at index ${UINT64_MAX}`],
+    );
   });
 
   it('refuses malformed container ids on the index API instead of reporting them absent', async () => {
@@ -129,17 +197,17 @@ describe('node JSON-RPC refuses bad input clearly', () => {
         startIndex: -1,
         numToFetch: 1,
       }),
-      /\(startIndex: expected an unsigned 64-bit integer .*got -1\)/,
+      /\(startIndex: strconv\.ParseUint: parsing "-1": invalid syntax\)/,
     );
     assert.match(await avalancheError(x, 'avm.getUTXOs', [1]), /\(params must be .*got \[1\]\)/);
     // Integers too wide for the Go field they decode into fail to unmarshal, like any bad param.
     assert.match(
       await avalancheError(p, 'platform.getBlockByHeight', { height: '18446744073709551616' }),
-      /^couldn't unmarshal an argument\. .*\(height: 18446744073709551616 overflows uint64\)$/,
+      /^couldn't unmarshal an argument\. .*\(height: strconv\.ParseUint: parsing "18446744073709551616": value out of range\)$/,
     );
     assert.match(
       await avalancheError(p, 'platform.sampleValidators', { size: 65_536 }),
-      /^couldn't unmarshal an argument\. .*\(size: 65536 overflows uint16\)$/,
+      /^couldn't unmarshal an argument\. .*\(size: strconv\.ParseUint: parsing "65536": value out of range\)$/,
     );
     assert.match(
       await avalancheError(x, 'avm.getBlockByHeight', { height: '0', encoding: 'xml' }),
@@ -177,7 +245,7 @@ describe('node JSON-RPC refuses bad input clearly', () => {
       await avalancheError(avax, 'avax.getUTXOs', [
         { addresses: [owner.cAddress], sourceChain: 'X', limit: -1 },
       ]),
-      /\(limit: expected an unsigned 64-bit integer .*got -1\)/,
+      /\(limit: strconv\.ParseUint: parsing "-1": invalid syntax\)/,
     );
     const listed = await rpc(avax, 'avax.getUTXOs', [{ addresses: [owner.cAddress], sourceChain: 'X' }]);
     assert.equal(listed.body.result?.numFetched, '0');

@@ -5,6 +5,7 @@
  * `service.method`, params may be missing, null, {}, [] or [{}], and `id: 0` is a real id.
  */
 import { RpcCode, RpcError } from './errors.js';
+import { attachRequestText } from './json-literals.js';
 import { Params, ParamsShapeError, isObject } from './params.js';
 import type { CallContext, RpcResponse } from './types.js';
 
@@ -105,15 +106,21 @@ export class AvalancheEndpoint {
       return errorResponse(id, RpcCode.server, `rpc: can't find service "${capitalised}"`);
     const handler = this.methods.get(`${realService}.${name}`);
     if (!handler) return errorResponse(id, RpcCode.server, `rpc: can't find method "${capitalised}"`);
+    // As on the EVM side: an integer param is read from the literal the client wrote.
+    const detach = isContainer(request.params) ? attachRequestText(request.params, ctx.request) : undefined;
     try {
       const params = Params.from(request.params);
       const result = await handler(params, ctx);
       return { jsonrpc: '2.0', result: result ?? {}, id };
     } catch (err) {
       return errorResponse(id, RpcCode.server, messageOf(err));
+    } finally {
+      detach?.();
     }
   }
 }
+
+const isContainer = (v: unknown): v is object => typeof v === 'object' && v !== null;
 
 export function messageOf(err: unknown): string {
   if (err instanceof RpcError || err instanceof ParamsShapeError) return err.message;

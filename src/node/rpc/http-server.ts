@@ -197,7 +197,9 @@ export class NodeHttpServer {
           id: null,
         });
       }
-      const answer = await route.endpoint.handle(parsed.value, {});
+      const answer = await route.endpoint.handle(parsed.value, {
+        request: { text: parsed.text, body: parsed.value },
+      });
       if (answer === undefined) return void res.writeHead(200).end();
       return sendJson(res, answer);
     }

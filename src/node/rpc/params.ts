@@ -3,20 +3,29 @@
  * case-insensitively, unknown keys are ignored, and 64-bit integers arrive as numbers or strings.
  */
 import { fromCb58 } from '../../shared/encoding.js';
+import { numberLiteral } from './json-literals.js';
 import { jsonText } from './json-text.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Case-insensitive view over a JSON object. */
 export class Params {
-  private readonly byLowerKey = new Map<string, unknown>();
+  /** Each member by its lower-cased key, with the key as the client spelled it. */
+  private readonly byLowerKey = new Map<string, { key: string; value: unknown }>();
 
-  constructor(readonly raw: Record<string, unknown> = {}) {
+  /**
+   * @param call the params of the call this object came in (itself, or the array around it, or
+   *   the params holding a nested object): where a number's literal is looked up
+   */
+  constructor(
+    readonly raw: Record<string, unknown> = {},
+    private readonly call: object = raw,
+  ) {
     for (const [key, value] of Object.entries(raw)) {
       const lower = key.toLowerCase();
       // Go's decoder prefers an exact match, then the first case-insensitive one; JSON objects
       // rarely carry both spellings, so the first wins here.
-      if (!this.byLowerKey.has(lower)) this.byLowerKey.set(lower, value);
+      if (!this.byLowerKey.has(lower)) this.byLowerKey.set(lower, { key, value });
     }
   }
 
@@ -25,7 +34,7 @@ export class Params {
     if (params === undefined || params === null) return new Params();
     if (Array.isArray(params)) {
       if (params.length === 0) return new Params();
-      if (params.length === 1 && isObject(params[0])) return new Params(params[0]);
+      if (params.length === 1 && isObject(params[0])) return new Params(params[0], params);
       throw new ParamsShapeError(
         `params must be an object or an array holding one object, got ${describe(params)}`,
       );
@@ -40,7 +49,7 @@ export class Params {
   }
 
   get(name: string): unknown {
-    return this.byLowerKey.get(name.toLowerCase());
+    return this.byLowerKey.get(name.toLowerCase())?.value;
   }
 
   string(name: string): string {
@@ -65,20 +74,33 @@ export class Params {
     return v as string[];
   }
 
-  /** A uint64 sent as a JSON number or a decimal string. */
-  uint64(name: string, fallback?: bigint): bigint {
-    const v = this.get(name);
-    if (v === undefined || v === null) {
-      if (fallback !== undefined) return fallback;
-      return 0n;
-    }
-    return parseUint64(v, name);
+  /** A utils/json Uint64: a JSON number or a decimal string; absent or null is `fallback`. */
+  uint64(name: string, fallback = 0n): bigint {
+    return this.optionalUnsigned(name, 64) ?? fallback;
   }
 
   optionalUint64(name: string): bigint | undefined {
-    const v = this.get(name);
-    if (v === undefined || v === null) return undefined;
-    return parseUint64(v, name);
+    return this.optionalUnsigned(name, 64);
+  }
+
+  /** A utils/json Uint32 (a page `limit`); absent or null is `fallback`. */
+  uint32(name: string, fallback = 0): number {
+    const n = this.optionalUnsigned(name, 32);
+    return n === undefined ? fallback : Number(n);
+  }
+
+  /** A utils/json Uint16 (sampleValidators' `size`); absent or null is 0. */
+  uint16(name: string): number {
+    return Number(this.optionalUnsigned(name, 16) ?? 0n);
+  }
+
+  private optionalUnsigned(name: string, bits: UnsignedBits): bigint | undefined {
+    const member = this.byLowerKey.get(name.toLowerCase());
+    if (member === undefined || member.value === null || member.value === undefined) return undefined;
+    const { key, value } = member;
+    // The literal is found under the key as the client spelled it.
+    const literal = typeof value === 'number' ? numberLiteral(this.raw, key, this.call) : undefined;
+    return parseUnsigned(value, name, bits, literal);
   }
 
   /**
@@ -113,7 +135,7 @@ export class Params {
     const v = this.get(name);
     if (v === undefined || v === null) return undefined;
     if (!isObject(v)) throw expected(name, 'an object', v);
-    return new Params(v);
+    return new Params(v, this.call);
   }
 }
 
@@ -146,26 +168,46 @@ function expected(name: string, what: string, got: unknown): ParamsShapeError {
 
 /** A short rendering of a JSON value for error messages (long values are cut). */
 function describe(v: unknown): string {
-  const text = jsonText(v) ?? String(v);
+  return cut(jsonText(v) ?? String(v));
+}
+
+/** Long text shortened for an error message. */
+function cut(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-const MAX_UINT64 = (1n << 64n) - 1n;
+type UnsignedBits = 64 | 32 | 16;
 
-/** A uint64 as a JSON number or a decimal string; `name` labels the error. */
-export function parseUint64(v: unknown, name = 'value'): bigint {
-  let n: bigint;
-  // `-0` is not a uint64 to Go's strconv.ParseUint (JSON.parse keeps its sign, so it can be told).
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && !Object.is(v, -0)) {
-    n = BigInt(v);
-  } else if (typeof v === 'string' && /^[0-9]+$/.test(v)) {
-    n = BigInt(v);
-  } else {
-    throw expected(name, 'an unsigned 64-bit integer (a JSON number or a decimal string)', v);
-  }
-  // Go's strconv.ParseUint fails on it while decoding, so it is a params error like any other.
-  if (n > MAX_UINT64) throw new ParamsShapeError(`${name}: ${n} overflows uint64`);
-  return n;
+/**
+ * A utils/json UintN, which hands what the client wrote (a string without its quotes) to
+ * strconv.ParseUint: decimal digits only, so `1e3`, `1.0`, `-0`, `+1` and `""` are refused
+ * whatever their value, and every uint64 is exact. A JSON number is judged by `literal`, the
+ * text the client sent; without one (a value built in code) by its JavaScript value. The detail
+ * is strconv's own error (the reference drops it for its fixed unmarshal message); a value of
+ * another JSON type is named as such.
+ */
+export function parseUnsigned(v: unknown, name: string, bits: UnsignedBits, literal?: string): bigint {
+  if (typeof v !== 'string' && typeof v !== 'number')
+    throw expected(name, `an unsigned ${bits}-bit integer (a JSON number or a decimal string)`, v);
+  const text = typeof v === 'string' ? v : (literal ?? numberText(v));
+  const digits = /^[0-9]*/.exec(text)![0];
+  // strconv stops at the first digit past the limit, before it would meet a stray character;
+  // leading zeros count for nothing, and more than 20 digits are past any uint64.
+  const significant = digits.replace(/^0+/, '');
+  if (significant.length > 20 || (significant !== '' && BigInt(significant) >= 1n << BigInt(bits)))
+    throw parseUintError(name, text, 'value out of range');
+  if (digits === '' || digits.length !== text.length) throw parseUintError(name, text, 'invalid syntax');
+  return BigInt(digits);
+}
+
+/** A JavaScript number as a Go client would have written it: integers with every digit, -0 signed. */
+function numberText(v: number): string {
+  if (Object.is(v, -0)) return '-0';
+  return Number.isInteger(v) ? BigInt(v).toString() : String(v);
+}
+
+function parseUintError(name: string, text: string, reason: string): ParamsShapeError {
+  return new ParamsShapeError(`${name}: strconv.ParseUint: parsing ${JSON.stringify(cut(text))}: ${reason}`);
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

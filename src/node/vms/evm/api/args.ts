@@ -59,6 +59,26 @@ export function goInteger(params: unknown[], i: number, type: GoInteger): bigint
 }
 
 /**
+ * A Go []float64 argument (eth_feeHistory's reward percentiles) as encoding/json reads it: null
+ * is the nil slice and a null element 0; a literal past float64 (`1e400`, which JSON.parse makes
+ * Infinity) fails as ParseFloat's overflow does, quoted as sent; of several bad elements, Go
+ * names the first.
+ */
+export function float64s(params: unknown[], i: number): number[] {
+  const v = params[i];
+  if (v === null || v === undefined) return [];
+  if (!Array.isArray(v)) bad(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type []float64`);
+  const into = 'into Go value of type float64';
+  return v.map((item: unknown, at) => {
+    if (item === null) return 0;
+    if (typeof item !== 'number') bad(i, `json: cannot unmarshal ${jsonKind(item)} ${into}`);
+    if (!Number.isFinite(item))
+      bad(i, `json: cannot unmarshal number ${jsonNumberText(v, at, params)} ${into}`);
+    return item;
+  });
+}
+
+/**
  * geth's own count check (parsePositionalArguments): too many arguments, or fewer than
  * `required`. A JSON null counts as given: geth decodes it into the argument's Go type, where it
  * is the zero value of a plain value or struct, nil for a pointer, and whatever the type's

@@ -82,8 +82,8 @@ export function createAvaxApi(ctx: ChainContext, chain: EvmChain, mempool: Atomi
         const source = resolveChain(sourceText);
         if (!source) fail(`problem parsing source chainID "${sourceText}": ${noIdWithAlias(sourceText)}`);
         const addrs = addresses.map((text) => serviceAddressOrFail(book, text));
-        const rawLimit = params.uint64('limit');
-        const limit = rawLimit === 0n || rawLimit > BigInt(MAX_UTXOS) ? MAX_UTXOS : Number(rawLimit);
+        const rawLimit = params.uint32('limit');
+        const limit = rawLimit === 0 || rawLimit > MAX_UTXOS ? MAX_UTXOS : rawLimit;
         const after = parseStartIndex(book, params.object('startIndex'));
         const page = ctx.sharedMemory.list(source, chain.blockchainID, addrs, limit, after);
         return {

@@ -8,6 +8,7 @@ import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
 import type { StoredTx } from '../state/chain-store.js';
+import { replayPreCheck } from './replay-precheck.js';
 import { replayTx } from './replay-tx.js';
 
 /** What a replay needs of a transaction: an accepted one's StoredTx has it all. */
@@ -48,14 +49,17 @@ export function blockReplay(chain: EvmChain, n: bigint): BlockReplay | undefined
 export function replayOf(chain: EvmChain, block: ReplayBlock): BlockReplay {
   const { timestamp } = block.header;
   const executionBlock = chain.executionBlock(block.header);
-  const execute = (vm: VM, tx: TypedTransaction, gasUsed: bigint) =>
-    runTx(vm, {
+  const execute = async (vm: VM, tx: TypedTransaction, gasUsed: bigint) => {
+    // coreth's refusals first, in its order; the engine's own checks then all pass but gas's.
+    await replayPreCheck(vm, tx, block.header.baseFeePerGas);
+    return runTx(vm, {
       tx: chain.executableTx(tx, timestamp),
       block: executionBlock,
       blockGasUsed: gasUsed,
       skipBlockGasLimitValidation: true,
       skipHardForkValidation: true,
     });
+  };
   return {
     txs: block.txs,
     hash: block.hash,

@@ -40,6 +40,8 @@ import {
 import { noIdWithAlias, parseStartIndex, type AddressBook } from '../../components/service-address.js';
 
 const MAX_UTXOS = 1024;
+/** The height platformapi.Height means by "proposed". */
+const MAX_UINT64 = (1n << 64n) - 1n;
 type BalanceKind = 'balance' | 'unlocked' | 'lockedStakeable' | 'lockedNotStakeable';
 const P_ALIASES = ['P', 'platform', '11111111111111111111111111111111LpoYY'];
 
@@ -69,6 +71,8 @@ function heightParam(params: Params, vm: PlatformVM, what: string, subnet?: Uint
   const raw = params.get('height');
   if (raw === 'proposed') return vm.height();
   const h = params.uint64('height');
+  // platformapi.Height keeps the largest uint64 for "proposed": written out, it does not decode.
+  if (h === MAX_UINT64) throw new ParamsShapeError(`height: invalid height: ${h} stands for "proposed"`);
   if (h > vm.height())
     fail(
       `${what} at ${h}: failed to fetch validator set at unfinalized height` +
@@ -253,7 +257,7 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
     getUTXOs: (params) => {
       const encoding = encodingParam(params);
       const addresses = parseAddresses(params.strings('addresses'), book, 'utxos');
-      let limit = Number(params.uint64('limit', BigInt(MAX_UTXOS)));
+      let limit = params.uint32('limit', MAX_UTXOS);
       if (limit <= 0 || limit > MAX_UTXOS) limit = MAX_UTXOS;
       const after = parseStartIndex(book, params.object('startIndex'));
       const source = sourceChainId(params.optionalString('sourceChain'));
@@ -526,11 +530,9 @@ export function createPlatformEndpoint(vm: PlatformVM, ctx: ChainContext): Avala
 
     sampleValidators: (params) => {
       const subnet = subnetParam(params);
-      const size = params.uint64('size');
-      // The reference reads `size` as a json.Uint16: a larger one does not decode.
-      if (size > 65_535n) throw new ParamsShapeError(`size: ${size} overflows uint16`);
+      const size = params.uint16('size');
       try {
-        const drawn = sampleByWeight(state.validators.at(subnet), Number(size));
+        const drawn = sampleByWeight(state.validators.at(subnet), size);
         // The reference sorts the sample, so its order says nothing about the draw.
         const ids = drawn.map((d) => d.nodeId).sort((a, b) => Buffer.compare(a, b));
         return { validators: ids.map(nodeIdString) };

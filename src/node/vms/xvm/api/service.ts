@@ -232,7 +232,7 @@ export function createXService(deps: XServiceDeps): AvalancheEndpoint {
         fail(`number of addresses given, ${texts.length}, exceeds maximum, ${MAX_ADDRESSES}`);
       const encoding = encodingParam(params);
       const addrs = texts.map(address);
-      let limit = Number(params.uint64('limit'));
+      let limit = params.uint32('limit');
       if (limit <= 0 || limit > MAX_UTXOS_TO_FETCH) limit = MAX_UTXOS_TO_FETCH;
 
       const after = parseStartIndex(book, params.object('startIndex'));

@@ -6,7 +6,7 @@ import { RpcCode, RpcError } from '../../../../rpc/errors.js';
 import type { EvmHandler } from '../../../../rpc/evm-endpoint.js';
 import type { EvmHeader } from '../../block/evm-block.js';
 import type { EvmChain } from '../../evm-chain.js';
-import { arity, bad, blockNumberRef, hexOrDecimal64, type BlockNumberRef } from '../args.js';
+import { arity, blockNumberRef, float64s, hexOrDecimal64, type BlockNumberRef } from '../args.js';
 import { q } from '../format.js';
 import { suggestedTip } from '../tip-oracle.js';
 
@@ -71,9 +71,7 @@ export function createFeeApi(chain: EvmChain): Record<string, EvmHandler> {
       arity(params, 3, 2);
       const count = hexOrDecimal64(params, 0);
       const ref = blockNumberRef(params, 1);
-      const percentiles = (params[2] ?? []) as number[];
-      if (!Array.isArray(percentiles) || percentiles.some((p) => typeof p !== 'number'))
-        bad(2, 'json: cannot unmarshal into Go value of type []float64');
+      const percentiles = float64s(params, 2);
       // coreth's checks, in its order and words (-32000, percentiles as Go's %f writes them).
       if (count === 0n) return { oldestBlock: '0x0', gasUsedRatio: null };
       const f = (p: number) => p.toFixed(6);
