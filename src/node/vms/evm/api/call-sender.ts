@@ -11,6 +11,7 @@ import type { VM } from '@ethereumjs/vm';
 import { Address, KECCAK256_NULL, equalsBytes, toChecksumAddress } from '@ethereumjs/util';
 import { RpcCode, RpcError } from '../../../rpc/errors.js';
 import type { CallArgs } from './call.js';
+import { insufficientFunds } from './core-errors.js';
 
 /** The fee cap geth's ToMessage gives a call: gasPrice, else maxFeePerGas, else 0. */
 export function callFeeCap(args: CallArgs): bigint {
@@ -26,10 +27,7 @@ export async function checkCallFunds(
 ): Promise<void> {
   const have = (await state.getAccount(from))?.balance ?? 0n;
   const want = gas * callFeeCap(args) + (args.value ?? 0n);
-  if (have < want)
-    throw new Error(
-      `insufficient funds for gas * price + value: address ${toChecksumAddress(from.toString())} have ${have} want ${want}`,
-    );
+  if (have < want) throw new Error(insufficientFunds(toChecksumAddress(from.toString()), have, want));
 }
 
 /**

@@ -23,6 +23,7 @@ import { addressValue, bad, dataValue, quantityValue } from './args.js';
 import { revertReason, vmErrorText } from '../vm-errors.js';
 import { CallTimeout, withDeadline } from './call-deadline.js';
 import { callEnvAt } from './call-env.js';
+import { feeCapBelowBaseFee, insufficientFunds, nonceTooHigh, nonceTooLow } from './core-errors.js';
 import { admitCodeSender, callFeeCap, checkCallFunds, fundedGas } from './call-sender.js';
 
 /** geth's RPCGasCap default (coreth uses 50M; a call may use more gas than a block holds). */
@@ -383,8 +384,7 @@ export function gethTxError(err: Error, from: Uint8Array = new Uint8Array(20)): 
   if (intrinsic) return `intrinsic gas too low: have ${intrinsic[1]}, want ${intrinsic[2]}`;
   const funds =
     /upfront cost is: (\d+) and the sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)/.exec(text);
-  if (funds)
-    return `insufficient funds for gas * price + value: address ${toChecksumAddress(funds[2])} have ${funds[3]} want ${funds[1]}`;
+  if (funds) return insufficientFunds(toChecksumAddress(funds[2]), funds[3], funds[1]);
   const initCode = /initcode size of this transaction is too large: it is (\d+) while the max is (\d+)/.exec(
     text,
   );
@@ -393,14 +393,14 @@ export function gethTxError(err: Error, from: Uint8Array = new Uint8Array(20)): 
   if (nonce) {
     const [state, tx] = [BigInt(nonce[1]), BigInt(nonce[2])];
     const sender = toChecksumAddress(new Address(from).toString());
-    return `nonce too ${tx > state ? 'high' : 'low'}: address ${sender}, tx: ${tx} state: ${state}`;
+    return (tx > state ? nonceTooHigh : nonceTooLow)(sender, tx, state);
   }
   // A legacy gasPrice is geth's fee cap too (ToMessage), refused in the same words.
   const feeCap = /(?:maxFeePerGas|gasPrice) \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(
     text,
   );
   if (feeCap)
-    return `max fee per gas less than block base fee: address ${toChecksumAddress(new Address(from).toString())}, maxFeePerGas: ${feeCap[1]}, baseFee: ${feeCap[2]}`;
+    return feeCapBelowBaseFee(toChecksumAddress(new Address(from).toString()), feeCap[1], feeCap[2]);
   return text;
 }
 

@@ -9,6 +9,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { KECCAK256_NULL, bytesToHex, equalsBytes, toChecksumAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
+import { feeCapBelowBaseFee, insufficientFunds, nonceTooHigh, nonceTooLow } from './core-errors.js';
 
 const MAX_UINT64 = (1n << 64n) - 1n;
 const MAX_UINT256 = (1n << 256n) - 1n;
@@ -25,9 +26,8 @@ export async function replayPreCheck(vm: VM, tx: TypedTransaction, baseFee: bigi
   const address = toChecksumAddress(from.toString());
   const account = await vm.stateManager.getAccount(from);
   const nonce = account?.nonce ?? 0n;
-  if (nonce < tx.nonce)
-    throw new Error(`nonce too high: address ${address}, tx: ${tx.nonce} state: ${nonce}`);
-  if (nonce > tx.nonce) throw new Error(`nonce too low: address ${address}, tx: ${tx.nonce} state: ${nonce}`);
+  if (nonce < tx.nonce) throw new Error(nonceTooHigh(address, tx.nonce, nonce));
+  if (nonce > tx.nonce) throw new Error(nonceTooLow(address, tx.nonce, nonce));
   if (nonce === MAX_UINT64) throw new Error(`nonce has max value: address ${address}, nonce: ${nonce}`);
   // An account that never held code has the empty code hash; coreth reads an absent one as zero.
   if (account && !equalsBytes(account.codeHash, KECCAK256_NULL))
@@ -38,18 +38,12 @@ export async function replayPreCheck(vm: VM, tx: TypedTransaction, baseFee: bigi
     throw new Error(
       `max priority fee per gas higher than max fee per gas: address ${address}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`,
     );
-  if (feeCap < baseFee)
-    throw new Error(
-      `max fee per gas less than block base fee: address ${address}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`,
-    );
+  if (feeCap < baseFee) throw new Error(feeCapBelowBaseFee(address, feeCap, baseFee));
   const want = tx.gasLimit * feeCap + tx.value;
   if (want > MAX_UINT256)
     throw new Error(
       `insufficient funds for gas * price + value: address ${address} required balance exceeds 256 bits`,
     );
   const have = account?.balance ?? 0n;
-  if (have < want)
-    throw new Error(
-      `insufficient funds for gas * price + value: address ${address} have ${have} want ${want}`,
-    );
+  if (have < want) throw new Error(insufficientFunds(address, have, want));
 }
