@@ -11,6 +11,7 @@ import { dataReadyFacts, formatBanner, formatDataBanner, readyFacts, type DataRe
 import { parseOptions, UsageError } from './options.js';
 import { isApiWorker, reportWorkerFailed, reportWorkerReady, runApiWorkers } from './api-workers.js';
 import { startFailure, type PortFlags } from './start-failure.js';
+import { reservePorts, type ReservedPorts } from './port-reservation.js';
 
 export async function main(argv: string[]): Promise<number> {
   const t0 = performance.now();
@@ -53,6 +54,25 @@ export async function main(argv: string[]): Promise<number> {
   }
   const logger = createLogger(options.logLevel);
   if (options.command === 'indexer' || options.command === 'api') return runDataRole(options, logger, t0);
+  // The data platform's ports are bound only after the node serves: hold them now, so a taken
+  // one stops the start before the node says it listens.
+  let reserved: ReservedPorts | undefined;
+  if (options.command === 'start') {
+    try {
+      reserved = await reservePorts(options.host, {
+        '--data-port': options.dataPort,
+        '--metrics-port': options.metricsPort,
+      });
+    } catch (err) {
+      // A host that cannot be bound at all is the node's to report, as for `flurry node`.
+      if ((err as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
+        process.stderr.write(
+          `flurry: the data platform did not start: ${startFailure(err, portFlags(options))}\n`,
+        );
+        return 1;
+      }
+    }
+  }
   // A cold start's genesis proofs are made on another CPU while this thread loads the node's
   // modules (loaded only by the roles that run a node).
   const proofs = startGenesisProofs(options);
@@ -89,6 +109,7 @@ export async function main(argv: string[]): Promise<number> {
     // A port or address the node cannot listen on (in use, not on this host, not resolvable,
     // privileged) is the operator's setting, not a crash: one line, as for the data roles.
     if (err instanceof NodeStartError || (err as NodeJS.ErrnoException)?.syscall) {
+      await reserved?.release();
       process.stderr.write(`flurry: ${startFailure(err, portFlags(options))}\n`);
       return 1;
     }
@@ -109,6 +130,7 @@ export async function main(argv: string[]): Promise<number> {
     // The data platform reads the node over HTTP, exactly as it would read any other node.
     try {
       const { startDataService } = await dataModule!;
+      await reserved?.release();
       data = await startDataService({
         indexer: true,
         api: true,

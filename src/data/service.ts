@@ -171,7 +171,6 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
         );
         api = await startDataApi(base);
       }
-      logger.info({ url: api.url, store: database.location }, 'chain-data API listening');
       if (options.metricsPort !== undefined)
         metrics = await startMetricsService({
           db: database.db,
@@ -184,6 +183,11 @@ export async function startDataService(options: DataServiceOptions): Promise<Run
           network,
           readTimeoutMs: options.httpReadTimeoutMs,
         });
+      // Only once every port is bound: a metrics port in use fails the start after the API bound.
+      logger.info(
+        { url: api.url, metricsUrl: metrics?.url, store: database.location },
+        'chain-data API listening',
+      );
     }
     await evmStarting;
     return {

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { concatHex, fromRlp, getAddress, hexToBigInt, keccak256, numberToHex, toRlp, type Hex } from 'viem';
-import { cChainSuite, EWOQ } from '../helpers/cchain-clients.js';
+import { sign } from 'viem/accounts';
+import { cChainSuite, EWOQ, EWOQ_KEY } from '../helpers/cchain-clients.js';
 import { rpc } from '../helpers/devnet.js';
 import { compileSolidity } from '../helpers/evm-contracts.js';
 
@@ -31,6 +32,27 @@ describe('C-chain debug_ state methods', () => {
   const suite = cChainSuite();
   const artifacts = compileSolidity('Store.sol', SOURCE, 'cancun');
   const state = {} as { store: Hex; setBlock: bigint; transferBlock: bigint; coinbase: string };
+
+  /**
+   * The transfer block's EIP-1559 tx as its fields ([chainId, nonce, tip, fee cap, gas, to, value,
+   * data, accessList, yParity, r, s]), and coreth's refusal of a debug_traceBlock of that block
+   * with another tx in its place (its extra data set to `mark`, so it is no accepted block).
+   */
+  const transferBlockWith = async (mark: Hex) => {
+    const { url } = suite;
+    const [header, txs, ...rest] = fromRlp(
+      (await rpc(url, 'debug_getRawBlock', [`0x${state.transferBlock.toString(16)}`])).body.result,
+      'hex',
+    );
+    const [transfer] = txs as Hex[];
+    assert.equal(transfer.slice(0, 4), '0x02');
+    const fields = fromRlp(`0x${transfer.slice(4)}`, 'hex') as Hex[];
+    const traceWith = async (tx: Hex) => {
+      const blob = toRlp([(header as Hex[]).map((f, i) => (i === 12 ? mark : f)), [tx], ...rest] as Hex[]);
+      return (await rpc(url, 'debug_traceBlock', [blob, { tracer: 'callTracer' }])).body.error;
+    };
+    return { fields, traceWith };
+  };
 
   it('lists the accounts a block modified, and those a range of blocks modified', async () => {
     const { client, wallet, url } = suite;
@@ -304,15 +326,8 @@ describe('C-chain debug_ state methods', () => {
   });
 
   it('replays a transaction whose signature recovers no sender from the zero address, as coreth', async () => {
-    const { url } = suite;
-    const [header, txs, ...rest] = fromRlp(
-      (await rpc(url, 'debug_getRawBlock', [`0x${state.transferBlock.toString(16)}`])).body.result,
-      'hex',
-    );
-    const [transfer] = txs as Hex[];
-    assert.equal(transfer.slice(0, 4), '0x02');
-    // An EIP-1559 tx: [chainId, nonce, …, yParity, r, s], here with the zero address's nonce (0).
-    const fields = fromRlp(`0x${transfer.slice(4)}`, 'hex') as Hex[];
+    // The transfer re-signed, here with the zero address's nonce (0).
+    const { fields, traceWith } = await transferBlockWith('0x0102');
     const resigned = (yParity: Hex, r: Hex, s: Hex) =>
       concatHex(['0x02', toRlp([fields[0], '0x', ...fields.slice(2, 9), yParity, r, s])]);
     const [yParity, r, s] = fields.slice(9) as Hex[];
@@ -323,14 +338,6 @@ describe('C-chain debug_ state methods', () => {
       // No r at all.
       resigned(yParity, '0x', s),
     ];
-    const traceWith = async (tx: Hex) => {
-      const blob = toRlp([
-        (header as Hex[]).map((f, i) => (i === 12 ? '0x0102' : f)),
-        [tx],
-        ...rest,
-      ] as Hex[]);
-      return (await rpc(url, 'debug_traceBlock', [blob, { tracer: 'callTracer' }])).body.error;
-    };
     // coreth's TransactionToMessage leaves From zero, and the zero address holds nothing: buyGas
     // wants gas × fee cap + value (not the gas at the price the block would charge).
     const [maxFee, gas, value] = [fields[3], fields[4], fields[6]].map((f) =>
@@ -347,6 +354,37 @@ describe('C-chain debug_ state methods', () => {
     assert.deepEqual(await traceWith(gapped), {
       code: -32000,
       message: `tracing failed: nonce too high: address ${zero}, tx: 5 state: 0`,
+    });
+  });
+
+  it('replays a typed transaction ethereumjs will not build (tip above fee cap, gas × price past 256 bits, another chain) as coreth', async () => {
+    // geth's decoder takes both; coreth refuses the first in preCheck and runs the second from
+    // the zero address (types.Sender refuses another chain's id). Both were refused at decode.
+    const { fields, traceWith } = await transferBlockWith('0x0103');
+    const signed = async (unsigned: Hex[]) => {
+      const payload = concatHex(['0x02', toRlp(unsigned)]);
+      const { r, s, yParity } = await sign({ hash: keccak256(payload), privateKey: EWOQ_KEY });
+      const trim = (h: Hex) => (hexToBigInt(h) === 0n ? '0x' : numberToHex(hexToBigInt(h)));
+      return concatHex(['0x02', toRlp([...unsigned, yParity ? '0x01' : '0x', trim(r), trim(s)])]);
+    };
+    const feeCap = hexToBigInt(fields[3]);
+    const aboveCap = await signed([fields[0], fields[1], numberToHex(feeCap + 1n), ...fields.slice(3, 9)]);
+    assert.deepEqual(await traceWith(aboveCap), {
+      code: -32000,
+      message: `tracing failed: max priority fee per gas higher than max fee per gas: address ${EWOQ}, maxPriorityFeePerGas: ${feeCap + 1n}, maxFeePerGas: ${feeCap}`,
+    });
+    // gas × fee cap past 256 bits: buyGas's refusal.
+    const overflowing = await signed([...fields.slice(0, 3), numberToHex(1n << 255n), ...fields.slice(4, 9)]);
+    assert.deepEqual(await traceWith(overflowing), {
+      code: -32000,
+      message: `tracing failed: insufficient funds for gas * price + value: address ${EWOQ} required balance exceeds 256 bits`,
+    });
+    // Mainnet's id, nonce 0: from the zero address, which holds nothing.
+    const otherChain = await signed(['0x01', '0x', ...fields.slice(2, 9)]);
+    const [gas, value] = [fields[4], fields[6]].map((f) => (f === '0x' ? 0n : hexToBigInt(f)));
+    assert.deepEqual(await traceWith(otherChain), {
+      code: -32000,
+      message: `tracing failed: insufficient funds for gas * price + value: address 0x${'00'.repeat(20)} have 0 want ${gas * feeCap + value}`,
     });
   });
 

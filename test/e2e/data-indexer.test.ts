@@ -231,7 +231,8 @@ describe('indexer as its own process', () => {
           ];
           const run = spawnSync(process.execPath, [BIN, ...args], {
             encoding: 'utf8',
-            env: { ...process.env, FLURRY_LOG_LEVEL: 'warn' },
+            // The default level: the API logged `listening` before its metrics port failed.
+            env: { ...process.env, FLURRY_LOG_LEVEL: 'info' },
           });
           const what = `${flag} ${extra.join(' ')}`;
           assert.equal(run.status, 1, what);

@@ -502,6 +502,21 @@ describe('primary-network transactions in the chain-data service', () => {
       if (!reward) await sleep(25);
     }
     assert.ok(reward, 'the RewardValidatorTx is listed');
+    // At the proposal block that holds it (the block it is included in, whose time the commit
+    // child repeats), not at that commit: by the list and by its hash.
+    const holder = (
+      await call(`${url}/ext/bc/P`, 'platform.getBlockByHeight', {
+        height: reward.blockNumber,
+        encoding: 'json',
+      })
+    ).block;
+    assert.equal(holder.tx?.id, reward.txHash);
+    const byHash: any = await getTx('p-chain', reward.txHash);
+    for (const found of [reward, byHash])
+      assert.deepEqual(
+        [found.blockNumber, found.blockHash, found.blockTimestamp],
+        [String(holder.height), holder.id, Number(holder.time)],
+      );
     assert.deepEqual(
       reward.emittedUtxos.map((u: any) => [u.amount, u.rewardType, u.txHash]),
       paid.map((u) => [String(u.output.amount()), 'DELEGATOR', delegatorTx]),

@@ -393,24 +393,20 @@ describe('devnet durability', () => {
       );
       assert.equal(node.status, 1);
       assert.equal(node.stderr, `flurry: ${inUse('--node-port')}`);
-      const start = spawnSync(
-        process.execPath,
-        [
-          bin,
-          'start',
-          '--data-dir',
-          tempDir(),
-          '--node-port',
-          '0',
-          '--data-port',
-          '0',
-          '--metrics-port',
-          String(port),
-        ],
-        { encoding: 'utf8', env: { ...process.env, FLURRY_LOG_LEVEL: 'warn' } },
-      );
-      assert.equal(start.status, 1);
-      assert.equal(start.stderr, `flurry: the data platform did not start: ${inUse('--metrics-port')}`);
+      // At the default log level: the node and the indexer used to log that they were up (`node
+      // listening`, `chain-data API listening`) before the data platform's port failed the start.
+      for (const [flag, other] of [
+        ['--data-port', '--metrics-port'],
+        ['--metrics-port', '--data-port'],
+      ]) {
+        const start = spawnSync(
+          process.execPath,
+          [bin, 'start', '--data-dir', tempDir(), '--node-port', '0', other, '0', flag, String(port)],
+          { encoding: 'utf8', env: { ...process.env, FLURRY_LOG_LEVEL: 'info' } },
+        );
+        assert.equal(start.status, 1, flag);
+        assert.equal(start.stderr, `flurry: the data platform did not start: ${inUse(flag)}`, flag);
+      }
     } finally {
       blocker.close();
     }
