@@ -367,6 +367,7 @@ export class EvmChain extends EventEmitter implements Chain {
    */
   async submit(tx: TypedTransaction): Promise<string> {
     const { sender, account, replaced } = await checkAdmission(this, tx);
+    await this.checkSender(sender);
     const from = sender.toString();
     const { pooled, discarded } = this.pool.add(tx, from, {
       stateNonce: account.nonce,
@@ -388,6 +389,12 @@ export class EvmChain extends EventEmitter implements Chain {
     this.enforcePoolLimits();
     return pooled.hash;
   }
+
+  /**
+   * A chain's own rule for who may send, checked after the pool's nonce and funds checks, where
+   * subnet-evm's ValidateTransactionWithState checks its tx allow list. None here.
+   */
+  protected async checkSender(_sender: Address): Promise<void> {}
 
   /** Drops what the pool holds over its limits (TxPool.enforceLimits). */
   private enforcePoolLimits(): void {
