@@ -214,4 +214,54 @@ describe('Subnet-EVM precompile refusals', () => {
       return true;
     });
   });
+
+  it("leaves out of a block a sender an earlier transaction took off the tx allow list, as subnet-evm's worker", async () => {
+    const member = privateKeyToAccount(generatePrivateKey());
+    const admin = evmClients(rpcUrl, CHAIN_ID, ewoq);
+    const fees = { maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: GWEI, chain: admin.chain };
+    const mined = async (hash: Promise<Hex>) => admin.client.waitForTransactionReceipt({ hash: await hash });
+    await mined(admin.wallet.sendTransaction({ to: member.address, value: 10n ** 18n, ...fees } as any));
+    const setAdmin = encodeFunctionData({
+      abi: ALLOW_LIST_ABI,
+      functionName: 'setAdmin',
+      args: [member.address],
+    });
+    await mined(
+      admin.wallet.sendTransaction({ to: PRECOMPILES.txAllowList, data: setAdmin, ...fees } as any),
+    );
+
+    // The member's second transaction waits behind a nonce gap; its first, filling the gap,
+    // takes the member off the list, so the second meets the list's refusal in the same block.
+    const { wallet } = evmClients(rpcUrl, CHAIN_ID, member);
+    const queued = await wallet.sendTransaction({
+      to: ewoq.address,
+      value: 1n,
+      gas: 21_000n,
+      nonce: 1,
+      account: member,
+      ...fees,
+    } as any);
+    const setNone = encodeFunctionData({
+      abi: ALLOW_LIST_ABI,
+      functionName: 'setNone',
+      args: [member.address],
+    });
+    const demoted = await mined(
+      wallet.sendTransaction({
+        to: PRECOMPILES.txAllowList,
+        data: setNone,
+        gas: 100_000n,
+        nonce: 0,
+        account: member,
+        ...fees,
+      } as any),
+    );
+    assert.equal(demoted.status, 'success');
+    // A later block is built too; the refused transaction stays pooled, in no block.
+    await mined(admin.wallet.sendTransaction({ to: ewoq.address, value: 1n, ...fees } as any));
+    assert.equal((await rpc(rpcUrl, 'eth_getTransactionReceipt', [queued])).body.result, null);
+    const pending = (await rpc(rpcUrl, 'eth_getTransactionByHash', [queued])).body.result;
+    assert.equal(pending?.blockNumber, null);
+    assert.equal(await admin.client.getTransactionCount({ address: member.address }), 1);
+  });
 });

@@ -170,10 +170,14 @@ export class SubnetEvmChain extends EvmChain {
   // ---- admission ----------------------------------------------------------------------------
 
   /** While the tx allow list is active, only its enabled accounts (or managers, admins) send. */
-  protected override async checkSender(sender: Address): Promise<void> {
-    if (!this.isActive('txAllowListConfig', this.ctx.clock.nowSeconds())) return;
-    if (!isEnabled(await roleOf(this.stateAt(), TX_ALLOW_LIST, sender)))
-      throw new EvmTxError(`cannot issue transaction from non-allow listed address: ${goAddress(sender)}`);
+  protected override async senderRefusal(
+    state: MerkleStateManager,
+    timestamp: bigint,
+    sender: Address,
+  ): Promise<string | undefined> {
+    if (!this.isActive('txAllowListConfig', Number(timestamp))) return undefined;
+    if (isEnabled(await roleOf(state, TX_ALLOW_LIST, sender))) return undefined;
+    return `cannot issue transaction from non-allow listed address: ${goAddress(sender)}`;
   }
 
   // ---- engine hooks -------------------------------------------------------------------------
