@@ -264,4 +264,23 @@ describe('Subnet-EVM precompile refusals', () => {
     assert.equal(pending?.blockNumber, null);
     assert.equal(await admin.client.getTransactionCount({ address: member.address }), 1);
   });
+
+  it("adds a mint to the balance modulo 2^256, as subnet-evm's uint256 AddBalance", async () => {
+    const admin = evmClients(rpcUrl, CHAIN_ID, ewoq);
+    const target = privateKeyToAccount(generatePrivateKey()).address;
+    for (const amount of [(1n << 256n) - 1n, 2n]) {
+      const receipt = await admin.client.waitForTransactionReceipt({
+        hash: await admin.wallet.sendTransaction({
+          to: PRECOMPILES.minter,
+          data: encodeFunctionData({ abi: MINT_ABI, functionName: 'mintNativeCoin', args: [target, amount] }),
+          gas: 100_000n,
+          maxFeePerGas: 100n * GWEI,
+          maxPriorityFeePerGas: GWEI,
+          chain: admin.chain,
+        } as any),
+      });
+      assert.equal(receipt.status, 'success');
+    }
+    assert.equal((await rpc(rpcUrl, 'eth_getBalance', [target, 'latest'])).body.result, '0x1');
+  });
 });

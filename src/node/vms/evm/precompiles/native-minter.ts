@@ -37,9 +37,12 @@ export const MINT_GAS_COST = 30_000n;
 const NATIVE_COIN_MINTED = eventTopic('NativeCoinMinted(address,address,uint256)');
 const ADDRESS = createAddressFromString(PRECOMPILE_ADDRESSES.contractNativeMinterConfig);
 
+const BALANCE_MODULUS = 1n << 256n;
+
+/** Adds `amount` to a balance as the reference's uint256 AddBalance does: modulo 2^256. */
 async function credit(state: MerkleStateManager, address: Address, amount: bigint): Promise<void> {
   const acct = (await state.getAccount(address)) ?? new Account();
-  acct.balance += amount;
+  acct.balance = (acct.balance + amount) % BALANCE_MODULUS;
   await state.putAccount(address, acct);
 }
 
