@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { decodeFunctionResult, encodeFunctionData, parseAbi, type Hex } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, parseAbi, zeroAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { rpc, startDevnet, type Devnet } from '../helpers/devnet.js';
 import {
@@ -23,6 +23,7 @@ import {
 const CHAIN_ID = 77_041;
 const GWEI = 10n ** 9n;
 const MINT_ABI = parseAbi(['function mintNativeCoin(address addr, uint256 amount)']);
+const REWARD_ABI = parseAbi(['function setRewardAddress(address addr)']);
 const FEE_ABI = parseAbi([
   'function setFeeConfig(uint256 gasLimit, uint256 targetBlockRate, uint256 minBaseFee, uint256 targetGas, uint256 baseFeeChangeDenominator, uint256 minBlockGasCost, uint256 maxBlockGasCost, uint256 blockGasCostStep)',
 ]);
@@ -94,6 +95,24 @@ describe('Subnet-EVM precompile refusals', () => {
       functionName: 'setEnabled',
       args: [probe],
     });
+    // Mined, the refusal costs all the gas and the trace names the error, with no revert reason.
+    const refused = await c.client.waitForTransactionReceipt({
+      hash: await c.wallet.sendTransaction({
+        to: PRECOMPILES.rewardManager,
+        data: encodeFunctionData({ abi: REWARD_ABI, functionName: 'setRewardAddress', args: [zeroAddress] }),
+        gas: 100_000n,
+        chain: c.chain,
+        account: ewoq,
+      } as any),
+    });
+    assert.deepEqual([refused.status, refused.gasUsed], ['reverted', 100_000n]);
+    const { body: trace } = await rpc(rpcUrl, 'debug_traceTransaction', [
+      refused.transactionHash,
+      { tracer: 'callTracer' },
+    ]);
+    assert.equal(trace.result.error, 'reward address cannot be empty');
+    assert.equal(trace.result.revertReason, undefined);
+    assert.equal(trace.result.output, undefined);
     for (const via of ['viaCall', 'viaStatic']) {
       const data = encodeFunctionData({
         abi: Probe.abi,
