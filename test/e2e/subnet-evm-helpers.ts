@@ -118,6 +118,11 @@ export function evmClients(rpcUrl: string, chainId: number, account: PrivateKeyA
   return { chain, client, wallet };
 }
 
+/** A call's intrinsic gas: 21,000 plus 4 per zero and 16 per other calldata byte. */
+export function intrinsicGas(data: Hex): bigint {
+  return [...Buffer.from(data.slice(2), 'hex')].reduce((sum, b) => sum + (b === 0 ? 4n : 16n), 21_000n);
+}
+
 /** Compiles `source`; each contract's ABI, creation code and runtime code (for genesis allocs). */
 export function compile(source: string): Record<string, { abi: Abi; bytecode: Hex; runtime: Hex }> {
   const input = {

@@ -26,6 +26,7 @@ import {
   EWOQ_EVM,
   EWOQ_EVM_KEY,
   evmClients,
+  intrinsicGas,
   pAddress,
   PRECOMPILES,
 } from './subnet-evm-helpers.js';
@@ -134,11 +135,6 @@ const WARP_ID_ABI = [
 const COUNTER = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 contract Counter { uint256 public n; function inc() external { n++; } }`;
-
-/** A call's intrinsic gas: 21,000 plus 4 per zero and 16 per other calldata byte. */
-function intrinsicGas(data: Hex): bigint {
-  return [...Buffer.from(data.slice(2), 'hex')].reduce((sum, b) => sum + (b === 0 ? 4n : 16n), 21_000n);
-}
 
 describe('Subnet-EVM chain', () => {
   let net: Devnet;

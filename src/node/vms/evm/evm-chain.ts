@@ -367,6 +367,8 @@ export class EvmChain extends EventEmitter implements Chain {
    */
   async submit(tx: TypedTransaction): Promise<string> {
     const { sender, account, replaced } = await checkAdmission(this, tx);
+    const refusal = await this.senderRefusal(this.stateAt(), BigInt(this.ctx.clock.nowSeconds()), sender);
+    if (refusal) throw new EvmTxError(refusal);
     const from = sender.toString();
     const { pooled, discarded } = this.pool.add(tx, from, {
       stateNonce: account.nonce,
@@ -387,6 +389,20 @@ export class EvmChain extends EventEmitter implements Chain {
     // legacypool's reorg after an addition: the pool back within its limits before the answer.
     this.enforcePoolLimits();
     return pooled.hash;
+  }
+
+  /**
+   * A chain's own rule for who may send (subnet-evm's tx allow list), read in `state` at
+   * `timestamp`: why `sender` may not, or undefined. The pool checks it after its nonce and
+   * funds checks, as ValidateTransactionWithState orders them, and a block before each
+   * transaction, as the state transition's preCheck does. None here.
+   */
+  protected async senderRefusal(
+    _state: MerkleStateManager,
+    _timestamp: bigint,
+    _sender: Address,
+  ): Promise<string | undefined> {
+    return undefined;
   }
 
   /** Drops what the pool holds over its limits (TxPool.enforceLimits). */
@@ -489,6 +505,7 @@ export class EvmChain extends EventEmitter implements Chain {
         extraBuilder: this.extraBuilder,
         logger: this.logger,
         executableTx: (tx) => this.executableTx(tx, timestamp),
+        senderRefusal: (sender) => this.senderRefusal(this.live, timestamp, sender),
         dropFrom: (sender, nonce, reason) => {
           for (const d of this.pool.dropFrom(sender, nonce)) this.emit('droppedTx', d.hash, reason);
         },

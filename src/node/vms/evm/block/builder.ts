@@ -8,7 +8,7 @@
 import type { Block } from '@ethereumjs/block';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { createAddressFromString, hexToBytes } from '@ethereumjs/util';
+import { createAddressFromString, hexToBytes, type Address } from '@ethereumjs/util';
 import { encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { Logger } from '../../../../shared/logger.js';
 import type { StoredLog, StoredTx } from '../state/chain-store.js';
@@ -73,6 +73,11 @@ export interface BlockPlan {
   readonly logger: Logger;
   /** The transaction as the engine must run it in this block (predicate gas included). */
   executableTx(tx: TypedTransaction): TypedTransaction;
+  /**
+   * Why the chain refuses `sender` at this point of the block (subnet-evm's tx allow list, which
+   * an earlier transaction may have changed), or undefined.
+   */
+  senderRefusal(sender: Address): Promise<string | undefined>;
   /** Drops `sender`'s pooled transactions from `nonce` on, which can no longer run in order. */
   dropFrom(sender: string, nonce: bigint, reason: string): void;
 }
@@ -129,6 +134,13 @@ export async function buildBlock(
   for (const p of candidates) {
     if (skipSender.has(p.sender)) continue;
     if (gasUsed + p.tx.gasLimit > gasLimit) {
+      skipSender.add(p.sender);
+      continue;
+    }
+    const refusal = await plan.senderRefusal(createAddressFromString(p.sender));
+    if (refusal) {
+      // As the reference's worker skips the account: left out of this block, kept in the pool.
+      plan.logger.debug({ tx: p.hash, err: refusal }, 'skipped transaction');
       skipSender.add(p.sender);
       continue;
     }

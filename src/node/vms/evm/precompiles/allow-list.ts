@@ -46,6 +46,8 @@ const ROLE_STRINGS: Record<number, string> = {
 export const MODIFY_ALLOW_LIST_GAS_COST = WRITE_GAS_COST_PER_SLOT;
 export const READ_ALLOW_LIST_GAS_COST = READ_GAS_COST_PER_SLOT;
 const ROLE_SET = eventTopic('RoleSet(uint256,address,address,uint256)');
+/** RoleSet's four topics and its one data word (the old role). */
+const ROLE_SET_EVENT_GAS = logGas(4, 32);
 
 export interface AllowListConfig {
   readonly adminAddresses: readonly string[];
@@ -129,11 +131,11 @@ function canModify(caller: Role, oldRole: Role, newRole: Role): boolean {
 
 function setter(precompile: Address, role: Role): PrecompileFunction {
   return async (call, args) => {
-    // The reference charges the write and the RoleSet event; reading the roles is included.
-    const cost = MODIFY_ALLOW_LIST_GAS_COST + logGas(4, 32);
-    if (call.gasLimit < cost) return outOfGas(call);
-    if (call.isStatic) return refuse(call, 'write protection');
+    // The reference's order: the write's gas, the input, write protection, the caller's right,
+    // and only then the RoleSet event's gas (so a refused caller hears why, not "out of gas").
+    if (call.gasLimit < MODIFY_ALLOW_LIST_GAS_COST) return outOfGas(call);
     const account = readAddress(args, 0);
+    if (call.isStatic) return refuse(call, 'write protection');
     const state = stateOf(call);
     const callerRole = await roleOf(state, precompile, call.caller);
     const oldRole = await roleOf(state, precompile, account);
@@ -143,6 +145,8 @@ function setter(precompile: Address, role: Role): PrecompileFunction {
         call,
         `cannot modify allow list: modify address: ${goAddress(call.caller)}, from role: ${ROLE_STRINGS[oldRole]}, to role: ${ROLE_STRINGS[role]}`,
       );
+    const cost = MODIFY_ALLOW_LIST_GAS_COST + ROLE_SET_EVENT_GAS;
+    if (call.gasLimit < cost) return outOfGas(call);
     await setRole(state, precompile, account, role);
     const entry = log(
       precompile,

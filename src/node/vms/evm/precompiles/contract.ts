@@ -1,8 +1,9 @@
 /**
  * Building blocks of the Subnet-EVM stateful precompiles: 4-byte selectors, 32-byte words,
  * storage access on the executing engine's state (so the engine's journal rolls writes back
- * when the caller reverts), logs, and results with the reference gas semantics (a refused call
- * consumes all the gas it was given, as in the reference, and carries an `Error(string)` reason).
+ * when the caller reverts), logs, and results with the reference semantics: a refused call fails
+ * with the precompile's error, not a revert, so it consumes all the gas it was given, returns no
+ * data to a calling contract, and `eth_call` answers the error's words at -32000.
  */
 import { EVMError, type ExecResult } from '@ethereumjs/evm';
 import type { Log } from '@ethereumjs/evm';
@@ -54,28 +55,42 @@ export function abiBytes(data: Uint8Array): Uint8Array {
 export class AbiInputError extends Error {}
 
 /**
- * Reads static words of an ABI input (without the selector). Since Durango the reference unpacks
- * precompile inputs non-strictly: bytes after the arguments are ignored, too few are refused.
+ * Refuses an ABI input (without the selector) too short for `count` static arguments, in the
+ * words of the reference's ABI decoder (Arguments.Unpack, then toGoType per argument). Since
+ * Durango the reference unpacks precompile inputs non-strictly: bytes after the arguments are
+ * ignored.
  */
-export function readWords(input: Uint8Array, count: number, exact = false): bigint[] {
-  if (input.length < count * 32 || (exact && input.length !== count * 32))
-    throw new AbiInputError(`invalid input length ${input.length}`);
+function requireArguments(input: Uint8Array, count: number): void {
+  if (count === 0 || input.length >= count * 32) return;
+  if (input.length === 0)
+    throw new AbiInputError('abi: attempting to unmarshal an empty string while arguments are expected');
+  // The first argument whose word runs past the end.
+  const require = (Math.floor(input.length / 32) + 1) * 32;
+  throw new AbiInputError(
+    `abi: cannot marshal in to go type: length insufficient ${input.length} require ${require}`,
+  );
+}
+
+/** Reads `count` static words of an ABI input (without the selector). */
+export function readWords(input: Uint8Array, count: number): bigint[] {
+  requireArguments(input, count);
   const out: bigint[] = [];
   for (let i = 0; i < count; i++) out.push(bytesToBigInt(input.subarray(i * 32, i * 32 + 32)));
   return out;
 }
 
-/** An address argument: the word must have 12 zero bytes on top (the reference ABI rejects dirty bits). */
-export function readAddress(input: Uint8Array, index: number): Address {
-  if (input.length < (index + 1) * 32) throw new AbiInputError(`invalid input length ${input.length}`);
-  const w = input.subarray(index * 32, index * 32 + 32);
-  if (w.subarray(0, 12).some((b) => b !== 0)) throw new AbiInputError('improperly encoded address');
-  return new Address(w.slice(12));
+/**
+ * The address argument at `index` of an input with `count` arguments: the word's last 20 bytes,
+ * whatever the 12 above hold, as go-ethereum's decoder reads an address.
+ */
+export function readAddress(input: Uint8Array, index: number, count = index + 1): Address {
+  requireArguments(input, count);
+  return new Address(input.slice(index * 32 + 12, index * 32 + 32));
 }
 
 /** A dynamic `bytes` argument whose offset word sits at `index`. */
 export function readBytesArg(input: Uint8Array, index: number): Uint8Array {
-  const [offset] = readWords(input.subarray(index * 32), 1, false);
+  const [offset] = readWords(input.subarray(index * 32), 1);
   if (offset + 32n > BigInt(input.length)) throw new AbiInputError('bytes offset out of range');
   const o = Number(offset);
   const length = bytesToBigInt(input.subarray(o, o + 32));
@@ -126,18 +141,16 @@ export function success(
 /** An address as Go's `%s` prints a `common.Address` in the reference's errors: EIP-55 checksummed. */
 export const goAddress = (a: Address): string => toChecksumAddress(a.toString());
 
-/** `Error(string)` revert data, so calls and estimates say why. */
-export function revertReason(message: string): Uint8Array {
-  const text = new TextEncoder().encode(message);
-  return concat(Uint8Array.from(Buffer.from('08c379a0', 'hex')), word(32n), abiBytes(text));
-}
-
-/** A refused call: all gas consumed (reference), state rolled back by the engine. */
+/**
+ * A refused call, as the reference's precompiles return an error: the engine treats any error
+ * but a revert as an exceptional halt, so all gas is consumed, the state rolled back, the caller
+ * gets no return data, and the message is what calls, estimates and traces report.
+ */
 export function refuse(call: PrecompileCall, message: string): ExecResult {
   return {
     executionGasUsed: call.gasLimit,
-    returnValue: revertReason(message),
-    exceptionError: new EVMError(EVMError.errorMessages.REVERT),
+    returnValue: new Uint8Array(),
+    exceptionError: new EVMError(message as ConstructorParameters<typeof EVMError>[0]),
   };
 }
 
@@ -154,15 +167,27 @@ export function logGas(topics: number, dataLength: number): bigint {
   return LOG_GAS + LOG_TOPIC_GAS * BigInt(topics) + LOG_DATA_GAS * BigInt(dataLength);
 }
 
+/** Unpacks with `read`, its refusal prefixed as the minter's and fee manager's (`ErrUnpackInput`). */
+export function unpackInput<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof AbiInputError) throw new AbiInputError(`failed to unpack input: ${err.message}`);
+    throw err;
+  }
+}
+
 /** A precompile function: returns its result; throws AbiInputError for bad input. */
 export type PrecompileFunction = (call: PrecompileCall, args: Uint8Array) => Promise<ExecResult>;
 
-/** Dispatches on the 4-byte selector; unknown selectors and bad input are refused. */
+/** Dispatches on the 4-byte selector; unknown selectors and bad input are refused in the reference's words. */
 export function dispatcher(functions: Record<string, PrecompileFunction>) {
   return async (call: PrecompileCall): Promise<ExecResult> => {
-    if (call.data.length < 4) return refuse(call, 'missing function selector');
-    const fn = functions[Buffer.from(call.data.subarray(0, 4)).toString('hex')];
-    if (!fn) return refuse(call, 'invalid function selector');
+    if (call.data.length < 4)
+      return refuse(call, `missing function selector to precompile - input length (${call.data.length})`);
+    const selectorHex = Buffer.from(call.data.subarray(0, 4)).toString('hex');
+    const fn = functions[selectorHex];
+    if (!fn) return refuse(call, `invalid function selector: 0x${selectorHex}`);
     try {
       return await fn(call, call.data.subarray(4));
     } catch (err) {

@@ -31,6 +31,7 @@ import {
   selector,
   stateOf,
   success,
+  unpackInput,
   word,
   WRITE_GAS_COST_PER_SLOT,
   writeSlot,
@@ -40,6 +41,7 @@ import {
   FEE_CONFIG_FIELDS,
   FeeConfigError,
   feeConfigJson,
+  MAX_UINT64,
   parseFeeConfig,
   verifyFeeConfig,
   type FeeConfig,
@@ -52,6 +54,8 @@ export const GET_FEE_CONFIG_GAS_COST = READ_GAS_COST_PER_SLOT * N;
 export const GET_LAST_CHANGED_AT_GAS_COST = READ_GAS_COST_PER_SLOT;
 const STRUCT = `(${FEE_CONFIG_FIELDS.map(() => 'uint256').join(',')})`;
 export const FEE_CONFIG_CHANGED = eventTopic(`FeeConfigChanged(address,${STRUCT},${STRUCT})`);
+/** FeeConfigChanged: reading the old config, two topics, the old and new configs as data. */
+const FEE_CONFIG_CHANGED_EVENT_GAS = GET_FEE_CONFIG_GAS_COST + logGas(2, 32 * 2 * FEE_CONFIG_FIELDS.length);
 const LAST_CHANGED_AT_KEY = leftAlignedKey('lca');
 const fieldKey = (i: number) => leftAlignedKey([i + 1]);
 
@@ -99,16 +103,21 @@ export function feeManager(activation: number, json: Record<string, unknown>): S
     run: dispatcher({
       ...allowListFunctions(FEE_MANAGER_ADDRESS),
       [selector(`setFeeConfig(${FEE_CONFIG_FIELDS.map(() => 'uint256').join(',')})`)]: async (call, args) => {
-        const cost = SET_FEE_CONFIG_GAS_COST + GET_FEE_CONFIG_GAS_COST + logGas(2, 32 * 16);
-        if (call.gasLimit < cost) return outOfGas(call);
+        // The reference's order: the writes' gas, write protection, the input, the caller's
+        // right, the FeeConfigChanged event's gas (which reads the old config), then the check
+        // of the new config.
+        if (call.gasLimit < SET_FEE_CONFIG_GAS_COST) return outOfGas(call);
         if (call.isStatic) return refuse(call, 'write protection');
-        const words = readWords(args, FEE_CONFIG_FIELDS.length);
+        const words = unpackInput(() => readWords(args, FEE_CONFIG_FIELDS.length));
         const next = Object.fromEntries(
-          FEE_CONFIG_FIELDS.map((f, i) => [f, words[i]]),
+          // The reference keeps a uint64 targetBlockRate: the word's low 64 bits.
+          FEE_CONFIG_FIELDS.map((f, i) => [f, f === 'targetBlockRate' ? words[i] & MAX_UINT64 : words[i]]),
         ) as unknown as FeeConfig;
         const state = stateOf(call);
         if (!isEnabled(await roleOf(state, FEE_MANAGER_ADDRESS, call.caller)))
           return refuse(call, `non-enabled cannot change fee config: ${goAddress(call.caller)}`);
+        const cost = SET_FEE_CONFIG_GAS_COST + FEE_CONFIG_CHANGED_EVENT_GAS;
+        if (call.gasLimit < cost) return outOfGas(call);
         try {
           verifyFeeConfig(next);
         } catch (err) {

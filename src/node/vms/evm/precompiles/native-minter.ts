@@ -28,6 +28,7 @@ import {
   selector,
   stateOf,
   success,
+  unpackInput,
   word,
 } from './contract.js';
 import { PRECOMPILE_ADDRESSES, type SubnetPrecompileModule } from './subnet-module.js';
@@ -36,9 +37,12 @@ export const MINT_GAS_COST = 30_000n;
 const NATIVE_COIN_MINTED = eventTopic('NativeCoinMinted(address,address,uint256)');
 const ADDRESS = createAddressFromString(PRECOMPILE_ADDRESSES.contractNativeMinterConfig);
 
+const BALANCE_MODULUS = 1n << 256n;
+
+/** Adds `amount` to a balance as the reference's uint256 AddBalance does: modulo 2^256. */
 async function credit(state: MerkleStateManager, address: Address, amount: bigint): Promise<void> {
   const acct = (await state.getAccount(address)) ?? new Account();
-  acct.balance += amount;
+  acct.balance = (acct.balance + amount) % BALANCE_MODULUS;
   await state.putAccount(address, acct);
 }
 
@@ -79,15 +83,16 @@ export function contractNativeMinter(
     run: dispatcher({
       ...allowListFunctions(ADDRESS),
       [selector('mintNativeCoin(address,uint256)')]: async (call, args) => {
-        // MintGasCost and the NativeCoinMinted event; the reference adds no allow-list read.
-        const cost = MINT_GAS_COST + logGas(3, 32);
-        if (call.gasLimit < cost) return outOfGas(call);
+        // MintGasCost, then the NativeCoinMinted event once the caller may mint (the
+        // reference's order); no allow-list read on top.
+        if (call.gasLimit < MINT_GAS_COST) return outOfGas(call);
         if (call.isStatic) return refuse(call, 'write protection');
-        const to = readAddress(args, 0);
-        const [, amount] = readWords(args, 2);
+        const [to, amount] = unpackInput(() => [readAddress(args, 0, 2), readWords(args, 2)[1]] as const);
         const state = stateOf(call);
         if (!isEnabled(await roleOf(state, ADDRESS, call.caller)))
           return refuse(call, `non-enabled cannot mint: ${goAddress(call.caller)}`);
+        const cost = MINT_GAS_COST + logGas(3, 32);
+        if (call.gasLimit < cost) return outOfGas(call);
         await credit(state, to, amount);
         const entry = log(
           ADDRESS,

@@ -93,30 +93,37 @@ const blackhole = (): Address => createAddressFromString(BLACKHOLE);
 
 /**
  * A state-changing function, `name` for the reference's refusal words (`non-enabled cannot call
- * <name>: <caller>`), `eventGas` what its event costs on top of the write.
+ * <name>: <caller>`), `eventGas` what its event costs on top of the write. In the reference's
+ * order: the write's gas, write protection, `unpack` (the input, before the caller's right),
+ * the caller's right, `action`'s own refusal, then the event's gas.
  */
-function writer(
+function writer<Input>(
   name: string,
   eventGas: bigint,
+  unpack: (args: Uint8Array) => Input,
   action: (
     call: PrecompileCall,
-    args: Uint8Array,
+    input: Input,
     state: MerkleStateManager,
   ) => Promise<{ value: Stored; topics: Uint8Array[] } | string>,
 ) {
   return async (call: PrecompileCall, args: Uint8Array) => {
-    const cost = WRITE_REWARD_GAS_COST + eventGas;
-    if (call.gasLimit < cost) return outOfGas(call);
+    if (call.gasLimit < WRITE_REWARD_GAS_COST) return outOfGas(call);
     if (call.isStatic) return refuse(call, 'write protection');
+    const input = unpack(args);
     const state = stateOf(call);
     if (!isEnabled(await roleOf(state, REWARD_MANAGER_ADDRESS, call.caller)))
       return refuse(call, `non-enabled cannot call ${name}: ${goAddress(call.caller)}`);
-    const done = await action(call, args, state);
+    const done = await action(call, input, state);
     if (typeof done === 'string') return refuse(call, done);
+    const cost = WRITE_REWARD_GAS_COST + eventGas;
+    if (call.gasLimit < cost) return outOfGas(call);
     await store(state, done.value);
     return success(cost, new Uint8Array(), [log(REWARD_MANAGER_ADDRESS, done.topics, new Uint8Array())]);
   };
 }
+
+const noInput = (): undefined => undefined;
 
 export function rewardManager(activation: number, json: Record<string, unknown>): SubnetPrecompileModule {
   const cfg = parseAllowListConfig(json, 'rewardManagerConfig');
@@ -153,20 +160,26 @@ export function rewardManager(activation: number, json: Record<string, unknown>)
       [selector('allowFeeRecipients()')]: writer(
         'allowFeeRecipients',
         SENDER_ONLY_EVENT_GAS,
+        noInput,
         async (call) => ({
           value: 'allow-fee-recipients',
           topics: [FEE_RECIPIENTS_ALLOWED, addressWord(call.caller.bytes)],
         }),
       ),
-      [selector('disableRewards()')]: writer('disableRewards', SENDER_ONLY_EVENT_GAS, async (call) => ({
-        value: blackhole(),
-        topics: [REWARDS_DISABLED, addressWord(call.caller.bytes)],
-      })),
+      [selector('disableRewards()')]: writer(
+        'disableRewards',
+        SENDER_ONLY_EVENT_GAS,
+        noInput,
+        async (call) => ({
+          value: blackhole(),
+          topics: [REWARDS_DISABLED, addressWord(call.caller.bytes)],
+        }),
+      ),
       [selector('setRewardAddress(address)')]: writer(
         'setRewardAddress',
         REWARD_ADDRESS_CHANGED_EVENT_GAS,
-        async (call, args, state) => {
-          const a = readAddress(args, 0);
+        (args) => readAddress(args, 0),
+        async (call, a, state) => {
           // The zero address would send fees nowhere; disableRewards() is how fees are burned.
           if (a.isZero()) return 'reward address cannot be empty';
           const old = (await stored(state)).address;

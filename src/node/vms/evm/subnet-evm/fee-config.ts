@@ -44,31 +44,30 @@ export const ROLLUP_WINDOW = 10n;
 
 export class FeeConfigError extends Error {}
 
-const MAX_UINT64 = (1n << 64n) - 1n;
+export const MAX_UINT64 = (1n << 64n) - 1n;
 
-/** The reference `FeeConfig.Verify` rules. */
+/**
+ * The reference `FeeConfig.Verify` rules, in its words (the rule, then the offending values).
+ * A gas limit past 64 bits, which the reference accepts and then truncates into headers, is
+ * refused in the same style.
+ */
 export function verifyFeeConfig(c: FeeConfig): void {
-  if (c.gasLimit <= 0n)
-    throw new FeeConfigError(`gasLimit = ${c.gasLimit} cannot be less than or equal to 0`);
+  const refuse = (rule: string, values: (keyof FeeConfig)[]): never => {
+    throw new FeeConfigError(`${rule}: ${values.map((f) => `${f} = ${c[f]}`).join(', ')}`);
+  };
+  if (c.gasLimit <= 0n) refuse('gasLimit cannot be less than or equal to 0', ['gasLimit']);
   if (c.targetBlockRate <= 0n)
-    throw new FeeConfigError(`targetBlockRate = ${c.targetBlockRate} cannot be less than or equal to 0`);
-  if (c.minBaseFee < 0n) throw new FeeConfigError(`minBaseFee = ${c.minBaseFee} cannot be less than 0`);
-  if (c.targetGas <= 0n)
-    throw new FeeConfigError(`targetGas = ${c.targetGas} cannot be less than or equal to 0`);
+    refuse('targetBlockRate cannot be less than or equal to 0', ['targetBlockRate']);
+  if (c.minBaseFee < 0n) refuse('minBaseFee cannot be less than 0', ['minBaseFee']);
+  if (c.targetGas <= 0n) refuse('targetGas cannot be less than or equal to 0', ['targetGas']);
   if (c.baseFeeChangeDenominator <= 0n)
-    throw new FeeConfigError(
-      `baseFeeChangeDenominator = ${c.baseFeeChangeDenominator} cannot be less than or equal to 0`,
-    );
-  if (c.minBlockGasCost < 0n)
-    throw new FeeConfigError(`minBlockGasCost = ${c.minBlockGasCost} cannot be less than 0`);
+    refuse('baseFeeChangeDenominator cannot be less than or equal to 0', ['baseFeeChangeDenominator']);
+  if (c.minBlockGasCost < 0n) refuse('minBlockGasCost cannot be less than 0', ['minBlockGasCost']);
   if (c.minBlockGasCost > c.maxBlockGasCost)
-    throw new FeeConfigError(
-      `minBlockGasCost = ${c.minBlockGasCost} cannot be greater than maxBlockGasCost = ${c.maxBlockGasCost}`,
-    );
-  if (c.blockGasCostStep < 0n)
-    throw new FeeConfigError(`blockGasCostStep = ${c.blockGasCostStep} cannot be less than 0`);
-  if (c.maxBlockGasCost > MAX_UINT64 || c.gasLimit > MAX_UINT64)
-    throw new FeeConfigError('fee config values must fit in 64 bits');
+    refuse('minBlockGasCost cannot be greater than maxBlockGasCost', ['minBlockGasCost', 'maxBlockGasCost']);
+  if (c.blockGasCostStep < 0n) refuse('blockGasCostStep cannot be less than 0', ['blockGasCostStep']);
+  if (c.maxBlockGasCost > MAX_UINT64) refuse('maxBlockGasCost is not a valid uint64', ['maxBlockGasCost']);
+  if (c.gasLimit > MAX_UINT64) refuse('gasLimit is not a valid uint64', ['gasLimit']);
 }
 
 /** Parses a genesis `feeConfig` (missing fields take the default, as partial configs are common). */

@@ -8,7 +8,6 @@
 import type { Block } from '@ethereumjs/block';
 import { EVMError } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -170,19 +169,15 @@ export class SubnetEvmChain extends EvmChain {
 
   // ---- admission ----------------------------------------------------------------------------
 
-  override async submit(tx: TypedTransaction): Promise<string> {
-    const now = this.ctx.clock.nowSeconds();
-    if (this.isActive('txAllowListConfig', now) && tx.isSigned()) {
-      let sender: Address | undefined;
-      try {
-        sender = tx.getSenderAddress();
-      } catch {
-        sender = undefined;
-      }
-      if (sender && !isEnabled(await roleOf(this.stateAt(), TX_ALLOW_LIST, sender)))
-        throw new EvmTxError(`cannot issue transaction from non-allow listed address: ${goAddress(sender)}`);
-    }
-    return super.submit(tx);
+  /** While the tx allow list is active, only its enabled accounts (or managers, admins) send. */
+  protected override async senderRefusal(
+    state: MerkleStateManager,
+    timestamp: bigint,
+    sender: Address,
+  ): Promise<string | undefined> {
+    if (!this.isActive('txAllowListConfig', Number(timestamp))) return undefined;
+    if (isEnabled(await roleOf(state, TX_ALLOW_LIST, sender))) return undefined;
+    return `cannot issue transaction from non-allow listed address: ${goAddress(sender)}`;
   }
 
   // ---- engine hooks -------------------------------------------------------------------------
