@@ -159,7 +159,8 @@ describe('direct P-chain tx reader', () => {
     assert.equal(readSimpleTx(bytes), undefined);
     // The generic decoder takes it; parseSignedTx answers what it does.
     assert.deepStrictEqual(parseSignedTx(bytes), parseSignedTxGeneric(bytes));
-    // An output type the PVM codec does not have (a secp256k1 mint output, 6) is refused.
+    // A secp256k1 mint output's type id (6) where the output is: the PVM codec has the type, the
+    // direct reader does not, so the generic decoder answers (here a misaligned read it refuses).
     const outputType = 2 + 4 + 4 + 32 + 4 + 32;
     const mint = withU32At(bytes, outputType, 6);
     assert.equal(readSimpleTx(mint), undefined);
