@@ -71,6 +71,16 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
     await net?.stop();
   });
 
+  /** `platform.issueTx` of hex text, as plain JSON-RPC: the body, error object included. */
+  const issueRaw = async (tx: string): Promise<any> => {
+    const res = await fetch(`${net.url}/ext/bc/P`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx } }),
+    });
+    return res.json();
+  };
+
   const validator = async (overrides: Partial<pvm.NewAddPermissionlessValidatorTxProps>) => {
     const key = blsKey('bad-validator');
     return pvm.newAddPermissionlessValidatorTx(
@@ -369,33 +379,14 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
       ],
     ];
     for (const [name, bad, why] of cases) {
-      const res = await fetch(`${net.url}/ext/bc/P`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'platform.issueTx',
-          params: { tx: utils.bufferToHex(utils.addChecksum(bad)) },
-        }),
-      });
-      const body = (await res.json()) as { error?: { code: number; message: string } };
+      const body = await issueRaw(utils.bufferToHex(utils.addChecksum(bad)));
       assert.deepEqual(body.error, { code: -32000, message: `couldn't parse tx: ${why}`, data: null }, name);
     }
     assert.deepEqual(await snapshot(), before);
   });
 
   it('refuses malformed bytes and a double spend inside one tx', async () => {
-    const { body } = await fetch(`${net.url}/ext/bc/P`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'platform.issueTx',
-        params: { tx: '0x00000000002a1c6c8c2b' },
-      }),
-    }).then(async (r) => ({ body: (await r.json()) as any }));
+    const body = await issueRaw('0x00000000002a1c6c8c2b');
     assert.equal(body.error.code, -32000);
     assert.match(body.error.message, /problem decoding transaction|couldn't parse tx/);
   });
