@@ -108,6 +108,9 @@ describe('direct P-chain tx reader', () => {
       const fast = readSimpleTx(bytes);
       assert.ok(fast, `seed ${seed}: read directly`);
       assert.deepStrictEqual(fast, parseSignedTxGeneric(bytes), `seed ${seed}`);
+      // A Buffer's slices are views, also Buffers: the same as the decoder's, field by field.
+      const buffer = Buffer.from(bytes);
+      assert.deepStrictEqual(readSimpleTx(buffer), parseSignedTxGeneric(buffer), `seed ${seed} (Buffer)`);
       // Encoding what it read gives the bytes back: the unsigned part, then the whole signed tx.
       assert.deepEqual(fast.unsignedBytes, new Uint8Array([0, 0, ...pvmCodec.PackPrefix(fast.unsigned)]));
       const credentials = fast.credentials.map((sigs) => new Credential(sigs.map((s) => new Signature(s))));

@@ -68,9 +68,10 @@ class Reader extends ByteReader {
     return new Id(this.take(ID_BYTES).slice());
   }
 
-  typeId(...allowed: number[]): number {
+  /** A type id that must be one of those given (up to three; no rest array on this hot path). */
+  typeId(a: number, b = a, c = b): number {
     const type = this.u32();
-    if (!allowed.includes(type)) throw new NotSimple();
+    if (type !== a && type !== b && type !== c) throw new NotSimple();
     return type;
   }
 }
@@ -145,7 +146,8 @@ function credentials(r: Reader): Uint8Array[][] {
     r.typeId(TYPE.credential);
     const k = r.count(SIGNATURE_BYTES);
     const signatures: Uint8Array[] = [];
-    for (let j = 0; j < k; j++) signatures.push(r.take(SIGNATURE_BYTES).slice());
+    // Plain copies whatever the input's class, as the generic path's `new Uint8Array(sig.toBytes())`.
+    for (let j = 0; j < k; j++) signatures.push(new Uint8Array(r.take(SIGNATURE_BYTES)));
     creds.push(signatures);
   }
   return creds;
