@@ -71,6 +71,16 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
     await net?.stop();
   });
 
+  /** `platform.issueTx` of hex text, as plain JSON-RPC: the body, error object included. */
+  const issueRaw = async (tx: string): Promise<any> => {
+    const res = await fetch(`${net.url}/ext/bc/P`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.issueTx', params: { tx } }),
+    });
+    return res.json();
+  };
+
   const validator = async (overrides: Partial<pvm.NewAddPermissionlessValidatorTxProps>) => {
     const key = blsKey('bad-validator');
     return pvm.newAddPermissionlessValidatorTx(
@@ -325,17 +335,58 @@ describe('P-chain refuses bad transactions and changes nothing', () => {
     assert.match(status.reason, why);
   });
 
+  it("refuses a damaged BaseTx with the decoder's words, as a JSON-RPC error", async () => {
+    const tx = pvm.newBaseTx(
+      {
+        feeState: await api.getFeeState(),
+        fromAddressesBytes: [EWOQ_ADDR],
+        utxos: await utxos(),
+        outputs: [TransferableOutput.fromNative(ctx.avaxAssetID, AVAX, [OTHER_ADDR])],
+        memo: new TextEncoder().encode('damaged'),
+      },
+      ctx,
+    );
+    const { addTxSignatures } = await import('@avalabs/avalanchejs');
+    await addTxSignatures({ unsignedTx: tx, privateKeys: [EWOQ_KEY] });
+    const bytes = tx.getSignedTx().toBytes();
+    // The unsigned tx (codec version included), then the credentials.
+    const unsignedLength = tx.toBytes().length;
+    const withU32 = (at: number, value: number) => {
+      const copy = new Uint8Array(bytes);
+      new DataView(copy.buffer).setUint32(at, value);
+      return copy;
+    };
+    const memoLength = unsignedLength - 'damaged'.length - 4;
+    const before = await snapshot();
+    const cases: [string, Uint8Array, string][] = [
+      [
+        'a trailing byte',
+        new Uint8Array([...bytes, 0]),
+        'bytes are not in canonical form or have trailing data',
+      ],
+      [
+        'a truncated signature',
+        bytes.subarray(0, bytes.length - 1),
+        'incorrect number of bytes for signature',
+      ],
+      ['codec version 1', Uint8Array.from(bytes, (b, i) => (i === 1 ? 1 : b)), 'codec id(1) not found'],
+      ['an unknown tx type id', withU32(2, 99), "couldn't unmarshal interface: unknown type ID 99"],
+      ['a memo length past the end', withU32(memoLength, 0xffff_ffff), 'not enough bytes'],
+      [
+        'an unknown credential type id',
+        withU32(unsignedLength + 4, 77),
+        "couldn't unmarshal interface: unknown type ID 77",
+      ],
+    ];
+    for (const [name, bad, why] of cases) {
+      const body = await issueRaw(utils.bufferToHex(utils.addChecksum(bad)));
+      assert.deepEqual(body.error, { code: -32000, message: `couldn't parse tx: ${why}`, data: null }, name);
+    }
+    assert.deepEqual(await snapshot(), before);
+  });
+
   it('refuses malformed bytes and a double spend inside one tx', async () => {
-    const { body } = await fetch(`${net.url}/ext/bc/P`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'platform.issueTx',
-        params: { tx: '0x00000000002a1c6c8c2b' },
-      }),
-    }).then(async (r) => ({ body: (await r.json()) as any }));
+    const body = await issueRaw('0x00000000002a1c6c8c2b');
     assert.equal(body.error.code, -32000);
     assert.match(body.error.message, /problem decoding transaction|couldn't parse tx/);
   });

@@ -19,6 +19,7 @@ import {
 } from '@avalabs/avalanchejs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Owners } from '../components/secp256k1fx.js';
+import { readSimpleTx } from './txs/simple-tx-reader.js';
 
 // Decoding reads a proof of possession without checking it; the executor verifies it (see there).
 export { uncheckedProofOfPossession } from '../../../shared/pvm-proof-of-possession.js';
@@ -43,12 +44,21 @@ export class TxParseError extends Error {
 }
 
 /**
- * Parses a signed P-chain transaction; refuses trailing or non-canonical bytes. The canonical
+ * Parses a signed P-chain transaction; refuses trailing or non-canonical bytes. The common wallet
+ * txs (secp256k1 Base/Import/Export) are read directly (txs/simple-tx-reader.ts); everything
+ * else, malformed bytes included, goes through avalanchejs as below.
+ */
+export function parseSignedTx(bytes: Uint8Array): ParsedTx {
+  return readSimpleTx(bytes) ?? parseSignedTxGeneric(bytes);
+}
+
+/**
+ * Parses a signed P-chain transaction with avalanchejs's generic decoder. The canonical
  * check encodes the tx once, in the two parts `SignedTx.toBytes` joins (the unsigned tx, then the
  * credentials), so the unsigned part is also the unsigned bytes signatures cover: encoding the
  * whole tx and then the unsigned tx again cost a second walk of every input and output.
  */
-export function parseSignedTx(bytes: Uint8Array): ParsedTx {
+export function parseSignedTxGeneric(bytes: Uint8Array): ParsedTx {
   let signed: avaxSerial.SignedTx;
   try {
     signed = pvmManager.unpack(bytes, avaxSerial.SignedTx);
