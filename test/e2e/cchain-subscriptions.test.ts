@@ -5,6 +5,8 @@
  * geth's codes and messages, and each connection's subscriptions its own.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import {
   createPublicClient,
@@ -260,6 +262,34 @@ describe('C-chain subscriptions over WebSocket', () => {
     const unknown = await fetch(httpWs.replace('/ext/bc/C/ws', '/ext/bc/nope/ws'));
     assert.equal(unknown.status, 404);
     await unknown.text();
+  });
+
+  it("chooses no subprotocol a client offers, as coreth's gorilla upgrader (none configured) does", async () => {
+    const { host, pathname } = new URL(wsUrl);
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest({
+        host: host.split(':')[0],
+        port: Number(host.split(':')[1]),
+        path: pathname,
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': randomBytes(16).toString('base64'),
+          'sec-websocket-protocol': 'graphql-ws, wamp',
+        },
+      });
+      req.once('upgrade', (res, socket) => {
+        socket.destroy();
+        resolve(res);
+      });
+      req.once('response', resolve);
+      req.once('error', reject);
+      req.end();
+    });
+    assert.equal(response.statusCode, 101);
+    // A client that insists on one then fails here as it would against avalanchego.
+    assert.equal(response.headers['sec-websocket-protocol'], undefined);
   });
 
   it('answers no notification, even a failing one, and drops answer-shaped messages, as geth does', async () => {

@@ -60,7 +60,13 @@ export function createWsUpgrade(
   upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
   close(): void;
 } {
-  const server = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES });
+  const server = new WebSocketServer({
+    noServer: true,
+    maxPayload: WS_MAX_MESSAGE_BYTES,
+    // coreth's upgrader names no subprotocols, so it picks none of a client's (`ws` would echo
+    // the first): a client that requires one fails here as it does against avalanchego.
+    handleProtocols: () => false,
+  });
   // A client whose host vanished (a laptop asleep, a dropped network) never closes its socket: a
   // client that has not answered the previous ping by the next one is dropped, with its
   // subscriptions, as geth does.
