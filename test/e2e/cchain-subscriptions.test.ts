@@ -292,6 +292,26 @@ describe('C-chain subscriptions over WebSocket', () => {
     assert.equal(response.headers['sec-websocket-protocol'], undefined);
   });
 
+  it('reads a text frame that is not valid UTF-8 as geth does: answered, the connection kept', async () => {
+    const c = await open(wsUrl);
+    try {
+      const heads = (await c.call('eth_subscribe', ['newHeads'])).result as string;
+      // gorilla leaves text frames unchecked and Go's JSON decoder reads bad bytes in a string
+      // as U+FFFD: the call is answered, where a strict reader would close with 1007.
+      const frame = Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":77,"method":"eth_chainId","params":[],"note":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}'),
+      ]);
+      c.socket.send(frame, { binary: false });
+      await until(() => c.messages.some((m) => m.id === 77), 'the answer to the frame');
+      assert.equal(c.messages.find((m) => m.id === 77).result, '0xa868');
+      assert.equal((await c.call('eth_unsubscribe', [heads])).result, true);
+    } finally {
+      c.socket.close();
+    }
+  });
+
   it('answers no notification, even a failing one, and drops answer-shaped messages, as geth does', async () => {
     const silent = [
       { jsonrpc: '2.0', method: 'nope_method' },

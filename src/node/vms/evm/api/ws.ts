@@ -66,6 +66,9 @@ export function createWsUpgrade(
     // coreth's upgrader names no subprotocols, so it picks none of a client's (`ws` would echo
     // the first): a client that requires one fails here as it does against avalanchego.
     handleProtocols: () => false,
+    // gorilla hands text frames on unchecked and Go's JSON decoder reads bytes that are not
+    // UTF-8 as U+FFFD (as Buffer#toString does), so such a frame is answered, not closed (1007).
+    skipUTF8Validation: true,
   });
   // A client whose host vanished (a laptop asleep, a dropped network) never closes its socket: a
   // client that has not answered the previous ping by the next one is dropped, with its
