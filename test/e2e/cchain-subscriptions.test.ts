@@ -312,6 +312,40 @@ describe('C-chain subscriptions over WebSocket', () => {
     }
   });
 
+  it('answers with the id as the client wrote it, as geth echoes its raw text, over WebSocket and HTTP', async () => {
+    // Numbers a double cannot hold as written: past 2^53, a fraction's trailing zero, `-0`,
+    // beyond a double's range (JSON.parse's Infinity, which JSON.stringify writes as null).
+    const ids = ['12345678901234567890123', '1.50', '-0', '1e400', '7'];
+    const bodies = ids.map((id) => `{"jsonrpc":"2.0","id":${id},"method":"eth_chainId"}`);
+    const c = await open(wsUrl);
+    const texts: string[] = [];
+    c.socket.on('message', (raw) => texts.push(raw.toString()));
+    try {
+      for (const body of bodies) c.socket.send(body);
+      c.socket.send(`[${bodies.join(',')}]`);
+      await until(() => texts.length === bodies.length + 1, 'the answers');
+    } finally {
+      c.socket.close();
+    }
+    const httpTexts = await Promise.all(
+      [...bodies, `[${bodies.join(',')}]`].map(async (body) => {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        return (await res.text()).trim();
+      }),
+    );
+    const answer = (id: string) => `{"jsonrpc":"2.0","id":${id},"result":"0xa868"}`;
+    const want = [...ids.map(answer), `[${ids.map(answer).join(',')}]`];
+    assert.deepEqual(
+      [...texts.slice(0, ids.length).sort(), texts[ids.length]],
+      [...want.slice(0, ids.length).sort(), want[ids.length]],
+    );
+    assert.deepEqual(httpTexts, want);
+  });
+
   it('answers no notification, even a failing one, and drops answer-shaped messages, as geth does', async () => {
     const silent = [
       { jsonrpc: '2.0', method: 'nope_method' },

@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EvmEndpoint } from '../../../rpc/evm-endpoint.js';
 import { parseJsonBody } from '../../../rpc/json-body.js';
+import { stringifyJson } from '../../../rpc/json-integer.js';
 import type { CallContext } from '../../../rpc/types.js';
 
 /** Larger messages close the connection (geth's default read limit is 32 MB). */
@@ -103,7 +104,8 @@ export function createWsUpgrade(
         return;
       }
       queuedAt.push(Date.now());
-      ws.send(JSON.stringify(message), () => queuedAt.shift());
+      // stringifyJson: an id echoed as the client wrote it (request-id.ts) is a marked string.
+      ws.send(stringifyJson(message), () => queuedAt.shift());
     };
     const onClose = (l: () => void) => closeListeners.push(l);
     const subscriptions = new ConnectionSubscriptions();
