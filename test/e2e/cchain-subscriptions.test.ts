@@ -5,6 +5,8 @@
  * geth's codes and messages, and each connection's subscriptions its own.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import {
   createPublicClient,
@@ -260,6 +262,88 @@ describe('C-chain subscriptions over WebSocket', () => {
     const unknown = await fetch(httpWs.replace('/ext/bc/C/ws', '/ext/bc/nope/ws'));
     assert.equal(unknown.status, 404);
     await unknown.text();
+  });
+
+  it("chooses no subprotocol a client offers, as coreth's gorilla upgrader (none configured) does", async () => {
+    const { host, pathname } = new URL(wsUrl);
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest({
+        host: host.split(':')[0],
+        port: Number(host.split(':')[1]),
+        path: pathname,
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': randomBytes(16).toString('base64'),
+          'sec-websocket-protocol': 'graphql-ws, wamp',
+        },
+      });
+      req.once('upgrade', (res, socket) => {
+        socket.destroy();
+        resolve(res);
+      });
+      req.once('response', resolve);
+      req.once('error', reject);
+      req.end();
+    });
+    assert.equal(response.statusCode, 101);
+    // A client that insists on one then fails here as it would against avalanchego.
+    assert.equal(response.headers['sec-websocket-protocol'], undefined);
+  });
+
+  it('reads a text frame that is not valid UTF-8 as geth does: answered, the connection kept', async () => {
+    const c = await open(wsUrl);
+    try {
+      const heads = (await c.call('eth_subscribe', ['newHeads'])).result as string;
+      // gorilla leaves text frames unchecked and Go's JSON decoder reads bad bytes in a string
+      // as U+FFFD: the call is answered, where a strict reader would close with 1007.
+      const frame = Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":77,"method":"eth_chainId","params":[],"note":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}'),
+      ]);
+      c.socket.send(frame, { binary: false });
+      await until(() => c.messages.some((m) => m.id === 77), 'the answer to the frame');
+      assert.equal(c.messages.find((m) => m.id === 77).result, '0xa868');
+      assert.equal((await c.call('eth_unsubscribe', [heads])).result, true);
+    } finally {
+      c.socket.close();
+    }
+  });
+
+  it('answers with the id as the client wrote it, as geth echoes its raw text, over WebSocket and HTTP', async () => {
+    // Numbers a double cannot hold as written: past 2^53, a fraction's trailing zero, `-0`,
+    // beyond a double's range (JSON.parse's Infinity, which JSON.stringify writes as null).
+    const ids = ['12345678901234567890123', '1.50', '-0', '1e400', '7'];
+    const bodies = ids.map((id) => `{"jsonrpc":"2.0","id":${id},"method":"eth_chainId"}`);
+    const c = await open(wsUrl);
+    const texts: string[] = [];
+    c.socket.on('message', (raw) => texts.push(raw.toString()));
+    try {
+      for (const body of bodies) c.socket.send(body);
+      c.socket.send(`[${bodies.join(',')}]`);
+      await until(() => texts.length === bodies.length + 1, 'the answers');
+    } finally {
+      c.socket.close();
+    }
+    const httpTexts = await Promise.all(
+      [...bodies, `[${bodies.join(',')}]`].map(async (body) => {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        return (await res.text()).trim();
+      }),
+    );
+    const answer = (id: string) => `{"jsonrpc":"2.0","id":${id},"result":"0xa868"}`;
+    const want = [...ids.map(answer), `[${ids.map(answer).join(',')}]`];
+    assert.deepEqual(
+      [...texts.slice(0, ids.length).sort(), texts[ids.length]],
+      [...want.slice(0, ids.length).sort(), want[ids.length]],
+    );
+    assert.deepEqual(httpTexts, want);
   });
 
   it('answers no notification, even a failing one, and drops answer-shaped messages, as geth does', async () => {

@@ -9,6 +9,7 @@ import type { CallContext, RpcResponse } from './types.js';
 import { MAX_BATCH_ITEMS } from './avalanche-endpoint.js';
 import { stringifyJson } from './json-integer.js';
 import { attachRequestText } from './json-literals.js';
+import { answerId } from './request-id.js';
 
 /** coreth's `batch-response-max-size` default (25 MB): the most result bytes one batch returns. */
 export const BATCH_RESPONSE_MAX_BYTES = 25 * 1000 * 1000;
@@ -45,7 +46,7 @@ export class EvmEndpoint {
       if (body.length === 0) return errorResponse(null, RpcCode.invalidRequest, 'empty batch');
       if (body.length > MAX_BATCH_ITEMS) {
         // Like geth: one error, carrying the first call's id, and nothing of the batch is run.
-        const firstId = isObject(body[0]) ? ((body[0].id ?? null) as RpcResponse['id']) : null;
+        const firstId = isObject(body[0]) ? answerId(body[0], ctx.request) : null;
         return [errorResponse(firstId, RpcCode.invalidRequest, 'batch too large')];
       }
       const answers: RpcResponse[] = [];
@@ -62,7 +63,7 @@ export class EvmEndpoint {
         if (resultBytes > this.batchResponseMaxBytes) {
           for (const rest of body.slice(i + 1)) {
             if (isObject(rest) && rest.id === undefined) continue;
-            const restId = isObject(rest) ? ((rest.id ?? null) as RpcResponse['id']) : null;
+            const restId = isObject(rest) ? answerId(rest, ctx.request) : null;
             answers.push(errorResponse(restId, RESPONSE_TOO_LARGE_CODE, 'response too large'));
           }
           break;
@@ -80,7 +81,7 @@ export class EvmEndpoint {
     // with a null id.
     if (typeof request.id === 'object' && request.id !== null)
       return errorResponse(null, RpcCode.invalidRequest, 'invalid request');
-    const id = (request.id ?? null) as RpcResponse['id'];
+    const id = answerId(request, ctx.request);
     const isNotification = request.id === undefined;
     // geth's isResponse: a message shaped as an answer (an id, a result or error, no method or
     // params) is taken for the answer to a call of its own, and one it did not make is dropped

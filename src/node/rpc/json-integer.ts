@@ -10,8 +10,11 @@ import { jsonText, type JsonReplacer } from './json-text.js';
 /** Per process, so no string a client sent can pass for a mark. */
 const NONCE = randomBytes(8).toString('hex');
 const MARK = `\u0000int${NONCE}:`;
-/** A mark as JSON.stringify writes it (U+0000 escaped as \u0000), with its quotes. */
-const QUOTED_MARK = new RegExp(`"\\\\u0000int${NONCE}:(-?\\d+)"`, 'g');
+/**
+ * A mark as JSON.stringify writes it (U+0000 escaped as \u0000), with its quotes: an integer's
+ * digits or a number literal as a client sent it (JsonNumberText).
+ */
+const QUOTED_MARK = new RegExp(`"\\\\u0000int${NONCE}:(-?\\d[\\d.eE+-]*)"`, 'g');
 
 /** Marks written so far: `stringifyJson` only scans its text when some were. */
 let marksWritten = 0;
@@ -22,6 +25,19 @@ export class JsonInteger {
   toJSON(): string {
     marksWritten++;
     return MARK + this.value.toString();
+  }
+}
+
+/**
+ * A JSON number written back exactly as a client sent it: `text` is a literal JSON.parse accepted
+ * (one of a request, never built from elsewhere), which a double may not hold (a request id).
+ */
+export class JsonNumberText {
+  constructor(readonly text: string) {}
+
+  toJSON(): string {
+    marksWritten++;
+    return MARK + this.text;
   }
 }
 

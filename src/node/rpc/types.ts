@@ -1,4 +1,5 @@
 /** Shapes shared by the two JSON-RPC flavours. */
+import type { JsonNumberText } from './json-integer.js';
 import type { RequestText } from './json-literals.js';
 
 export interface RpcErrorObject {
@@ -9,7 +10,8 @@ export interface RpcErrorObject {
 
 export interface RpcResponse {
   jsonrpc: '2.0';
-  id: string | number | null;
+  /** A number id JSON.parse could not hold exactly is its text as sent (request-id.ts). */
+  id: string | number | null | JsonNumberText;
   result?: unknown;
   error?: RpcErrorObject;
 }

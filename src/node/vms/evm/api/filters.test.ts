@@ -28,13 +28,17 @@ function log(logIndex: number, topic: number): StoredLog {
   };
 }
 
+/** Calls the filter API's handlers as the endpoint would, over HTTP (no connection). */
+function caller(api: ReturnType<typeof createFilterApi>) {
+  return async (method: string, params: unknown[]) => (await api.handlers[method](params, {})) as unknown;
+}
+
 describe('polling log filters', () => {
   it('filters matching the same log hold one shared log object, not a copy each', async () => {
     const chain = fakeChain();
     const api = createFilterApi(chain as unknown as EvmChain);
     try {
-      const call = async (method: string, params: unknown[]) =>
-        (await api.handlers[method](params, {})) as unknown;
+      const call = caller(api);
       const all = (await call('eth_newFilter', [{}])) as string;
       const second = (await call('eth_newFilter', [{}])) as string;
       const onlyTopic2 = (await call('eth_newFilter', [{ topics: [`0x${'02'.repeat(32)}`] }])) as string;
@@ -57,6 +61,35 @@ describe('polling log filters', () => {
       assert.equal(a[1], b[1]);
       assert.equal(a[1], c[0]);
       assert.deepEqual(await call('eth_getFilterChanges', [all]), []);
+    } finally {
+      api.close();
+    }
+  });
+});
+
+describe('polling filter expiry', () => {
+  it("expires a log filter polled only by eth_getFilterLogs, as geth's deadline is reset by eth_getFilterChanges alone", async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval', 'Date'] });
+    // eth_getFilterLogs runs the filter's range against the store: an empty chain at height 0.
+    const chain = Object.assign(fakeChain(), {
+      latest: { number: 0n },
+      store: { queryLogsHex: () => [] },
+    });
+    const api = createFilterApi(chain as unknown as EvmChain);
+    try {
+      const call = caller(api);
+      const readLogsOnly = (await call('eth_newFilter', [{}])) as string;
+      const polled = (await call('eth_newFilter', [{}])) as string;
+      // At minutes 2 and 4, one filter is read whole, the other asked for its changes; at 6
+      // (and the sweep after), only the one asked for its changes is left.
+      for (let minute = 2; minute <= 4; minute += 2) {
+        t.mock.timers.tick(2 * 60_000);
+        assert.deepEqual(await call('eth_getFilterLogs', [readLogsOnly]), []);
+        assert.deepEqual(await call('eth_getFilterChanges', [polled]), []);
+      }
+      t.mock.timers.tick(2 * 60_000);
+      await assert.rejects(call('eth_getFilterChanges', [readLogsOnly]), { message: 'filter not found' });
+      assert.deepEqual(await call('eth_getFilterChanges', [polled]), []);
     } finally {
       api.close();
     }

@@ -140,7 +140,8 @@ export function createFilterApi(chain: EvmChain): { handlers: Record<string, Evm
       eth_getFilterLogs: (params) => {
         const [, f] = get(params);
         if (f.kind !== 'logs') throw new RpcError(RpcCode.server, 'filter not found');
-        f.lastPoll = Date.now();
+        // Not a poll: geth resets a filter's deadline in eth_getFilterChanges only, so a filter
+        // read whole and never asked for its changes still expires (and stops collecting logs).
         // The criteria's tags resolve now, as coreth runs the filter's range again.
         return queryLogs(chain, f.criteria, false);
       },

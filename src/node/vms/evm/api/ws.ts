@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EvmEndpoint } from '../../../rpc/evm-endpoint.js';
 import { parseJsonBody } from '../../../rpc/json-body.js';
+import { stringifyJson } from '../../../rpc/json-integer.js';
 import type { CallContext } from '../../../rpc/types.js';
 
 /** Larger messages close the connection (geth's default read limit is 32 MB). */
@@ -60,7 +61,16 @@ export function createWsUpgrade(
   upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
   close(): void;
 } {
-  const server = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES });
+  const server = new WebSocketServer({
+    noServer: true,
+    maxPayload: WS_MAX_MESSAGE_BYTES,
+    // coreth's upgrader names no subprotocols, so it picks none of a client's (`ws` would echo
+    // the first): a client that requires one fails here as it does against avalanchego.
+    handleProtocols: () => false,
+    // gorilla hands text frames on unchecked and Go's JSON decoder reads bytes that are not
+    // UTF-8 as U+FFFD (as Buffer#toString does), so such a frame is answered, not closed (1007).
+    skipUTF8Validation: true,
+  });
   // A client whose host vanished (a laptop asleep, a dropped network) never closes its socket: a
   // client that has not answered the previous ping by the next one is dropped, with its
   // subscriptions, as geth does.
@@ -94,7 +104,8 @@ export function createWsUpgrade(
         return;
       }
       queuedAt.push(Date.now());
-      ws.send(JSON.stringify(message), () => queuedAt.shift());
+      // stringifyJson: an id echoed as the client wrote it (request-id.ts) is a marked string.
+      ws.send(stringifyJson(message), () => queuedAt.shift());
     };
     const onClose = (l: () => void) => closeListeners.push(l);
     const subscriptions = new ConnectionSubscriptions();
