@@ -126,6 +126,26 @@ describe('devnet foundation', () => {
     assert.equal(res.headers.get('node-id'), net.facts.nodeID);
   });
 
+  it('answers with the id as the client wrote it, as the reference echoes its raw text', async () => {
+    // Numbers a double cannot hold as written: past 2^53, a fraction's trailing zero, `-0`,
+    // beyond a double's range (JSON.parse's Infinity, which JSON.stringify writes as null).
+    const ids = ['12345678901234567890123', '1.50', '-0', '1e400', '7'];
+    const texts = await Promise.all(
+      ids.map(async (id) => {
+        const res = await fetch(`${net.url}/ext/info`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: `{"jsonrpc":"2.0","id":${id},"method":"info.getNetworkID"}`,
+        });
+        return (await res.text()).trim();
+      }),
+    );
+    assert.deepEqual(
+      texts,
+      ids.map((id) => `{"jsonrpc":"2.0","result":{"networkID":"12345"},"id":${id}}`),
+    );
+  });
+
   it('reports health checks by tag, readiness and liveness as the reference registers them', async () => {
     const client: any = createAvalancheClient({
       chain: avalancheLocal,

@@ -7,6 +7,7 @@
 import { RpcCode, RpcError } from './errors.js';
 import { attachRequestText } from './json-literals.js';
 import { Params, ParamsShapeError, isObject } from './params.js';
+import { answerId } from './request-id.js';
 import type { CallContext, RpcResponse } from './types.js';
 
 export type AvalancheHandler = (params: Params, ctx: CallContext) => unknown;
@@ -77,7 +78,8 @@ export class AvalancheEndpoint {
 
   private async handleOne(request: unknown, ctx: CallContext): Promise<RpcResponse | undefined> {
     if (!isObject(request)) return errorResponse(null, RpcCode.parseError, 'invalid request object');
-    const id = (request.id ?? null) as RpcResponse['id'];
+    // The id as the client wrote it: the reference keeps it as raw JSON text and echoes it.
+    const id = answerId(request, ctx.request);
     if (request.jsonrpc !== '2.0')
       return errorResponse(id, RpcCode.invalidRequest, 'jsonrpc must be 2.0', request);
     const isNotification = request.id === undefined || request.id === null;
