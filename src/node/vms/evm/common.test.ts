@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Hardfork } from '@ethereumjs/common';
 import { createVM } from '@ethereumjs/vm';
 import { createEvmCommon, vmCommon } from './common.js';
 
@@ -19,5 +20,24 @@ describe('vmCommon', () => {
     assert.equal(copy.hardfork(), common.hardfork());
     assert.equal(copy.param('txGas'), common.param('txGas'));
     assert.equal(copy.updateParams, common.updateParams, 'the merged-parameters shortcut is kept');
+  });
+
+  it('answers isActivatedEIP as the engine does, on copies and after a hardfork change', () => {
+    const common = createEvmCommon(43112);
+    const copy = vmCommon(common);
+    const scan = (c: typeof common, eip: number) =>
+      (c as unknown as { _activatedEIPsCache: number[] })._activatedEIPsCache.includes(eip);
+    // Cancun's (4844, 1153), earlier ones (2930, 3855), and ones never active here (6800, 7702).
+    const eips = [1153, 2930, 3855, 4844, 6800, 7702, 7864];
+    for (const eip of eips) assert.equal(copy.isActivatedEIP(eip), scan(common, eip), `EIP-${eip}`);
+    assert.equal(copy.isActivatedEIP(4844), true);
+    // The set follows the list when the hardfork changes, on the copy alone.
+    copy.setHardfork(Hardfork.Shanghai);
+    assert.equal(copy.isActivatedEIP(4844), false);
+    assert.equal(copy.isActivatedEIP(3855), true);
+    assert.equal(common.isActivatedEIP(4844), true);
+    copy.setHardfork(Hardfork.Prague);
+    assert.equal(copy.isActivatedEIP(7702), true);
+    for (const eip of eips) assert.equal(copy.isActivatedEIP(eip), scan(copy, eip), `EIP-${eip} on Prague`);
   });
 });

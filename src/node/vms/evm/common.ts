@@ -44,7 +44,7 @@ export function createEvmCommon(chainId: number): Common {
     // kzg: the point-evaluation precompile's proof check (kzg.ts).
     customCrypto: { ecrecover: nativeEcrecover, keccak256, kzg: pointEvaluationKzg },
   });
-  return withMergedParams(common);
+  return withEipLookup(withMergedParams(common));
 }
 
 /** The parameter sets the engine's packages merge into their `Common` on every construction. */
@@ -62,6 +62,34 @@ function withMergedParams(common: Common): Common {
   const merge = Object.getPrototypeOf(common).updateParams as Common['updateParams'];
   common.updateParams = function (this: Common, params) {
     if (!ENGINE_PARAMS.includes(params)) merge.call(this, params);
+  };
+  return common;
+}
+
+/** The engine's list of active EIPs, and the set this module keeps beside it. */
+interface EipLookup {
+  _activatedEIPsCache: readonly number[];
+  eipSetOf?: readonly number[];
+  eipSet?: ReadonlySet<number>;
+}
+
+/**
+ * Answers `isActivatedEIP` from a set instead of a scan of the list of active EIPs (about 40 on
+ * Cancun): the interpreter asks twice per opcode whether EIP-6800 and EIP-7864 are active (both
+ * never are here), a scan each time, 3% of an `eth_call` of a token's `balanceOf`. The engine
+ * replaces the list whenever the hardfork or EIPs change (it never edits it in place), so the set
+ * is rebuilt when the list it was made from is no longer the current one. Like `updateParams`
+ * above, the shortcut is an own property and the copies the engine makes carry it.
+ */
+function withEipLookup(common: Common): Common {
+  common.isActivatedEIP = function (this: Common, eip: number) {
+    const self = this as unknown as EipLookup;
+    const list = self._activatedEIPsCache;
+    if (self.eipSetOf !== list || self.eipSet === undefined) {
+      self.eipSet = new Set(list);
+      self.eipSetOf = list;
+    }
+    return self.eipSet.has(eip);
   };
   return common;
 }

@@ -9,6 +9,7 @@
  * two interleaved calls would see each other's changes.
  */
 import type { Block } from '@ethereumjs/block';
+import { equalsBytes } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { EvmHeader } from '../block/evm-block.js';
 import type { EvmChain, ExecutionHeader } from '../evm-chain.js';
@@ -22,7 +23,9 @@ export class CallEnv {
   private readonly blocks = new Map<bigint, Block>();
 
   constructor(
-    readonly key: string,
+    /** The block this environment's state is at: its number and hash. */
+    readonly number: bigint,
+    readonly hash: Uint8Array,
     readonly state: BlockStateManager,
     readonly vm: VM,
     private readonly chain: EvmChain,
@@ -64,11 +67,12 @@ export async function callEnvAt(
   blockNumber: bigint,
   found: { hash: Uint8Array; header: EvmHeader },
 ): Promise<CallEnv> {
-  const key = `${blockNumber}:${Buffer.from(found.hash).toString('hex')}`;
+  // Compared as bytes, not as a hex key made on every call.
   const env = current.get(chain);
-  if (env && env.key === key && !env.worn) return env;
+  if (env && env.number === blockNumber && equalsBytes(env.hash, found.hash) && !env.worn) return env;
   const state = chain.warmStateAt(blockNumber);
-  const fresh = new CallEnv(key, state, await chain.vmFor(state, found.header.timestamp), chain);
+  const vm = await chain.vmFor(state, found.header.timestamp);
+  const fresh = new CallEnv(blockNumber, found.hash, state, vm, chain);
   current.set(chain, fresh);
   return fresh;
 }

@@ -6,13 +6,14 @@
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
 import {
+  Account,
   bytesToUnprefixedHex,
   concatBytes,
   createAccountFromRLP,
   hexToBytes,
   ValueEncoding,
 } from '@ethereumjs/util';
-import type { Account, Address } from '@ethereumjs/util';
+import type { Address } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
 import type { Common } from '@ethereumjs/common';
 import type { TrieDb } from './trie-db.js';
@@ -109,11 +110,20 @@ export class BlockStateManager extends MerkleStateManager {
     const cache = this._caches?.account as unknown as OrderedMapCache<{ accountRLP?: Uint8Array }>;
     const hex = bytesToUnprefixedHex(address.bytes);
     const elem = cache._orderedMapCache.getElementByKey(hex);
-    if (elem !== undefined)
-      return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined;
+    if (elem !== undefined) return elem.accountRLP !== undefined ? accountOf(elem.accountRLP) : undefined;
     const rlp = await this._trie.get(address.bytes);
     cache._orderedMapCache.setElement(hex, { accountRLP: rlp ?? undefined });
-    return rlp !== null ? createAccountFromRLP(rlp) : undefined;
+    return rlp !== null ? accountOf(rlp) : undefined;
+  }
+
+  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    await super.putAccount(address, account);
+    if (account === undefined) return;
+    // The account just written is what its new encoding decodes to: the engine reads back the
+    // accounts it writes (sender, recipient, fee recipient) within the same transaction.
+    const cache = this._caches?.account as unknown as OrderedMapCache<{ accountRLP?: Uint8Array }>;
+    const rlp = cache._orderedMapCache.getElementByKey(bytesToUnprefixedHex(address.bytes))?.accountRLP;
+    if (rlp !== undefined) decoded.set(rlp, copyAccount(account));
   }
 
   override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
@@ -151,6 +161,33 @@ export class BlockStateManager extends MerkleStateManager {
     cache._orderedMapCache.setElement(hex, { code });
     return code;
   }
+}
+
+/**
+ * The account a cached RLP encodes, decoded once per encoding (or known from the write that made
+ * it): the engine reads the same accounts (sender, recipient, fee recipient) many times per
+ * transaction, and each read decoded the RLP again (4-5% of an `eth_call` of a token's
+ * `balanceOf`). The cache makes a new RLP on every write, so an encoding always means one account.
+ */
+const decoded = new WeakMap<Uint8Array, Account>();
+
+/**
+ * A fresh Account for `rlp`, as createAccountFromRLP makes it: callers change the account they
+ * read (runTx bumps the sender's nonce and balance) before writing it back, so each read gets its
+ * own object. The byte fields are shared, as the decoder shares them with the RLP.
+ */
+function accountOf(rlp: Uint8Array): Account {
+  let account = decoded.get(rlp);
+  if (account === undefined) {
+    account = createAccountFromRLP(rlp);
+    decoded.set(rlp, account);
+  }
+  return copyAccount(account);
+}
+
+/** What decoding the account's RLP gives: its four fields (a Merkle account has no code size). */
+function copyAccount(account: Account): Account {
+  return new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
 }
 
 /** RLP of the empty string: how the engine's storage cache marks a slot known to be empty. */
