@@ -8,7 +8,7 @@
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { Address, bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
+import { Address, bigIntToUnpaddedBytes, bytesToBigInt, concatBytes } from '@ethereumjs/util';
 import type { ReplayTx } from './block-replay.js';
 
 /** The sender a replay gives a transaction whose signature recovers none. */
@@ -24,8 +24,12 @@ function withoutSignature(raw: Uint8Array): Uint8Array | undefined {
   const typed = raw.length > 0 && raw[0] <= 0x7f;
   const fields = RLP.decode(typed ? raw.subarray(1) : raw);
   if (!Array.isArray(fields) || fields.length < 3) return undefined;
-  const unsigned = RLP.encode(fields.slice(0, -3) as Uint8Array[]);
-  return typed ? Uint8Array.of(raw[0], ...unsigned) : unsigned;
+  return withType(raw, RLP.encode(fields.slice(0, -3) as Uint8Array[]));
+}
+
+/** `payload` behind `raw`'s type byte, if it has one (not a spread: calldata may outgrow one). */
+function withType(raw: Uint8Array, payload: Uint8Array): Uint8Array {
+  return raw.length > 0 && raw[0] <= 0x7f ? concatBytes(raw.subarray(0, 1), payload) : payload;
 }
 
 /** Where a transaction type keeps the fields ethereumjs's constructors judge and geth's decoder does not. */
@@ -50,13 +54,18 @@ interface GethDecoded {
 }
 
 /**
- * `raw` decoded unfrozen as geth's decoder takes it. ethereumjs's constructors also refuse a
- * typed transaction of another chain, a tip above its fee cap and gas × price past 256 bits,
- * which coreth refuses only when it runs them (preCheck, buyGas) or runs from the zero address:
- * those are built with values it takes, then given back their own. A signature the decoder
- * refuses is left out (the replay names the sender).
+ * `raw` decoded unfrozen as geth's decoder takes it: the engine's decoder reads every transaction
+ * a block of this chain holds. It also refuses a typed transaction of another chain, a tip above
+ * its fee cap and gas × price past 256 bits, which coreth refuses only when it runs them
+ * (preCheck, buyGas) or runs from the zero address: those are built with values it takes, then
+ * given back their own. A signature the decoder refuses is left out (the replay names the sender).
  */
 function decodeAsGeth(common: Common, raw: Uint8Array): GethDecoded {
+  try {
+    return { tx: createTxFromRLP(raw, { common, freeze: false }), otherChain: false };
+  } catch {
+    // Refused by the engine: read as geth does, below.
+  }
   const typed = raw.length > 0 && raw[0] <= 0x7f;
   const layout = FEE_LAYOUTS[typed ? raw[0] : LEGACY];
   let fields: unknown;
@@ -83,8 +92,7 @@ function decodeAsGeth(common: Common, raw: Uint8Array): GethDecoded {
   if (feeCap !== undefined && tip > feeCap) accepted[layout.fees[0]] = own[layout.fees[1]!];
   if (fees.every((f) => f <= MAX_UINT256) && number(layout.gasLimit) * fees[fees.length - 1] > MAX_UINT256)
     for (const i of layout.fees) accepted[i] = Uint8Array.of();
-  const encoded = RLP.encode(accepted);
-  const tx = decodeSignedOrNot(common, typed ? Uint8Array.of(raw[0], ...encoded) : encoded);
+  const tx = decodeSignedOrNot(common, withType(raw, RLP.encode(accepted)));
   // Its own values back (the engine's checks are behind it; coreth's are run by the replay).
   const restored: Record<string, bigint> =
     fees.length === 2 ? { maxPriorityFeePerGas: fees[0], maxFeePerGas: fees[1] } : { gasPrice: fees[0] };
